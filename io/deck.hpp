@@ -1,0 +1,114 @@
+// The input deck: a TOML file describing one model, parsed and validated into a Deck.
+//
+// Every problem is reported as a DeckError naming the key (e.g. "source[2].frequency") and what
+// is wrong with it; the CLI turns it into exit code 2 before anything is written.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "decomposition/grid.hpp"
+
+namespace yeex {
+
+class DeckError : public std::runtime_error {
+ public:
+  DeckError(std::string key, const std::string& problem)
+      : std::runtime_error(key.empty() ? problem : key + ": " + problem), key_(std::move(key)) {}
+  const std::string& key() const { return key_; }
+
+ private:
+  std::string key_;
+};
+
+using Vec3 = std::array<double, 3>;
+
+struct Material {
+  std::string name;
+  double eps_r = 1.0;
+  double sigma = 0.0;  // S/m
+  double mu_r = 1.0;
+  bool pec = false;    // perfect electric conductor: tangential E forced to zero
+};
+
+enum class ShapeKind { box };  // sphere and cylinder come with the physics issue
+
+struct GeometryObject {
+  ShapeKind shape = ShapeKind::box;
+  std::string material;  // name of a Material (or the built-ins "free_space", "pec")
+  Vec3 lower{}, upper{};  // metres, box corners
+};
+
+enum class WaveformKind { gaussian, gaussian_derivative, ricker, ramped_sine };
+
+struct Source {
+  std::string name;
+  int polarisation = 2;  // 0,1,2 = x,y,z
+  Vec3 position{};       // metres
+  WaveformKind waveform = WaveformKind::gaussian;
+  double amplitude = 1.0;  // A (current of the dipole)
+  double frequency = 1e9;  // Hz
+};
+
+struct Probe {
+  std::string name;
+  Vec3 position{};  // metres
+  std::vector<Component> components;
+};
+
+struct Snapshot {
+  std::string name;
+  std::vector<Component> components;
+  Index every = 1;               // steps between snapshots
+  std::optional<int> plane_axis;  // unset: whole volume
+  double plane_position = 0.0;    // metres along plane_axis
+};
+
+enum class BoundaryKind { pec };  // cpml comes with the physics issue
+
+struct Deck {
+  std::string title = "untitled";
+  GridShape grid;
+  Vec3 cell_size{};  // metres
+  std::optional<Index> steps;
+  std::optional<double> duration;  // seconds; exactly one of steps/duration is set
+  double courant = 0.99;           // fraction of the 3D CFL limit, in (0, 1]
+  std::array<BoundaryKind, 6> boundary{};  // x_min, x_max, y_min, y_max, z_min, z_max
+  std::vector<Material> materials;          // user materials (built-ins are implicit)
+  std::vector<GeometryObject> geometry;     // painted in order: later objects win
+  std::vector<Source> sources;
+  std::vector<Probe> probes;
+  std::vector<Snapshot> snapshots;
+  std::string output_dir = "yeex-output";
+
+  // The time step implied by courant and the cell size (seconds).
+  double dt() const;
+  // Steps to run: `steps`, or ceil(duration / dt).
+  Index step_count() const;
+  // The resolved deck (all defaults filled in), for run.json.
+  nlohmann::json to_json() const;
+};
+
+// Parses and validates; throws DeckError.
+Deck parse_deck_string(const std::string& text, const std::string& origin = "<string>");
+Deck parse_deck_file(const std::filesystem::path& path);
+
+// The built-in problem of `yeex run` with no deck: a dipole in a PEC box with a dielectric block.
+Deck default_deck();
+
+// Finds a material by name, including the built-ins "free_space" and "pec".
+std::optional<Material> find_material(const Deck& deck, const std::string& name);
+
+// Speed of light in vacuum and the vacuum constants, SI.
+inline constexpr double kSpeedOfLight = 299792458.0;
+inline constexpr double kMu0 = 1.25663706212e-6;
+inline constexpr double kEps0 = 1.0 / (kMu0 * kSpeedOfLight * kSpeedOfLight);
+
+}  // namespace yeex

@@ -1,0 +1,55 @@
+// Field snapshots -> HDF5 + an XDMF sidecar that ParaView opens as a time series.
+//
+// One snapshot request NAME gives NAME.h5 and NAME.xdmf in the output folder. NAME.h5 holds
+// /step_NNNNNNNN/COMPONENT datasets of shape (nz, ny, nx) (x fastest, as the solver stores them),
+// with attributes step and time; the XDMF describes a 3DCoRectMesh of the sampled nodes (one
+// node thick along the plane axis for a plane) and a Temporal collection over the steps. Values
+// are node-centred: each component is written at its node, half a cell from its true staggered
+// position (documented in the README). Both files appear only on commit().
+#pragma once
+
+#include <array>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "decomposition/grid.hpp"
+#include "io/deck.hpp"
+
+namespace yeex {
+
+struct SnapshotGeometry {
+  std::array<Index, 3> dims{};  // nodes along x, y, z in each dataset
+  Vec3 origin{};                // metres, position of the first node
+  Vec3 spacing{};               // metres between nodes
+};
+
+class SnapshotWriter {
+ public:
+  // `precision_bits` is 32 or 64: the type datasets are stored in.
+  SnapshotWriter(std::filesystem::path directory, std::string name, SnapshotGeometry geometry,
+                 std::vector<Component> components, int precision_bits);
+  ~SnapshotWriter();  // without commit(): removes the temporary files
+  SnapshotWriter(const SnapshotWriter&) = delete;
+  SnapshotWriter& operator=(const SnapshotWriter&) = delete;
+
+  // data: dims[0]*dims[1]*dims[2] values, x fastest. Call once per component per step.
+  void write(Index step, double time, Component component, std::span<const float> data);
+  void write(Index step, double time, Component component, std::span<const double> data);
+  // Closes NAME.h5, writes NAME.xdmf, renames both into place.
+  void commit();
+
+  std::filesystem::path h5_path() const;
+  std::filesystem::path xdmf_path() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// Reads back one dataset (for tests and tools); values converted to double.
+std::vector<double> read_snapshot_dataset(const std::filesystem::path& h5, Index step, Component component);
+
+}  // namespace yeex

@@ -1,0 +1,278 @@
+// The cuda engine. One thread per node, blocks of 32 x 8 nodes in (x, y) by default: x is the
+// fastest index, so a warp reads 128 contiguous bytes of each array; the +-1 neighbours in y and
+// z come from L1/L2 (a z-plane of all six components is a few MB at 512^2, well inside the 60 MB
+// L2). Coefficients come from a small class table in global memory (cached in L1), looked up
+// through one byte per node. All work goes to one stream per engine.
+#include "kernels/cuda/cuda_engine.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstdio>
+#include <vector>
+
+#include "kernels/cuda/cuda_check.hpp"
+
+namespace yeex {
+namespace {
+
+template <typename Real>
+struct DeviceModel {
+  FieldPointers<Real> f;
+  const std::uint8_t* __restrict__ material_class;
+  const CellCoefficients<Real>* __restrict__ classes;
+  Index sy, sz;
+};
+
+template <typename Real, bool UpdateH>
+__global__ void __launch_bounds__(256) yee_sweep_kernel(DeviceModel<Real> d, FieldLayout L, NodeRange r) {
+  const Index i = r.i0 + blockIdx.x * blockDim.x + threadIdx.x;
+  const Index j = r.j0 + blockIdx.y * blockDim.y + threadIdx.y;
+  const Index k = r.k0 + blockIdx.z * blockDim.z + threadIdx.z;
+  if (i >= r.i1 || j >= r.j1 || k >= r.k1) return;
+  const Index c = L.offset(i, j, k);
+  const CellCoefficients<Real>& m = d.classes[d.material_class[c]];
+  if constexpr (UpdateH)
+    update_h_cell(d.f, c, d.sy, d.sz, m);
+  else
+    update_e_cell(d.f, c, d.sy, d.sz, m);
+}
+
+template <typename Real>
+__global__ void inject_sources_kernel(FieldPointers<Real> f, const PointSource* sources, int count,
+                                      const Real* samples) {
+  const int s = blockIdx.x * blockDim.x + threadIdx.x;
+  if (s >= count) return;
+  Real* fields[3] = {f.ex, f.ey, f.ez};
+  const PointSource src = sources[s];
+  fields[static_cast<int>(src.component)][src.offset] -= static_cast<Real>(src.coefficient) * samples[s];
+}
+
+template <typename Real>
+__global__ void sample_probes_kernel(FieldPointers<Real> f, const ProbePoint* probes, int count, Real* out) {
+  const int p = blockIdx.x * blockDim.x + threadIdx.x;
+  if (p >= count) return;
+  const Real* fields[6] = {f.ex, f.ey, f.ez, f.hx, f.hy, f.hz};
+  out[p] = fields[static_cast<int>(probes[p].component)][probes[p].offset];
+}
+
+// Owned device allocation.
+template <typename T>
+class DeviceArray {
+ public:
+  DeviceArray() = default;
+  explicit DeviceArray(std::size_t n) : n_(n) {
+    if (n) YEEX_CUDA(cudaMalloc(&p_, n * sizeof(T)));
+  }
+  DeviceArray(const T* host, std::size_t n) : DeviceArray(n) {
+    if (n) YEEX_CUDA(cudaMemcpy(p_, host, n * sizeof(T), cudaMemcpyHostToDevice));
+  }
+  ~DeviceArray() {
+    if (p_) cudaFree(p_);
+  }
+  DeviceArray(DeviceArray&& o) noexcept : p_(o.p_), n_(o.n_) { o.p_ = nullptr; }
+  DeviceArray& operator=(DeviceArray&& o) noexcept {
+    std::swap(p_, o.p_);
+    std::swap(n_, o.n_);
+    return *this;
+  }
+  T* get() const { return p_; }
+  std::size_t size() const { return n_; }
+
+ private:
+  T* p_ = nullptr;
+  std::size_t n_ = 0;
+};
+
+// Block shape: YEEX_CUDA_BLOCK="XxYxZ" overrides the default (for tuning).
+dim3 block_shape() {
+  dim3 b(32, 8, 1);
+  if (const char* env = std::getenv("YEEX_CUDA_BLOCK")) {
+    unsigned x = 0, y = 0, z = 0;
+    if (std::sscanf(env, "%ux%ux%u", &x, &y, &z) == 3 && x * y * z > 0 && x * y * z <= 1024) b = dim3(x, y, z);
+  }
+  return b;
+}
+
+template <typename Real>
+class CudaEngine final : public Engine<Real> {
+ public:
+  explicit CudaEngine(const EngineSetup<Real>& setup)
+      : layout_(setup.layout), device_(setup.device), steps_(setup.steps),
+        source_count_(static_cast<int>(setup.sources.size())), probe_count_(static_cast<int>(setup.probes.size())),
+        probe_slots_(setup.probe_slots), block_(block_shape()) {
+    YEEX_CUDA(cudaSetDevice(device_));
+    YEEX_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    const std::size_t n = layout_.elements();
+    for (auto& a : fields_) {
+      a = DeviceArray<Real>(n);
+      YEEX_CUDA(cudaMemset(a.get(), 0, n * sizeof(Real)));
+    }
+    material_class_ = DeviceArray<std::uint8_t>(setup.material_class.data(), setup.material_class.size());
+    classes_ = DeviceArray<CellCoefficients<Real>>(setup.classes.data(), setup.classes.size());
+    sources_ = DeviceArray<PointSource>(setup.sources.data(), setup.sources.size());
+    samples_ = DeviceArray<Real>(setup.source_samples.data(), setup.source_samples.size());
+    probes_ = DeviceArray<ProbePoint>(setup.probes.data(), setup.probes.size());
+    probe_buffer_ = DeviceArray<Real>(setup.probes.size() * setup.probe_slots);
+    model_ = {pointers(), material_class_.get(), classes_.get(), layout_.pitch_y, layout_.pitch_z};
+  }
+  ~CudaEngine() override {
+    cudaSetDevice(device_);
+    cudaStreamSynchronize(stream_);
+    cudaStreamDestroy(stream_);
+  }
+
+  std::string name() const override { return "cuda"; }
+  const FieldLayout& layout() const override { return layout_; }
+
+  void update_h(const NodeRange& r) override { sweep<true>(r); }
+  void update_e(const NodeRange& r) override { sweep<false>(r); }
+
+  void inject_sources(Index step) override {
+    if (source_count_ == 0) return;
+    YEEX_CUDA(cudaSetDevice(device_));
+    inject_sources_kernel<<<(source_count_ + 127) / 128, 128, 0, stream_>>>(
+        pointers(), sources_.get(), source_count_, samples_.get() + step * source_count_);
+    YEEX_CUDA(cudaGetLastError());
+  }
+
+  void sample_probes(Index slot) override {
+    if (probe_count_ == 0) return;
+    YEEX_CUDA(cudaSetDevice(device_));
+    sample_probes_kernel<<<(probe_count_ + 127) / 128, 128, 0, stream_>>>(
+        pointers(), probes_.get(), probe_count_, probe_buffer_.get() + slot * probe_count_);
+    YEEX_CUDA(cudaGetLastError());
+  }
+
+  void fetch_probes(Index slots, std::vector<Real>& out) override {
+    out.resize(slots * probe_count_);
+    if (out.empty()) return;
+    YEEX_CUDA(cudaSetDevice(device_));
+    YEEX_CUDA(cudaMemcpyAsync(out.data(), probe_buffer_.get(), out.size() * sizeof(Real), cudaMemcpyDeviceToHost, stream_));
+    YEEX_CUDA(cudaStreamSynchronize(stream_));
+  }
+
+  void download(Component c, std::span<Real> host) override {
+    YEEX_CUDA(cudaSetDevice(device_));
+    YEEX_CUDA(cudaMemcpyAsync(host.data(), field(c), host.size() * sizeof(Real), cudaMemcpyDeviceToHost, stream_));
+    YEEX_CUDA(cudaStreamSynchronize(stream_));
+  }
+  void upload(Component c, std::span<const Real> host) override {
+    YEEX_CUDA(cudaSetDevice(device_));
+    YEEX_CUDA(cudaMemcpyAsync(field(c), host.data(), host.size() * sizeof(Real), cudaMemcpyHostToDevice, stream_));
+    YEEX_CUDA(cudaStreamSynchronize(stream_));
+  }
+  void synchronize() override {
+    YEEX_CUDA(cudaSetDevice(device_));
+    YEEX_CUDA(cudaStreamSynchronize(stream_));
+  }
+
+ private:
+  Real* field(Component c) const { return fields_[static_cast<int>(c)].get(); }
+  FieldPointers<Real> pointers() const {
+    return {fields_[0].get(), fields_[1].get(), fields_[2].get(), fields_[3].get(), fields_[4].get(), fields_[5].get()};
+  }
+
+  template <bool UpdateH>
+  void sweep(const NodeRange& r) {
+    if (r.empty()) return;
+    YEEX_CUDA(cudaSetDevice(device_));
+    const dim3 grid(static_cast<unsigned>((r.i1 - r.i0 + block_.x - 1) / block_.x),
+                    static_cast<unsigned>((r.j1 - r.j0 + block_.y - 1) / block_.y),
+                    static_cast<unsigned>((r.k1 - r.k0 + block_.z - 1) / block_.z));
+    yee_sweep_kernel<Real, UpdateH><<<grid, block_, 0, stream_>>>(model_, layout_, r);
+    YEEX_CUDA(cudaGetLastError());
+  }
+
+  FieldLayout layout_;
+  int device_;
+  Index steps_;
+  int source_count_, probe_count_;
+  Index probe_slots_;
+  dim3 block_;
+  cudaStream_t stream_ = nullptr;
+  std::array<DeviceArray<Real>, kComponentCount> fields_;
+  DeviceArray<std::uint8_t> material_class_;
+  DeviceArray<CellCoefficients<Real>> classes_;
+  DeviceArray<PointSource> sources_;
+  DeviceArray<Real> samples_;
+  DeviceArray<ProbePoint> probes_;
+  DeviceArray<Real> probe_buffer_;
+  DeviceModel<Real> model_{};
+};
+
+__global__ void copy_kernel(const float4* __restrict__ in, float4* __restrict__ out, std::size_t n) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+    out[i] = in[i];
+}
+
+}  // namespace
+
+template <typename Real>
+std::unique_ptr<Engine<Real>> make_cuda_engine(const EngineSetup<Real>& setup) {
+  return std::make_unique<CudaEngine<Real>>(setup);
+}
+template std::unique_ptr<Engine<float>> make_cuda_engine<float>(const EngineSetup<float>&);
+template std::unique_ptr<Engine<double>> make_cuda_engine<double>(const EngineSetup<double>&);
+
+int cuda_device_count() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError();  // clear the sticky "no device" error
+    return 0;
+  }
+  return n;
+}
+
+std::string cuda_device_name(int device) {
+  cudaDeviceProp prop{};
+  YEEX_CUDA(cudaGetDeviceProperties(&prop, device));
+  return prop.name;
+}
+
+void cuda_memory_info(int device, std::size_t& free_bytes, std::size_t& total_bytes) {
+  YEEX_CUDA(cudaSetDevice(device));
+  YEEX_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+}
+
+namespace {
+std::string version_string(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
+}  // namespace
+
+std::string cuda_runtime_version() {
+  int v = 0;
+  return cudaRuntimeGetVersion(&v) == cudaSuccess ? version_string(v) : "unknown";
+}
+std::string cuda_driver_version() {
+  int v = 0;
+  return cudaDriverGetVersion(&v) == cudaSuccess && v > 0 ? version_string(v) : "none";
+}
+
+double measure_device_copy_bandwidth(int device, std::size_t bytes) {
+  YEEX_CUDA(cudaSetDevice(device));
+  const std::size_t n = bytes / sizeof(float4);
+  DeviceArray<float4> a(n), b(n);
+  YEEX_CUDA(cudaMemset(a.get(), 1, n * sizeof(float4)));
+  cudaDeviceProp prop{};
+  YEEX_CUDA(cudaGetDeviceProperties(&prop, device));
+  const int blocks = prop.multiProcessorCount * 8;
+  cudaEvent_t start, stop;
+  YEEX_CUDA(cudaEventCreate(&start));
+  YEEX_CUDA(cudaEventCreate(&stop));
+  std::vector<float> ms;
+  for (int rep = 0; rep < 12; ++rep) {
+    YEEX_CUDA(cudaEventRecord(start));
+    copy_kernel<<<blocks, 256>>>(a.get(), b.get(), n);
+    YEEX_CUDA(cudaGetLastError());
+    YEEX_CUDA(cudaEventRecord(stop));
+    YEEX_CUDA(cudaEventSynchronize(stop));
+    float t = 0;
+    YEEX_CUDA(cudaEventElapsedTime(&t, start, stop));
+    if (rep >= 2) ms.push_back(t);  // two warm-up copies
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
+  return 2.0 * n * sizeof(float4) / (ms[ms.size() / 2] * 1e-3) / 1e9;
+}
+
+}  // namespace yeex

@@ -1,0 +1,70 @@
+// Engine: the contract between the solver and one compute back end (host loops, CUDA kernels).
+//
+// An engine owns the six field arrays of one subdomain plus its material classes, and advances
+// them with the cell functions of kernels/yee_stencil.hpp. It never decides physics: the solver
+// hands it a fully resolved EngineSetup (coefficients, source samples, probe offsets).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "decomposition/grid.hpp"
+#include "kernels/field_layout.hpp"
+#include "kernels/yee_stencil.hpp"
+
+namespace yeex {
+
+// A soft current source at one E component: E[offset] -= coefficient * samples[step].
+struct PointSource {
+  Component component = Component::Ez;
+  Index offset = 0;           // array offset in the engine's layout
+  double coefficient = 0.0;   // cb(material) * amplitude * dl / dV
+};
+
+struct ProbePoint {
+  Component component = Component::Ez;
+  Index offset = 0;
+};
+
+template <typename Real>
+struct EngineSetup {
+  FieldLayout layout;
+  std::vector<std::uint8_t> material_class;        // layout.elements() entries
+  std::vector<CellCoefficients<Real>> classes;     // indexed by material_class
+  std::vector<PointSource> sources;
+  std::vector<Real> source_samples;                // [step][source], steps * sources.size()
+  Index steps = 0;                                 // rows of source_samples
+  std::vector<ProbePoint> probes;
+  Index probe_slots = 1;                           // samples buffered before fetch_probes
+  int device = 0;                                  // GPU ordinal for device engines
+};
+
+template <typename Real>
+class Engine {
+ public:
+  virtual ~Engine() = default;
+
+  virtual std::string name() const = 0;
+  virtual const FieldLayout& layout() const = 0;
+
+  // H^{n-1/2} -> H^{n+1/2} and E^n -> E^{n+1} over `range` (node indices of this layout).
+  virtual void update_h(const NodeRange& range) = 0;
+  virtual void update_e(const NodeRange& range) = 0;
+  // Adds the sources' step-`step` samples (J at (step+1/2) dt) to E.
+  virtual void inject_sources(Index step) = 0;
+  // Records every probe into buffer slot `slot` (0 <= slot < probe_slots).
+  virtual void sample_probes(Index slot) = 0;
+  // Copies slots [0, slots) out as [slot][probe] and makes the buffer free again.
+  virtual void fetch_probes(Index slots, std::vector<Real>& out) = 0;
+
+  // Whole arrays (layout().elements() entries), pads and ghosts included.
+  virtual void download(Component c, std::span<Real> host) = 0;
+  virtual void upload(Component c, std::span<const Real> host) = 0;
+  // Waits for all work issued so far.
+  virtual void synchronize() = 0;
+};
+
+}  // namespace yeex

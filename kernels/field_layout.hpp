@@ -1,0 +1,50 @@
+// Memory layout of one field component array (all six components share it).
+//
+// x is fastest. Each row is padded so that node i=0 starts on a 128-byte boundary and so that
+// one pad node exists on both sides in x and y (i=-1, i=nx+1); in z there are `ghost` planes on
+// both sides (at least one). Pads hold zero and are never written, which lets the H update read
+// i+1 and the E update read i-1 at every node without a branch. Offsets are 64-bit.
+#pragma once
+
+#include <cstddef>
+
+#include "decomposition/grid.hpp"
+
+namespace yeex {
+
+struct FieldLayout {
+  Index nodes_x = 0, nodes_y = 0, nodes_z = 0;  // nodes stored in this array (excluding pads)
+  Index origin_x = 0, origin_y = 1, origin_z = 1;
+  Index pitch_y = 0;  // elements from (i,j,k) to (i,j+1,k)
+  Index pitch_z = 0;  // elements from (i,j,k) to (i,j,k+1)
+  Index planes = 0;   // allocated z planes, pads included
+
+  // A layout for nodes_x * nodes_y * nodes_z nodes with `ghost` pad planes on each side in z.
+  static FieldLayout make(Index nodes_x, Index nodes_y, Index nodes_z, Index ghost,
+                          std::size_t element_size) {
+    FieldLayout l;
+    const Index align = static_cast<Index>(128 / element_size);
+    l.nodes_x = nodes_x;
+    l.nodes_y = nodes_y;
+    l.nodes_z = nodes_z;
+    l.origin_x = align;
+    l.origin_y = 1;
+    l.origin_z = ghost < 1 ? 1 : ghost;
+    l.pitch_y = ((l.origin_x + nodes_x + 1 + align - 1) / align) * align;
+    l.pitch_z = l.pitch_y * (nodes_y + 2);
+    l.planes = nodes_z + 2 * l.origin_z;
+    return l;
+  }
+
+  Index elements() const { return pitch_z * planes; }
+
+  // Offset of node (i,j,k); i in [-1, nodes_x], j in [-1, nodes_y], k in [-origin_z, nodes_z+origin_z).
+#if defined(__CUDACC__)
+  __host__ __device__
+#endif
+  Index offset(Index i, Index j, Index k) const {
+    return (k + origin_z) * pitch_z + (j + origin_y) * pitch_y + (i + origin_x);
+  }
+};
+
+}  // namespace yeex

@@ -1,0 +1,117 @@
+// Host engine. Fields live in ordinary vectors; the sweeps run over (k, j) rows with OpenMP and
+// over i with `omp simd`. Most rows hold a single material class, so the row's coefficients are
+// hoisted out of the inner loop (which then vectorises); mixed rows look the class up per node.
+#include "kernels/host/host_engine.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+namespace yeex {
+namespace {
+
+template <typename Real>
+class HostEngine final : public Engine<Real> {
+ public:
+  explicit HostEngine(const EngineSetup<Real>& setup)
+      : setup_(setup), probe_buffer_(setup.probes.size() * setup.probe_slots) {
+    const FieldLayout& L = setup_.layout;
+    for (auto& a : fields_) a.assign(L.elements(), Real(0));
+    // A row's class if all its nodes i in [0, nodes_x) share one, else -1.
+    row_class_.assign(L.planes * (L.nodes_y + 2), -1);
+    for (Index k = -L.origin_z; k < L.nodes_z + L.origin_z; ++k)
+      for (Index j = -1; j <= L.nodes_y; ++j) {
+        const std::uint8_t* row = setup_.material_class.data() + L.offset(0, j, k);
+        const bool uniform = std::all_of(row, row + L.nodes_x, [&](std::uint8_t c) { return c == row[0]; });
+        row_class_[row_index(j, k)] = uniform ? row[0] : -1;
+      }
+  }
+
+  std::string name() const override { return "host"; }
+  const FieldLayout& layout() const override { return setup_.layout; }
+
+  void update_h(const NodeRange& r) override {
+    sweep(r, [](const FieldPointers<Real>& f, Index c, Index sy, Index sz, const CellCoefficients<Real>& m) {
+      update_h_cell(f, c, sy, sz, m);
+    });
+  }
+  void update_e(const NodeRange& r) override {
+    sweep(r, [](const FieldPointers<Real>& f, Index c, Index sy, Index sz, const CellCoefficients<Real>& m) {
+      update_e_cell(f, c, sy, sz, m);
+    });
+  }
+
+  void inject_sources(Index step) override {
+    const std::size_t n = setup_.sources.size();
+    for (std::size_t s = 0; s < n; ++s) {
+      const PointSource& src = setup_.sources[s];
+      fields_[static_cast<int>(src.component)][src.offset] -=
+          static_cast<Real>(src.coefficient) * setup_.source_samples[step * n + s];
+    }
+  }
+
+  void sample_probes(Index slot) override {
+    const std::size_t n = setup_.probes.size();
+    for (std::size_t p = 0; p < n; ++p) {
+      const ProbePoint& probe = setup_.probes[p];
+      probe_buffer_[slot * n + p] = fields_[static_cast<int>(probe.component)][probe.offset];
+    }
+  }
+
+  void fetch_probes(Index slots, std::vector<Real>& out) override {
+    out.assign(probe_buffer_.begin(), probe_buffer_.begin() + slots * setup_.probes.size());
+  }
+
+  void download(Component c, std::span<Real> host) override {
+    const auto& a = fields_[static_cast<int>(c)];
+    std::copy(a.begin(), a.end(), host.begin());
+  }
+  void upload(Component c, std::span<const Real> host) override {
+    std::copy(host.begin(), host.end(), fields_[static_cast<int>(c)].begin());
+  }
+  void synchronize() override {}
+
+ private:
+  Index row_index(Index j, Index k) const { return (k + setup_.layout.origin_z) * (setup_.layout.nodes_y + 2) + j + 1; }
+
+  template <typename CellUpdate>
+  void sweep(const NodeRange& r, CellUpdate cell) {
+    const FieldLayout& L = setup_.layout;
+    const FieldPointers<Real> f{fields_[0].data(), fields_[1].data(), fields_[2].data(),
+                                fields_[3].data(), fields_[4].data(), fields_[5].data()};
+    const CellCoefficients<Real>* table = setup_.classes.data();
+    const std::uint8_t* classes = setup_.material_class.data();
+    const bool full_rows = r.i0 == 0 && r.i1 == L.nodes_x;
+    const Index sy = L.pitch_y, sz = L.pitch_z;
+#pragma omp parallel for collapse(2) schedule(static)
+    for (Index k = r.k0; k < r.k1; ++k)
+      for (Index j = r.j0; j < r.j1; ++j) {
+        const Index first = L.offset(r.i0, j, k), last = first + (r.i1 - r.i0);
+        const int uniform = full_rows ? row_class_[row_index(j, k)] : -1;
+        if (uniform >= 0) {
+          const CellCoefficients<Real> m = table[uniform];
+#pragma omp simd
+          for (Index c = first; c < last; ++c) cell(f, c, sy, sz, m);
+        } else {
+          for (Index c = first; c < last; ++c) cell(f, c, sy, sz, table[classes[c]]);
+        }
+      }
+  }
+
+  EngineSetup<Real> setup_;
+  std::array<std::vector<Real>, kComponentCount> fields_;
+  std::vector<int> row_class_;
+  std::vector<Real> probe_buffer_;
+};
+
+}  // namespace
+
+template <typename Real>
+std::unique_ptr<Engine<Real>> make_host_engine(const EngineSetup<Real>& setup) {
+  return std::make_unique<HostEngine<Real>>(setup);
+}
+
+template std::unique_ptr<Engine<float>> make_host_engine<float>(const EngineSetup<float>&);
+template std::unique_ptr<Engine<double>> make_host_engine<double>(const EngineSetup<double>&);
+
+}  // namespace yeex

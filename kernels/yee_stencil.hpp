@@ -1,0 +1,82 @@
+// The Yee cell update: the one source of truth for every engine (host loops, CUDA kernels, and
+// later the persistent cooperative kernel). Engines only decide which nodes to visit.
+//
+// Staggering (node (i,j,k) is at (i dx, j dy, k dz)):
+//   Ex(i,j,k) at (i+1/2, j, k)      Hx(i,j,k) at (i, j+1/2, k+1/2)
+//   Ey(i,j,k) at (i, j+1/2, k)      Hy(i,j,k) at (i+1/2, j, k+1/2)
+//   Ez(i,j,k) at (i, j, k+1/2)      Hz(i,j,k) at (i+1/2, j+1/2, k)
+// H advances from n-1/2 to n+1/2 using E^n; E advances from n to n+1 using H^{n+1/2}.
+//
+// Each node carries one byte, its material class; the class holds the update coefficients of all
+// six components at that node (see kernels/material_classes.hpp), so a component on a PEC face,
+// inside a PEC object or outside the grid is simply one whose coefficients are zero.
+#pragma once
+
+#include <cstdint>
+
+#include "decomposition/grid.hpp"
+
+#if defined(__CUDACC__)
+#define YEEX_HOST_DEVICE __host__ __device__ __forceinline__
+#else
+#define YEEX_HOST_DEVICE inline
+#endif
+
+namespace yeex {
+
+// Update coefficients of one material class. Index 0,1,2 = x,y,z component.
+//   E = e_decay * E + (e_curl_a * dA - e_curl_b * dB)
+//   H = h_decay * H - (h_curl_a * dA - h_curl_b * dB)
+// where dA, dB are the two differences of the curl (see the cell functions); each curl
+// coefficient already holds dt/eps (or dt/mu), the loss factor and 1/d of its direction.
+template <typename Real>
+struct CellCoefficients {
+  Real e_decay[3];
+  Real e_curl_a[3];
+  Real e_curl_b[3];
+  Real h_decay[3];
+  Real h_curl_a[3];
+  Real h_curl_b[3];
+};
+
+template <typename Real>
+struct FieldPointers {
+  Real* ex;
+  Real* ey;
+  Real* ez;
+  Real* hx;
+  Real* hy;
+  Real* hz;
+};
+
+// H^{n-1/2} -> H^{n+1/2} at the node with array offset c; sy, sz are the y and z pitches.
+// Every input is loaded before the first store, so the compiler need not assume the six arrays
+// are distinct to keep all loads in flight.
+template <typename Real>
+YEEX_HOST_DEVICE void update_h_cell(const FieldPointers<Real>& f, Index c, Index sy, Index sz,
+                                    const CellCoefficients<Real>& m) {
+  const Real ex = f.ex[c], ey = f.ey[c], ez = f.ez[c];
+  const Real ex_up_y = f.ex[c + sy], ex_up_z = f.ex[c + sz];
+  const Real ey_up_x = f.ey[c + 1], ey_up_z = f.ey[c + sz];
+  const Real ez_up_x = f.ez[c + 1], ez_up_y = f.ez[c + sy];
+  const Real hx = f.hx[c], hy = f.hy[c], hz = f.hz[c];
+  f.hx[c] = m.h_decay[0] * hx - (m.h_curl_a[0] * (ez_up_y - ez) - m.h_curl_b[0] * (ey_up_z - ey));  // dEz/dy - dEy/dz
+  f.hy[c] = m.h_decay[1] * hy - (m.h_curl_a[1] * (ex_up_z - ex) - m.h_curl_b[1] * (ez_up_x - ez));  // dEx/dz - dEz/dx
+  f.hz[c] = m.h_decay[2] * hz - (m.h_curl_a[2] * (ey_up_x - ey) - m.h_curl_b[2] * (ex_up_y - ex));  // dEy/dx - dEx/dy
+}
+
+// E^n -> E^{n+1} at the node with array offset c.
+template <typename Real>
+YEEX_HOST_DEVICE void update_e_cell(const FieldPointers<Real>& f, Index c, Index sy, Index sz,
+                                    const CellCoefficients<Real>& m) {
+  const Real hx = f.hx[c], hy = f.hy[c], hz = f.hz[c];
+  const Real hx_down_y = f.hx[c - sy], hx_down_z = f.hx[c - sz];
+  const Real hy_down_x = f.hy[c - 1], hy_down_z = f.hy[c - sz];
+  const Real hz_down_x = f.hz[c - 1], hz_down_y = f.hz[c - sy];
+  const Real ex = f.ex[c], ey = f.ey[c], ez = f.ez[c];
+  f.ex[c] = m.e_decay[0] * ex + (m.e_curl_a[0] * (hz - hz_down_y) - m.e_curl_b[0] * (hy - hy_down_z));  // dHz/dy - dHy/dz
+  f.ey[c] = m.e_decay[1] * ey + (m.e_curl_a[1] * (hx - hx_down_z) - m.e_curl_b[1] * (hz - hz_down_x));  // dHx/dz - dHz/dx
+  f.ez[c] = m.e_decay[2] * ez + (m.e_curl_a[2] * (hy - hy_down_x) - m.e_curl_b[2] * (hx - hx_down_y));  // dHy/dx - dHx/dy
+}
+
+}  // namespace yeex

@@ -1,0 +1,236 @@
+#include "src/app/commands.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "io/atomic_file.hpp"
+#include "io/deck.hpp"
+#include "src/bench/bench.hpp"
+#include "src/runtime/provenance.hpp"
+#include "src/solver/engines.hpp"
+#include "src/solver/field_stats.hpp"
+#include "src/solver/solver.hpp"
+#if YEEX_HAVE_CUDA
+#include "kernels/cuda/cuda_engine.hpp"
+#endif
+
+namespace yeex {
+namespace {
+
+constexpr double kBytesPerCellStep = 72.0;  // f32 streaming minimum: 12 arrays read+written per step
+
+int precision_bits(const std::string& precision) { return precision == "f64" ? 64 : 32; }
+
+std::string resolve_engine(const std::string& requested) {
+  const std::string name = requested.empty() ? default_engine() : requested;
+  for (const auto& e : engine_list())
+    if (e.name == name) {
+      if (!e.available) throw UsageError("--engine " + name + ": cannot run here: " + e.why_not);
+      return name;
+    }
+  throw UsageError("--engine " + name + ": unknown engine (yeex engines lists them)");
+}
+
+std::string gib(std::size_t bytes) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.2f GiB", bytes / double(1u << 30));
+  return b;
+}
+
+nlohmann::json run_report(const Model& model, const RunResult& r, const std::string& command_line) {
+  nlohmann::json j;
+  j["format"] = "yeex-run-1";
+  j["command"] = command_line;
+  j["deck"] = model.deck.to_json();
+  j["provenance"] = provenance();
+  j["run"] = {{"engine", r.engine},
+              {"precision", r.precision_bits == 64 ? "f64" : "f32"},
+              {"steps", r.steps},
+              {"cells", r.cells},
+              {"dt_s", model.dt},
+              {"material_classes", model.classes.size()}};
+  j["timings_s"] = {{"setup", r.seconds_setup},
+                    {"stepping", r.seconds_stepping},
+                    {"output", r.seconds_output},
+                    {"per_step", r.steps ? r.seconds_stepping / r.steps : 0.0}};
+  const double bytes = kBytesPerCellStep * (r.precision_bits / 32);
+  j["performance"] = {
+      {"gcells_per_s", r.gcells_per_second},
+      {"effective_gb_per_s", r.gcells_per_second * bytes},
+      {"definition", "Gcells/s = cells x steps / stepping time; effective GB/s = Gcells/s x " +
+                         std::to_string(int(bytes)) + " B/cell/step (separate H and E sweeps, streaming minimum)"}};
+  nlohmann::json sums;
+  sums["fields"] = hex(r.checksum);
+  for (Component c : kAllComponents) sums[std::string(component_name(c))] = hex(r.component_checksums[int(c)]);
+  sums["definition"] = "FNV-1a 64 over the raw bits of every node value, k,j,i order; fields combines Ex..Hz";
+  j["checksum"] = sums;
+  nlohmann::json files = nlohmann::json::array();
+  for (const auto& f : r.files) files.push_back(f.filename().string());
+  files.push_back("run.json");
+  j["files"] = files;
+  return j;
+}
+
+void print_run_summary(const Model& model, const RunResult& r, const std::filesystem::path* out) {
+  const auto& c = model.cell;
+  std::printf("yeex: %s\n", model.deck.title.c_str());
+  std::printf("  grid      %lld x %lld x %lld cells of %g x %g x %g mm, %lld steps, dt = %.4g ps\n",
+              (long long)model.grid.nx, (long long)model.grid.ny, (long long)model.grid.nz, c[0] * 1e3, c[1] * 1e3,
+              c[2] * 1e3, (long long)r.steps, model.dt * 1e12);
+  std::printf("  engine    %s, %s\n", r.engine.c_str(), r.precision_bits == 64 ? "float64" : "float32");
+  std::printf("  stepping  %.3f s  %.3f Gcells/s  %.1f GB/s effective (%d B/cell/step)\n", r.seconds_stepping,
+              r.gcells_per_second, r.gcells_per_second * kBytesPerCellStep * (r.precision_bits / 32),
+              int(kBytesPerCellStep) * (r.precision_bits / 32));
+  std::printf("  setup     %.3f s   output %.3f s\n", r.seconds_setup, r.seconds_output);
+  std::printf("  checksum  %s\n", hex(r.checksum).c_str());
+  if (out) std::printf("  output    %s/ (run.json + %zu files)\n", out->string().c_str(), r.files.size());
+}
+
+}  // namespace
+
+void check_output_directory(const std::filesystem::path& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path probe = fs::absolute(dir, ec);
+  if (fs::exists(probe, ec) && !fs::is_directory(probe, ec))
+    throw UsageError("output directory '" + dir.string() + "' exists and is not a folder");
+  while (!fs::exists(probe, ec)) {
+    if (!probe.has_parent_path() || probe.parent_path() == probe) break;
+    probe = probe.parent_path();
+  }
+  if (!fs::is_directory(probe, ec))
+    throw UsageError("output directory '" + dir.string() + "': '" + probe.string() + "' is not a folder");
+  if (access(probe.c_str(), W_OK | X_OK) != 0)
+    throw UsageError("output directory '" + dir.string() + "' is not writable ('" + probe.string() +
+                     "' denies write access)");
+}
+
+std::size_t available_memory(const std::string& engine, int device) {
+#if YEEX_HAVE_CUDA
+  if (engine == "cuda") {
+    std::size_t free_bytes = 0, total = 0;
+    cuda_memory_info(device, free_bytes, total);
+    return free_bytes;
+  }
+#endif
+  (void)engine;
+  (void)device;
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::size_t kib = 0;
+  while (meminfo >> key >> kib) {
+    if (key == "MemAvailable:") return kib * 1024;
+    meminfo.ignore(256, '\n');
+  }
+  return std::size_t(-1);
+}
+
+int run_command(const RunOptions& o) {
+  Deck deck = o.deck ? parse_deck_file(*o.deck) : default_deck();
+  if (o.steps) {
+    if (*o.steps < 1) throw UsageError("--steps must be at least 1");
+    deck.steps = *o.steps;
+    deck.duration.reset();
+  }
+  if (o.output) deck.output_dir = o.output->string();
+  const std::string engine = resolve_engine(o.engine);
+  const Model model = build_model(deck);
+
+  const int bits = precision_bits(o.precision);
+  const std::size_t need = estimate_engine_bytes(model, bits), have = available_memory(engine, o.device);
+  if (need > have)
+    throw UsageError("the model needs about " + gib(need) + " on the " + engine + " engine but only " + gib(have) +
+                     " is available (grid.cells " + std::to_string(model.grid.nx) + " x " +
+                     std::to_string(model.grid.ny) + " x " + std::to_string(model.grid.nz) + ")");
+  const std::filesystem::path out = deck.output_dir;
+  check_output_directory(out);
+  std::filesystem::create_directories(out);
+
+  RunConfig config;
+  config.engine = engine;
+  config.precision_bits = bits;
+  config.device = o.device;
+  config.progress = !o.quiet && !o.json;
+  config.output_dir = out;
+  const RunResult result = run_model(model, config);
+  const nlohmann::json report = run_report(model, result, o.command_line);
+  write_text_atomically(out / "run.json", report.dump(2) + "\n");
+  if (o.json)
+    std::cout << report.dump(2) << "\n";
+  else if (!o.quiet)
+    print_run_summary(model, result, &out);
+  return 0;
+}
+
+int bench_command(const BenchOptions& o) {
+  const std::string engine = resolve_engine(o.engine);
+  const int bits = precision_bits(o.precision);
+  for (Index n : o.sizes) {
+    const std::size_t need = estimate_engine_bytes(build_model(bench_deck(n, 1)), bits);
+    const std::size_t have = available_memory(engine, o.device);
+    if (need > have) throw UsageError("--size " + std::to_string(n) + ": needs about " + gib(need) + ", " + gib(have) + " available");
+  }
+  if (o.json) check_output_directory(o.json->parent_path().empty() ? "." : o.json->parent_path());
+
+  const double copy = memory_copy_bandwidth(engine, o.device);
+  nlohmann::json results = nlohmann::json::array();
+  if (!o.csv) {
+    std::printf("# yeex bench: PEC box with one dielectric block, engine %s, %s, %lld steps x %d repeats (median)\n",
+                engine.c_str(), bits == 64 ? "float64" : "float32", (long long)o.steps, o.repeats);
+    std::printf("# memory copy bandwidth %.0f GB/s (read + write); effective = %d B/cell/step x Gcells/s\n", copy,
+                int(kBytesPerCellStep) * bits / 32);
+    std::printf("%8s %14s %12s %12s %12s %10s\n", "size", "cells", "ms/step", "Gcells/s", "eff. GB/s", "of copy");
+  } else {
+    std::printf("size,cells,seconds_per_step,gcells_per_s,effective_gb_per_s,copy_gb_per_s,fraction_of_copy\n");
+  }
+  for (Index n : o.sizes) {
+    const BenchSample b = bench_engine(engine, bits, o.device, n, o.steps, o.warmup, o.repeats);
+    const double cells = double(n) * n * n, fraction = b.effective_gb_per_second / copy;
+    if (o.csv)
+      std::printf("%lld,%.0f,%.6e,%.4f,%.1f,%.1f,%.4f\n", (long long)n, cells, b.seconds_per_step, b.gcells_per_second,
+                  b.effective_gb_per_second, copy, fraction);
+    else
+      std::printf("%8lld %14.0f %12.4f %12.3f %12.1f %9.1f%%\n", (long long)n, cells, b.seconds_per_step * 1e3,
+                  b.gcells_per_second, b.effective_gb_per_second, 100 * fraction);
+    std::fflush(stdout);
+    results.push_back({{"size", n},
+                       {"cells", cells},
+                       {"seconds_per_step_median", b.seconds_per_step},
+                       {"seconds_per_step_min", b.min_seconds_per_step},
+                       {"seconds_per_step_max", b.max_seconds_per_step},
+                       {"gcells_per_s", b.gcells_per_second},
+                       {"effective_gb_per_s", b.effective_gb_per_second},
+                       {"fraction_of_copy_bandwidth", fraction}});
+  }
+  if (o.json) {
+    nlohmann::json j{{"format", "yeex-bench-1"},
+                     {"command", o.command_line},
+                     {"provenance", provenance()},
+                     {"engine", engine},
+                     {"precision", bits == 64 ? "f64" : "f32"},
+                     {"steps_per_repeat", o.steps},
+                     {"warmup_steps", o.warmup},
+                     {"repeats", o.repeats},
+                     {"copy_bandwidth_gb_per_s", copy},
+                     {"bytes_per_cell_step", kBytesPerCellStep * bits / 32},
+                     {"results", results}};
+    write_text_atomically(*o.json, j.dump(2) + "\n");
+  }
+  return 0;
+}
+
+int engines_command() {
+  std::printf("%-8s %-10s %s\n", "engine", "runs here", "description");
+  for (const auto& e : engine_list())
+    std::printf("%-8s %-10s %s%s\n", e.name.c_str(), e.available ? "yes" : "no", e.description.c_str(),
+                e.available ? "" : (" (" + e.why_not + ")").c_str());
+  return 0;
+}
+
+}  // namespace yeex

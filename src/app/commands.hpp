@@ -1,0 +1,55 @@
+// The sub-commands behind the CLI. Each returns the process exit code: 0 success, 1 a run that
+// failed (numerical blow-up, device error), 2 bad input (nothing written).
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "decomposition/grid.hpp"
+
+namespace yeex {
+
+// Bad input found before anything was written: exit code 2.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct RunOptions {
+  std::optional<std::filesystem::path> deck;  // unset: the built-in default problem
+  std::string engine;                         // empty: cuda when a GPU is visible, else host
+  std::string precision = "f32";
+  std::optional<Index> steps;
+  std::optional<std::filesystem::path> output;
+  int device = 0;
+  bool json = false;
+  bool quiet = false;
+  std::string command_line;
+};
+
+struct BenchOptions {
+  std::string engine;
+  std::string precision = "f32";
+  std::vector<Index> sizes{256};
+  Index steps = 100;
+  Index warmup = 20;
+  int repeats = 5;
+  int device = 0;
+  std::optional<std::filesystem::path> json;
+  bool csv = false;
+  std::string command_line;
+};
+
+int run_command(const RunOptions& options);
+int bench_command(const BenchOptions& options);
+int engines_command();
+
+// Throws UsageError unless `dir` exists as a writable folder or can be created.
+void check_output_directory(const std::filesystem::path& dir);
+// Memory available to an engine (host RAM or free GPU memory), bytes.
+std::size_t available_memory(const std::string& engine, int device);
+
+}  // namespace yeex

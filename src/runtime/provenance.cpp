@@ -1,0 +1,47 @@
+#include "src/runtime/provenance.hpp"
+
+#include <unistd.h>
+
+#include <ctime>
+#include <thread>
+
+#include "src/runtime/build_info.hpp"
+#if YEEX_HAVE_CUDA
+#include "kernels/cuda/cuda_engine.hpp"
+#endif
+
+namespace yeex {
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buffer;
+}
+
+nlohmann::json provenance() {
+  nlohmann::json p;
+  p["yeex_version"] = kYeexVersion;
+  p["git_commit"] = kGitCommit;
+  p["compiler"] = kCompiler;
+  p["build_type"] = kBuildType;
+  p["cuda_build"] = kCudaBuild;
+  char host[256] = "unknown";
+  gethostname(host, sizeof host);
+  p["host"] = host;
+  p["cpu_threads"] = std::thread::hardware_concurrency();
+  p["date_utc"] = utc_now();
+#if YEEX_HAVE_CUDA
+  p["cuda_runtime"] = cuda_runtime_version();
+  p["cuda_driver"] = cuda_driver_version();
+  nlohmann::json gpus = nlohmann::json::array();
+  for (int d = 0; d < cuda_device_count(); ++d) gpus.push_back({{"index", d}, {"name", cuda_device_name(d)}});
+  p["gpus"] = gpus;
+#else
+  p["cuda_runtime"] = "not built";
+  p["gpus"] = nlohmann::json::array();
+#endif
+  return p;
+}
+
+}  // namespace yeex

@@ -1,0 +1,251 @@
+#include "src/solver/model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <set>
+
+namespace yeex {
+namespace {
+
+constexpr std::int16_t kFreeSpace = 0;
+constexpr std::int16_t kPec = 1;
+
+bool inside_box(const GeometryObject& o, const Vec3& p) {
+  for (int d = 0; d < 3; ++d)
+    if (p[d] < o.lower[d] || p[d] > o.upper[d]) return false;
+  return true;
+}
+
+// Is component c at node (i,j,k) a live unknown? E must not be tangential to an outer PEC face
+// (index strictly inside along the two other axes) and must lie inside along its own axis; H
+// must lie inside along the two other axes.
+bool component_in_grid(Component c, const std::array<Index, 3>& n, const std::array<Index, 3>& cells) {
+  const int a = axis_of(c);
+  for (int d = 0; d < 3; ++d) {
+    if (n[d] < 0 || n[d] > cells[d]) return false;
+    const bool along = d == a;
+    if (is_electric(c)) {
+      if (along ? n[d] >= cells[d] : (n[d] == 0 || n[d] == cells[d])) return false;
+    } else if (!along && n[d] >= cells[d]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Sorted-position lookup of a key in the class table.
+std::uint8_t class_index(const std::vector<ClassKey>& classes, const ClassKey& key) {
+  const auto it = std::lower_bound(classes.begin(), classes.end(), key);
+  return static_cast<std::uint8_t>(it - classes.begin());
+}
+
+}  // namespace
+
+std::array<Index, 3> Model::nearest_node(const Vec3& p) const {
+  std::array<Index, 3> n{};
+  const auto cells = grid.as_array();
+  for (int d = 0; d < 3; ++d)
+    n[d] = std::clamp<Index>(static_cast<Index>(std::llround(p[d] / cell[d])), 0, cells[d]);
+  return n;
+}
+
+ClassKey Model::class_key(Index i, Index j, Index k) const {
+  ClassKey key;
+  const std::array<Index, 3> n{i, j, k};
+  const auto cells = grid.as_array();
+  for (Component c : kAllComponents) {
+    auto& slot = key[static_cast<int>(c)];
+    if (!component_in_grid(c, n, cells)) {
+      slot = kPinned;
+      continue;
+    }
+    const auto s = stagger(c);
+    const Vec3 p{(i + s[0]) * cell[0], (j + s[1]) * cell[1], (k + s[2]) * cell[2]};
+    std::int16_t material = kFreeSpace;
+    for (std::size_t o = 0; o < deck.geometry.size(); ++o)
+      if (inside_box(deck.geometry[o], p)) material = object_material[o];
+    slot = (is_electric(c) && materials[material].pec) ? kPinned : material;
+  }
+  return key;
+}
+
+double Model::constitutive(const ClassKey& key, Component c) const {
+  const auto m = key[static_cast<int>(c)];
+  if (m == kPinned) return 0.0;
+  return is_electric(c) ? materials[m].eps_r * kEps0 : materials[m].mu_r * kMu0;
+}
+
+double waveform_value(WaveformKind kind, double f, double t) {
+  constexpr double pi = std::numbers::pi;
+  switch (kind) {
+    case WaveformKind::gaussian: {
+      const double zeta = 2 * pi * pi * f * f, tau = t - 1 / f;
+      return std::exp(-zeta * tau * tau);
+    }
+    case WaveformKind::gaussian_derivative: {
+      const double zeta = 2 * pi * pi * f * f, tau = t - 1 / f;
+      return -2 * zeta * tau * std::exp(-zeta * tau * tau);
+    }
+    case WaveformKind::ricker: {
+      const double zeta = pi * pi * f * f, tau = t - std::numbers::sqrt2 / f;
+      return -(2 * zeta * tau * tau - 1) * std::exp(-zeta * tau * tau);
+    }
+    case WaveformKind::ramped_sine:
+      return std::min(0.25 * f * t, 1.0) * std::sin(2 * pi * f * t);
+  }
+  return 0.0;
+}
+
+Model build_model(const Deck& deck) {
+  Model model;
+  model.deck = deck;
+  model.grid = deck.grid;
+  model.cell = deck.cell_size;
+  model.dt = deck.dt();
+  model.steps = deck.step_count();
+  model.materials = {*find_material(deck, "free_space"), *find_material(deck, "pec")};
+  for (const auto& m : deck.materials) model.materials.push_back(m);
+  if (model.materials.size() > 250)
+    throw DeckError("material", "at most 248 materials are supported");
+
+  for (const auto& object : deck.geometry) {
+    const auto it = std::find_if(model.materials.begin(), model.materials.end(),
+                                 [&](const Material& m) { return m.name == object.material; });
+    model.object_material.push_back(static_cast<std::int16_t>(it - model.materials.begin()));
+  }
+
+  // Distinct classes over every node (plus the all-pinned class of pads and ghosts).
+  const GridShape g = model.grid;
+  std::set<ClassKey> keys;
+  ClassKey pinned;
+  pinned.fill(kPinned);
+  keys.insert(pinned);
+#pragma omp parallel
+  {
+    std::set<ClassKey> local;
+    ClassKey last = pinned;
+#pragma omp for schedule(static) nowait
+    for (Index k = 0; k <= g.nz; ++k)
+      for (Index j = 0; j <= g.ny; ++j)
+        for (Index i = 0; i <= g.nx; ++i) {
+          const ClassKey key = model.class_key(i, j, k);
+          if (key != last) local.insert(last = key);
+        }
+#pragma omp critical
+    keys.insert(local.begin(), local.end());
+  }
+  if (keys.size() > 256)
+    throw DeckError("geometry", std::to_string(keys.size()) +
+                                    " distinct material combinations at nodes; at most 256 are supported");
+  model.classes.assign(keys.begin(), keys.end());
+
+  const double volume = model.cell[0] * model.cell[1] * model.cell[2];
+  for (std::size_t s = 0; s < deck.sources.size(); ++s) {
+    const Source& src = deck.sources[s];
+    ResolvedSource r;
+    r.name = src.name;
+    r.component = static_cast<Component>(src.polarisation);
+    r.node = model.nearest_node(src.position);
+    const ClassKey key = model.class_key(r.node[0], r.node[1], r.node[2]);
+    const auto m = key[src.polarisation];
+    if (m == kPinned)
+      throw DeckError("source[" + std::to_string(s) + "].position",
+                      "the source's E component lies inside a PEC object or on the PEC boundary");
+    const Material& mat = model.materials[m];
+    const double eps = mat.eps_r * kEps0, loss = mat.sigma * model.dt / (2 * eps);
+    r.coefficient = (model.dt / eps) / (1 + loss) * src.amplitude * model.cell[src.polarisation] / volume;
+    r.samples.resize(model.steps);
+    for (Index n = 0; n < model.steps; ++n)
+      r.samples[n] = waveform_value(src.waveform, src.frequency, (n + 0.5) * model.dt);
+    model.sources.push_back(std::move(r));
+  }
+  for (const auto& p : deck.probes)
+    model.probes.push_back({p.name, p.position, model.nearest_node(p.position), p.components});
+  return model;
+}
+
+namespace {
+
+template <typename Real>
+CellCoefficients<Real> class_coefficients(const Model& model, const ClassKey& key) {
+  CellCoefficients<Real> m{};
+  for (Component c : kAllComponents) {
+    const int a = axis_of(c);
+    const auto id = key[static_cast<int>(c)];
+    if (id == kPinned) continue;  // all zero: the component stays zero
+    const Material& mat = model.materials[id];
+    const double da = model.cell[(a + 1) % 3], db = model.cell[(a + 2) % 3];
+    if (is_electric(c)) {
+      const double eps = mat.eps_r * kEps0, loss = mat.sigma * model.dt / (2 * eps);
+      const double cb = (model.dt / eps) / (1 + loss);
+      m.e_decay[a] = static_cast<Real>((1 - loss) / (1 + loss));
+      m.e_curl_a[a] = static_cast<Real>(cb / da);
+      m.e_curl_b[a] = static_cast<Real>(cb / db);
+    } else {
+      const double cb = model.dt / (mat.mu_r * kMu0);
+      m.h_decay[a] = 1;
+      m.h_curl_a[a] = static_cast<Real>(cb / da);
+      m.h_curl_b[a] = static_cast<Real>(cb / db);
+    }
+  }
+  return m;
+}
+
+}  // namespace
+
+template <typename Real>
+EngineSetup<Real> make_engine_setup(const Model& model, Index k_first, Index nodes_z, Index ghost,
+                                    Index probe_slots) {
+  EngineSetup<Real> setup;
+  const GridShape g = model.grid;
+  setup.layout = FieldLayout::make(g.nx + 1, g.ny + 1, nodes_z, ghost, sizeof(Real));
+  const FieldLayout& L = setup.layout;
+  for (const auto& key : model.classes) setup.classes.push_back(class_coefficients<Real>(model, key));
+
+  setup.material_class.assign(L.elements(), 0);  // class 0 is all pinned (sorted first)
+  const Index k_lo = -L.origin_z, k_hi = nodes_z + L.origin_z;
+#pragma omp parallel for schedule(static)
+  for (Index k = k_lo; k < k_hi; ++k) {
+    const Index kg = k_first + k;
+    if (kg < 0 || kg > g.nz) continue;
+    ClassKey last{};
+    std::uint8_t last_class = 0;
+    bool have_last = false;
+    for (Index j = 0; j <= g.ny; ++j)
+      for (Index i = 0; i <= g.nx; ++i) {
+        const ClassKey key = model.class_key(i, j, kg);
+        if (!have_last || key != last) {
+          last = key;
+          last_class = class_index(model.classes, key);
+          have_last = true;
+        }
+        setup.material_class[L.offset(i, j, k)] = last_class;
+      }
+  }
+
+  // Sources and probes belong to the subdomain that owns their node plane.
+  const auto owned = [&](const std::array<Index, 3>& node) { return node[2] >= k_first && node[2] < k_first + nodes_z; };
+  const auto local_offset = [&](const std::array<Index, 3>& node) { return L.offset(node[0], node[1], node[2] - k_first); };
+  setup.steps = model.steps;
+  std::vector<const ResolvedSource*> mine;
+  for (const auto& s : model.sources)
+    if (owned(s.node)) {
+      mine.push_back(&s);
+      setup.sources.push_back({s.component, local_offset(s.node), s.coefficient});
+    }
+  setup.source_samples.resize(static_cast<std::size_t>(model.steps) * mine.size());
+  for (Index n = 0; n < model.steps; ++n)
+    for (std::size_t s = 0; s < mine.size(); ++s)
+      setup.source_samples[n * mine.size() + s] = static_cast<Real>(mine[s]->samples[n]);
+  for (const auto& p : model.probes)
+    if (owned(p.node))
+      for (Component c : p.components) setup.probes.push_back({c, local_offset(p.node)});
+  setup.probe_slots = probe_slots;
+  return setup;
+}
+
+template EngineSetup<float> make_engine_setup<float>(const Model&, Index, Index, Index, Index);
+template EngineSetup<double> make_engine_setup<double>(const Model&, Index, Index, Index, Index);
+
+}  // namespace yeex

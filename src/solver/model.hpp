@@ -1,0 +1,73 @@
+// From a validated Deck to what an engine needs: the per-node material classes, their update
+// coefficients, the source samples and the probe offsets.
+//
+// Material rule: every field component takes the material of the last geometry object that
+// contains its own staggered position (points on a face count as inside), free space elsewhere.
+// A component is pinned to zero (all coefficients zero) where it is tangential to a PEC outer
+// face, outside the grid, or (E only) inside a PEC material. The six per-component materials of
+// a node form a tuple; the distinct tuples are the material classes, numbered in sorted order so
+// that the numbering does not depend on threads or on the decomposition.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "io/deck.hpp"
+#include "kernels/engine.hpp"
+
+namespace yeex {
+
+// Material id per component; kPinned = coefficients zero.
+using ClassKey = std::array<std::int16_t, kComponentCount>;
+inline constexpr std::int16_t kPinned = -1;
+
+struct ResolvedSource {
+  std::string name;
+  Component component = Component::Ez;
+  std::array<Index, 3> node{};
+  double coefficient = 0.0;  // cb(material) * amplitude * dl / dV
+  std::vector<double> samples;  // W((n + 1/2) dt), n = 0..steps-1
+};
+
+struct ResolvedProbe {
+  std::string name;
+  Vec3 position{};
+  std::array<Index, 3> node{};
+  std::vector<Component> components;
+};
+
+struct Model {
+  Deck deck;
+  GridShape grid;
+  Vec3 cell{};
+  double dt = 0.0;
+  Index steps = 0;
+  std::vector<Material> materials;  // id 0 = free_space, 1 = pec, then the deck's materials
+  std::vector<std::int16_t> object_material;  // material id of each deck.geometry object
+  std::vector<ClassKey> classes;    // sorted; index = class number (0 is all pinned)
+  std::vector<ResolvedSource> sources;
+  std::vector<ResolvedProbe> probes;
+
+  // Material class of node (i,j,k); i,j,k may lie outside the grid (then: all pinned).
+  ClassKey class_key(Index i, Index j, Index k) const;
+  // Node nearest to a position (metres), clamped to the grid.
+  std::array<Index, 3> nearest_node(const Vec3& position) const;
+  // Permittivity (component E) or permeability (H) in SI at a class, 0 when pinned.
+  double constitutive(const ClassKey& key, Component c) const;
+};
+
+// Resolves geometry into classes; throws DeckError (e.g. a source inside PEC, too many classes).
+Model build_model(const Deck& deck);
+
+// Engine input for the z-slab of global node planes [k_first, k_first + nodes_z) with `ghost`
+// pad planes (a single-domain run: k_first 0, nodes_z nz+1, ghost 1).
+template <typename Real>
+EngineSetup<Real> make_engine_setup(const Model& model, Index k_first, Index nodes_z, Index ghost,
+                                    Index probe_slots);
+
+// Waveform value at time t (seconds); formulas in the README ("The input deck").
+double waveform_value(WaveformKind kind, double frequency, double t);
+
+}  // namespace yeex

@@ -1,0 +1,486 @@
+// The input deck (io/deck.cpp): the format with every key, its defaults, the derived time step,
+// the resolved JSON, the example decks in inputs/, and one test per refusal.
+#include "io/deck.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace yeex {
+namespace {
+
+using ::testing::HasSubstr;
+
+const std::filesystem::path kInputs = std::filesystem::path(YEEX_SOURCE_DIR) / "inputs";
+
+// The two required tables: a 0.1 m cube of 1 cm cells, 100 steps.
+const std::string kGridAndTime = R"([grid]
+cells = [10, 10, 10]
+cell_size = [0.01, 0.01, 0.01]
+
+[time]
+steps = 100
+)";
+
+// A valid deck using every table; the error cases below are small edits of it.
+const std::string kValidDeck = kGridAndTime + R"(
+[[material]]
+name = "glass"
+eps_r = 4.0
+sigma = 0.0
+
+[[geometry]]
+material = "glass"
+lower = [0.02, 0.02, 0.02]
+upper = [0.04, 0.04, 0.04]
+
+[[source]]
+polarisation = "z"
+position = [0.05, 0.05, 0.05]
+waveform = "gaussian"
+frequency = 1e9
+
+[[probe]]
+name = "rx"
+position = [0.07, 0.05, 0.05]
+components = ["Ez", "Hy"]
+
+[[snapshot]]
+name = "ez_mid"
+components = ["Ez"]
+every = 10
+plane = { axis = "z", position = 0.05 }
+)";
+
+// kValidDeck with the one occurrence of `from` replaced by `to`.
+std::string edited(std::string_view from, std::string_view to) {
+  std::string text = kValidDeck;
+  const auto at = text.find(from);
+  if (at == std::string::npos || text.find(from, at + 1) != std::string::npos)
+    throw std::logic_error("test deck edit '" + std::string(from) + "' does not match exactly once");
+  return text.replace(at, from.size(), to);
+}
+
+double cfl_formula(const Vec3& d, double courant) {
+  return courant / (kSpeedOfLight * std::sqrt(1 / (d[0] * d[0]) + 1 / (d[1] * d[1]) + 1 / (d[2] * d[2])));
+}
+
+// TOML text for a JSON value: inline tables and arrays throughout, which TOML reads as the same
+// tables and arrays of tables as the [table] / [[array]] spelling. Strings and numbers are spelt
+// alike in both (nlohmann writes doubles in their shortest round-trip form).
+std::string toml_value(const nlohmann::json& value) {
+  std::string text;
+  if (value.is_object()) {
+    for (const auto& [key, item] : value.items())
+      text += (text.empty() ? "" : ", ") + key + " = " + toml_value(item);
+    return "{" + text + "}";
+  }
+  if (value.is_array()) {
+    for (const auto& item : value) text += (text.empty() ? "" : ", ") + toml_value(item);
+    return "[" + text + "]";
+  }
+  return value.dump();
+}
+
+// Writes the resolved deck back as a deck, without the derived values it is not allowed to give.
+std::string resolved_deck_as_toml(nlohmann::json resolved) {
+  resolved["time"].erase("dt");
+  if (resolved["time"].contains("duration")) resolved["time"].erase("steps");
+  std::string text;
+  for (const auto& [key, value] : resolved.items()) text += key + " = " + toml_value(value) + "\n";
+  return text;
+}
+
+TEST(Deck, ParsesEveryKey) {
+  const Deck deck = parse_deck_string(R"(
+title = "every key"
+[grid]
+cells = [20, 30, 40]
+cell_size = [1e-3, 2e-3, 3e-3]
+[time]
+steps = 250
+courant = 0.5
+[boundary]
+all = "pec"
+x_min = "pec"
+[[material]]
+name = "lossy-glass_2"
+eps_r = 4.5
+sigma = 0.02
+mu_r = 1.5
+[[geometry]]
+shape = "box"
+material = "pec"
+lower = [0.002, 0.004, 0.006]
+upper = [0.01, 0.02, 0.03]
+[[source]]
+type = "hertzian_dipole"
+name = "tx"
+polarisation = "y"
+position = [0.01, 0.03, 0.06]
+waveform = "ramped_sine"
+amplitude = -2.5
+frequency = 2.5e9
+[[probe]]
+name = "rx1"
+position = [0.02, 0.06, 0.12]
+components = ["Hz", "Ex"]
+[[snapshot]]
+name = "slice"
+components = ["Ey", "Hx"]
+every = 25
+plane = { axis = "x", position = 0.01 }
+[output]
+directory = "out/run1"
+)");
+  EXPECT_EQ(deck.title, "every key");
+  EXPECT_EQ(deck.grid.as_array(), (std::array<Index, 3>{20, 30, 40}));
+  EXPECT_EQ(deck.cell_size, (Vec3{1e-3, 2e-3, 3e-3}));
+  EXPECT_EQ(deck.steps, 250);
+  EXPECT_FALSE(deck.duration);
+  EXPECT_DOUBLE_EQ(deck.courant, 0.5);
+  for (BoundaryKind face : deck.boundary) EXPECT_EQ(face, BoundaryKind::pec);
+
+  ASSERT_EQ(deck.materials.size(), 1u);
+  EXPECT_EQ(deck.materials[0].name, "lossy-glass_2");
+  EXPECT_DOUBLE_EQ(deck.materials[0].eps_r, 4.5);
+  EXPECT_DOUBLE_EQ(deck.materials[0].sigma, 0.02);
+  EXPECT_DOUBLE_EQ(deck.materials[0].mu_r, 1.5);
+  EXPECT_FALSE(deck.materials[0].pec);
+
+  ASSERT_EQ(deck.geometry.size(), 1u);
+  EXPECT_EQ(deck.geometry[0].shape, ShapeKind::box);
+  EXPECT_EQ(deck.geometry[0].material, "pec");
+  EXPECT_EQ(deck.geometry[0].lower, (Vec3{0.002, 0.004, 0.006}));
+  EXPECT_EQ(deck.geometry[0].upper, (Vec3{0.01, 0.02, 0.03}));
+
+  ASSERT_EQ(deck.sources.size(), 1u);
+  const Source& source = deck.sources[0];
+  EXPECT_EQ(source.name, "tx");
+  EXPECT_EQ(source.polarisation, 1);
+  EXPECT_EQ(source.position, (Vec3{0.01, 0.03, 0.06}));
+  EXPECT_EQ(source.waveform, WaveformKind::ramped_sine);
+  EXPECT_DOUBLE_EQ(source.amplitude, -2.5);
+  EXPECT_DOUBLE_EQ(source.frequency, 2.5e9);
+
+  ASSERT_EQ(deck.probes.size(), 1u);
+  EXPECT_EQ(deck.probes[0].name, "rx1");
+  EXPECT_EQ(deck.probes[0].position, (Vec3{0.02, 0.06, 0.12}));
+  EXPECT_EQ(deck.probes[0].components, (std::vector{Component::Hz, Component::Ex}));
+
+  ASSERT_EQ(deck.snapshots.size(), 1u);
+  const Snapshot& snapshot = deck.snapshots[0];
+  EXPECT_EQ(snapshot.name, "slice");
+  EXPECT_EQ(snapshot.components, (std::vector{Component::Ey, Component::Hx}));
+  EXPECT_EQ(snapshot.every, 25);
+  EXPECT_EQ(snapshot.plane_axis, 0);
+  EXPECT_DOUBLE_EQ(snapshot.plane_position, 0.01);
+
+  EXPECT_EQ(deck.output_dir, "out/run1");
+}
+
+TEST(Deck, FillsInDefaults) {
+  const Deck deck = parse_deck_string(R"(
+[grid]
+cells = [10, 10, 10]
+cell_size = [0.01, 0.01, 0.01]
+[time]
+steps = 5
+[[material]]
+name = "plain"
+[[geometry]]
+material = "plain"
+lower = [0, 0, 0]
+upper = [0.1, 0.1, 0.1]
+[[source]]
+polarisation = "x"
+position = [0.05, 0.05, 0.05]
+waveform = "gaussian"
+frequency = 1e9
+[[probe]]
+position = [0, 0, 0]
+[[snapshot]]
+name = "all"
+every = 1
+)");
+  EXPECT_EQ(deck.title, "untitled");
+  EXPECT_DOUBLE_EQ(deck.courant, 0.99);
+  for (BoundaryKind face : deck.boundary) EXPECT_EQ(face, BoundaryKind::pec);
+  EXPECT_EQ(deck.output_dir, "yeex-output");
+
+  const Material& material = deck.materials.at(0);
+  EXPECT_DOUBLE_EQ(material.eps_r, 1.0);
+  EXPECT_DOUBLE_EQ(material.sigma, 0.0);
+  EXPECT_DOUBLE_EQ(material.mu_r, 1.0);
+  EXPECT_EQ(deck.geometry.at(0).shape, ShapeKind::box);
+  EXPECT_EQ(deck.sources.at(0).name, "source0");
+  EXPECT_DOUBLE_EQ(deck.sources.at(0).amplitude, 1.0);
+  EXPECT_EQ(deck.probes.at(0).name, "probe0");
+  const std::vector<Component> all_six(kAllComponents.begin(), kAllComponents.end());
+  EXPECT_EQ(deck.probes.at(0).components, all_six);
+  EXPECT_EQ(deck.snapshots.at(0).components, all_six);
+  EXPECT_FALSE(deck.snapshots.at(0).plane_axis);
+}
+
+TEST(Deck, TimeStepIsCourantTimesCflLimit) {
+  const Deck deck = parse_deck_string(R"(
+[grid]
+cells = [4, 4, 4]
+cell_size = [1e-3, 2e-3, 3e-3]
+[time]
+steps = 1
+courant = 0.9
+)");
+  EXPECT_DOUBLE_EQ(deck.dt(), cfl_formula({1e-3, 2e-3, 3e-3}, 0.9));
+  // A cube of side d: dt_cfl = d / (c sqrt 3).
+  Deck cube = deck;
+  cube.cell_size = {1e-3, 1e-3, 1e-3};
+  cube.courant = 1.0;
+  EXPECT_DOUBLE_EQ(cube.dt(), 1e-3 / (kSpeedOfLight * std::sqrt(3.0)));
+}
+
+TEST(Deck, DurationGivesStepCount) {
+  const std::string grid = "[grid]\ncells = [4, 4, 4]\ncell_size = [1e-3, 1e-3, 1e-3]\n";
+  const Deck deck = parse_deck_string(grid + "[time]\nduration = 1e-10\ncourant = 0.5\n");
+  EXPECT_FALSE(deck.steps);
+  ASSERT_TRUE(deck.duration);
+  const double dt = cfl_formula(deck.cell_size, 0.5);
+  EXPECT_EQ(deck.step_count(), static_cast<Index>(std::ceil(1e-10 / dt)));
+  EXPECT_EQ(deck.to_json()["time"]["steps"], deck.step_count());
+
+  // Shorter than one step still runs one.
+  EXPECT_EQ(parse_deck_string(grid + "[time]\nduration = 1e-20\n").step_count(), 1);
+}
+
+TEST(Deck, JsonHoldsTheResolvedDeck) {
+  const Deck deck = parse_deck_string(kValidDeck);
+  const nlohmann::json json = deck.to_json();
+  EXPECT_EQ(json["title"], "untitled");
+  EXPECT_EQ(json["grid"]["cells"], nlohmann::json({10, 10, 10}));
+  EXPECT_EQ(json["grid"]["cell_size"], nlohmann::json({0.01, 0.01, 0.01}));
+  EXPECT_EQ(json["time"]["steps"], 100);
+  EXPECT_DOUBLE_EQ(json["time"]["courant"].get<double>(), 0.99);
+  EXPECT_DOUBLE_EQ(json["time"]["dt"].get<double>(), deck.dt());
+  EXPECT_FALSE(json["time"].contains("duration"));
+  EXPECT_EQ(json["boundary"]["z_max"], "pec");
+  EXPECT_EQ(json["material"][0]["name"], "glass");
+  EXPECT_EQ(json["material"][0]["mu_r"], 1.0);
+  EXPECT_EQ(json["geometry"][0]["shape"], "box");
+  EXPECT_EQ(json["geometry"][0]["upper"], nlohmann::json({0.04, 0.04, 0.04}));
+  EXPECT_EQ(json["source"][0]["name"], "source0");
+  EXPECT_EQ(json["source"][0]["polarisation"], "z");
+  EXPECT_EQ(json["source"][0]["waveform"], "gaussian");
+  EXPECT_EQ(json["probe"][0]["components"], nlohmann::json({"Ez", "Hy"}));
+  EXPECT_EQ(json["snapshot"][0]["plane"]["axis"], "z");
+  EXPECT_EQ(json["output"]["directory"], "yeex-output");
+}
+
+// The resolved JSON mirrors the TOML keys: written back as a deck, it parses to the same deck.
+TEST(Deck, JsonRoundTripsThroughToml) {
+  const std::string with_duration = edited("steps = 100", "duration = 2e-9\ncourant = 0.7");
+  for (const std::string& text : {kValidDeck, with_duration}) {
+    const nlohmann::json resolved = parse_deck_string(text).to_json();
+    EXPECT_EQ(parse_deck_string(resolved_deck_as_toml(resolved)).to_json(), resolved);
+  }
+}
+
+TEST(Deck, DefaultDeckRoundTripsThroughJson) {
+  const nlohmann::json resolved = default_deck().to_json();
+  EXPECT_EQ(parse_deck_string(resolved_deck_as_toml(resolved)).to_json(), resolved);
+  EXPECT_EQ(resolved["time"]["steps"], 400);
+  EXPECT_EQ(resolved["source"][0]["waveform"], "ricker");
+}
+
+TEST(Deck, DipoleBoxInputIsTheDefaultDeck) {
+  EXPECT_EQ(parse_deck_file(kInputs / "dipole_box.toml").to_json(), default_deck().to_json());
+}
+
+// Every deck shipped in inputs/ must parse.
+TEST(Deck, EveryExampleDeckParses) {
+  int decks = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(kInputs)) {
+    if (entry.path().extension() != ".toml") continue;
+    SCOPED_TRACE(entry.path().string());
+    EXPECT_NO_THROW(parse_deck_file(entry.path()));
+    ++decks;
+  }
+  EXPECT_GE(decks, 2);
+  const Deck slab = parse_deck_file(kInputs / "dielectric_slab_probe.toml");
+  EXPECT_EQ(slab.grid.as_array(), (std::array<Index, 3>{32, 32, 48}));
+  EXPECT_EQ(slab.step_count(), 200);
+}
+
+TEST(Deck, FindsBuiltInAndUserMaterials) {
+  const Deck deck = default_deck();
+  const auto free_space = find_material(deck, "free_space");
+  ASSERT_TRUE(free_space);
+  EXPECT_DOUBLE_EQ(free_space->eps_r, 1.0);
+  EXPECT_DOUBLE_EQ(free_space->sigma, 0.0);
+  EXPECT_DOUBLE_EQ(free_space->mu_r, 1.0);
+  EXPECT_FALSE(free_space->pec);
+  ASSERT_TRUE(find_material(deck, "pec"));
+  EXPECT_TRUE(find_material(deck, "pec")->pec);
+  ASSERT_TRUE(find_material(deck, "dielectric"));
+  EXPECT_DOUBLE_EQ(find_material(deck, "dielectric")->eps_r, 4.0);
+  EXPECT_FALSE(find_material(deck, "gold"));
+}
+
+TEST(Deck, MissingFileIsNamed) {
+  const std::filesystem::path missing = kInputs / "no_such_deck.toml";
+  try {
+    parse_deck_file(missing);
+    FAIL() << "no DeckError";
+  } catch (const DeckError& error) {
+    EXPECT_THAT(error.what(), HasSubstr(missing.string()));
+  }
+}
+
+struct ErrorCase {
+  std::string name;     // test name suffix
+  std::string text;     // the deck
+  std::string key;      // expected DeckError::key()
+  std::string problem;  // expected part of what()
+};
+
+class DeckErrorTest : public ::testing::TestWithParam<ErrorCase> {};
+
+TEST_P(DeckErrorTest, IsRefusedNamingTheKey) {
+  const ErrorCase& c = GetParam();
+  try {
+    parse_deck_string(c.text, "case.toml");
+    FAIL() << "deck was accepted:\n" << c.text;
+  } catch (const DeckError& error) {
+    EXPECT_EQ(error.key(), c.key);
+    EXPECT_THAT(error.what(), HasSubstr(c.problem));
+    if (!c.key.empty()) {
+      EXPECT_THAT(error.what(), ::testing::StartsWith(c.key + ": "));
+    }
+  }
+}
+
+TEST(Deck, ErrorCasesStartFromAValidDeck) { EXPECT_NO_THROW(parse_deck_string(kValidDeck)); }
+
+const std::string kSecondSource = R"(
+[[source]]
+polarisation = "x"
+position = [0.05, 0.05, 0.05]
+waveform = "ricker"
+frequncy = 1e9
+)";
+
+INSTANTIATE_TEST_SUITE_P(
+    Deck, DeckErrorTest,
+    ::testing::Values(
+        // syntax and structure
+        ErrorCase{"SyntaxError", edited("steps = 100", "steps = = 100"), "", "case.toml:6:"},
+        ErrorCase{"UnknownTopLevelKey", "colour = \"red\"\n" + kValidDeck, "colour", "unknown key"},
+        ErrorCase{"UnknownNestedKey", edited("steps = 100", "steps = 100\nstepz = 3"), "time.stepz",
+                  "unknown key"},
+        ErrorCase{"MisspeltKeyInArrayEntry", kValidDeck + kSecondSource, "source[1].frequncy",
+                  "unknown key (did you mean 'frequency'?)"},
+        ErrorCase{"UnknownKeyInInlineTable", edited("position = 0.05 }", "position = 0.05, offset = 1 }"),
+                  "snapshot[0].plane.offset", "unknown key"},
+        ErrorCase{"WrongType", edited("cells = [10, 10, 10]", "cells = \"100\""), "grid.cells",
+                  "expected an array of 3 integers, got a string"},
+        ErrorCase{"FloatWhereIntegerExpected", edited("steps = 100", "steps = 100.0"), "time.steps",
+                  "expected an integer, got a float"},
+        ErrorCase{"TableWhereArrayOfTablesExpected", kGridAndTime + "[material]\nname = \"x\"\n", "material",
+                  "expected an array of tables"},
+        ErrorCase{"NonFiniteNumber",
+                  edited("cell_size = [0.01, 0.01, 0.01]", "cell_size = [inf, 0.01, 0.01]"),
+                  "grid.cell_size[0]", "finite"},
+        // grid
+        ErrorCase{"MissingGridCells", edited("cells = [10, 10, 10]\n", ""), "grid.cells",
+                  "missing required key"},
+        ErrorCase{"CellsWrongLength", edited("cells = [10, 10, 10]", "cells = [10, 10]"), "grid.cells",
+                  "exactly 3 entries"},
+        ErrorCase{"ZeroCells", edited("cells = [10, 10, 10]", "cells = [10, 0, 10]"), "grid.cells[1]",
+                  "must be >= 1"},
+        ErrorCase{"NegativeCellSize",
+                  edited("cell_size = [0.01, 0.01, 0.01]", "cell_size = [0.01, -0.01, 0.01]"),
+                  "grid.cell_size[1]", "must be > 0"},
+        ErrorCase{"AbsurdGridSize", edited("cells = [10, 10, 10]", "cells = [10000000, 10000000, 10000000]"),
+                  "grid.cells", "limit of 2^40"},
+        // time
+        ErrorCase{"StepsAndDuration", edited("steps = 100", "steps = 100\nduration = 1e-9"), "time",
+                  "not both"},
+        ErrorCase{"NeitherStepsNorDuration", edited("steps = 100", "courant = 0.5"), "time.steps",
+                  "time.duration"},
+        ErrorCase{"ZeroSteps", edited("steps = 100", "steps = 0"), "time.steps", "must be in [1, 1e9]"},
+        ErrorCase{"CourantAboveCfl", edited("steps = 100", "steps = 100\ncourant = 1.2"), "time.courant",
+                  "the Yee scheme is unstable above the CFL limit"},
+        ErrorCase{"ZeroCourant", edited("steps = 100", "steps = 100\ncourant = 0"), "time.courant",
+                  "must be in (0, 1]"},
+        // boundary
+        ErrorCase{"CpmlNotYet", "[boundary]\nz_max = \"cpml\"\n" + kValidDeck, "boundary.z_max",
+                  "cpml is not implemented yet"},
+        ErrorCase{"UnknownBoundaryKind", "[boundary]\nall = \"mirror\"\n" + kValidDeck, "boundary.all",
+                  "unknown boundary kind 'mirror'"},
+        // materials and geometry
+        ErrorCase{"DuplicateMaterialName", kValidDeck + "[[material]]\nname = \"glass\"\n",
+                  "material[1].name", "duplicate material name 'glass'"},
+        ErrorCase{"MaterialNamedPec", kValidDeck + "[[material]]\nname = \"pec\"\n", "material[1].name",
+                  "built-in material"},
+        ErrorCase{"InvalidMaterialName", kValidDeck + "[[material]]\nname = \"my glass\"\n",
+                  "material[1].name", "not a valid name"},
+        ErrorCase{"NegativeSigma", edited("sigma = 0.0", "sigma = -1"), "material[0].sigma", "must be >= 0"},
+        ErrorCase{"ZeroPermittivity", edited("eps_r = 4.0", "eps_r = 0"), "material[0].eps_r", "must be > 0"},
+        ErrorCase{"UnknownMaterialInGeometry", edited("material = \"glass\"", "material = \"gold\""),
+                  "geometry[0].material", "unknown material 'gold'"},
+        ErrorCase{"BoxOutsideGrid", edited("upper = [0.04, 0.04, 0.04]", "upper = [0.04, 0.2, 0.04]"),
+                  "geometry[0].upper", "y = 0.2 m is outside the grid"},
+        ErrorCase{"BoxLowerAboveUpper", edited("upper = [0.04, 0.04, 0.04]", "upper = [0.04, 0.04, 0.01]"),
+                  "geometry[0].upper", "upper must be greater than lower"},
+        ErrorCase{"SphereNotYet", edited("[[geometry]]", "[[geometry]]\nshape = \"sphere\""),
+                  "geometry[0].shape", "not supported yet"},
+        // sources
+        ErrorCase{"UnknownWaveform", edited("waveform = \"gaussian\"", "waveform = \"sinc\""),
+                  "source[0].waveform",
+                  "'sinc' is not one of: gaussian, gaussian_derivative, ricker, ramped_sine"},
+        ErrorCase{"BadPolarisation", edited("polarisation = \"z\"", "polarisation = \"r\""),
+                  "source[0].polarisation", "'r' is not one of: x, y, z"},
+        ErrorCase{"SourceOutsideGrid",
+                  edited("position = [0.05, 0.05, 0.05]", "position = [0.05, 0.05, -0.01]"),
+                  "source[0].position", "z = -0.01 m is outside the grid"},
+        ErrorCase{"SourceOnBoundaryFace",
+                  edited("position = [0.05, 0.05, 0.05]", "position = [0.1, 0.05, 0.05]"),
+                  "source[0].position", "on the x_max boundary face, where Ez is tangential"},
+        ErrorCase{"SourceSnapsOntoBoundaryFace",
+                  edited("position = [0.05, 0.05, 0.05]", "position = [0.05, 0.004, 0.05]"),
+                  "source[0].position", "snaps to node 0 on the y_min boundary face"},
+        ErrorCase{"ZeroFrequency", edited("frequency = 1e9", "frequency = 0"), "source[0].frequency",
+                  "must be > 0"},
+        ErrorCase{"NegativeFrequency", edited("frequency = 1e9", "frequency = -1e9"), "source[0].frequency",
+                  "must be > 0"},
+        ErrorCase{"MissingFrequency", edited("frequency = 1e9\n", ""), "source[0].frequency",
+                  "missing required key"},
+        // probes
+        ErrorCase{"ProbeOutsideGrid",
+                  edited("position = [0.07, 0.05, 0.05]", "position = [0.11, 0.05, 0.05]"),
+                  "probe[0].position", "x = 0.11 m is outside the grid"},
+        ErrorCase{"UnknownComponent",
+                  edited("components = [\"Ez\", \"Hy\"]", "components = [\"Ez\", \"Ew\"]"),
+                  "probe[0].components[1]", "unknown component 'Ew'"},
+        ErrorCase{"DuplicateComponent",
+                  edited("components = [\"Ez\", \"Hy\"]", "components = [\"Ez\", \"Ez\"]"),
+                  "probe[0].components[1]", "listed twice"},
+        ErrorCase{"DuplicateProbeName", kValidDeck + "[[probe]]\nname = \"rx\"\nposition = [0, 0, 0]\n",
+                  "probe[1].name", "duplicate probe name 'rx'"},
+        // snapshots
+        ErrorCase{"SnapshotEveryZero", edited("every = 10", "every = 0"), "snapshot[0].every",
+                  "must be >= 1"},
+        ErrorCase{"SnapshotPlaneOutsideGrid", edited("position = 0.05 }", "position = 0.5 }"),
+                  "snapshot[0].plane.position", "z = 0.5 m is outside the grid"},
+        ErrorCase{"BadPlaneAxis", edited("axis = \"z\"", "axis = \"w\""), "snapshot[0].plane.axis",
+                  "'w' is not one of: x, y, z"},
+        ErrorCase{"MissingSnapshotName", edited("name = \"ez_mid\"\n", ""), "snapshot[0].name",
+                  "missing required key"}),
+    [](const ::testing::TestParamInfo<ErrorCase>& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace yeex

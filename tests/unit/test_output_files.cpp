@@ -1,0 +1,287 @@
+// Output files: atomic creation, the probe file layout, and HDF5 + XDMF snapshots.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "io/atomic_file.hpp"
+#include "io/hdf5_handle.hpp"
+#include "io/probe_writer.hpp"
+#include "io/snapshot_writer.hpp"
+
+namespace yeex {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A fresh, empty directory per test, removed afterwards.
+class OutputFiles : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    std::string name = std::string(info->test_suite_name()) + "-" + info->name();
+    std::ranges::replace(name, '/', '-');
+    dir_ = fs::temp_directory_path() / ("yeex-" + name + "-" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::vector<std::string> listing() const {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(dir_)) names.push_back(entry.path().filename().string());
+    std::ranges::sort(names);
+    return names;
+  }
+
+  fs::path dir_;
+};
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST_F(OutputFiles, AtomicFileAppearsOnlyOnCommit) {
+  const fs::path target = dir_ / "result.txt";
+  {
+    AtomicFile file(target);
+    EXPECT_EQ(file.final_path(), target);
+    EXPECT_EQ(file.temporary_path().parent_path(), dir_);
+    std::ofstream(file.temporary_path()) << "done";
+    EXPECT_TRUE(fs::exists(file.temporary_path()));
+    EXPECT_FALSE(fs::exists(target));
+    file.commit();
+    EXPECT_TRUE(fs::exists(target));
+    EXPECT_FALSE(fs::exists(file.temporary_path()));
+  }
+  EXPECT_EQ(read_text(target), "done");
+  EXPECT_EQ(listing(), std::vector<std::string>{"result.txt"});
+}
+
+TEST_F(OutputFiles, AtomicFileWithoutCommitLeavesNothing) {
+  {
+    AtomicFile file(dir_ / "result.txt");
+    std::ofstream(file.temporary_path()) << "half";
+  }
+  { AtomicFile never_written(dir_ / "other.txt"); }
+  EXPECT_TRUE(listing().empty());
+}
+
+TEST_F(OutputFiles, WriteTextAtomically) {
+  write_text_atomically(dir_ / "run.json", "{\"ok\": true}\n");
+  EXPECT_EQ(read_text(dir_ / "run.json"), "{\"ok\": true}\n");
+  EXPECT_EQ(listing(), std::vector<std::string>{"run.json"});
+}
+
+ProbeFile sample_probe_file() {
+  ProbeFile file;
+  file.title = "dipole in a box";
+  file.dt = 1.5e-12;
+  file.steps = 5;
+  file.cell_size = {1e-3, 2e-3, 4e-3};
+  file.probes.push_back({"centre", {0.0105, 0.02, 0.04}, {10, 10, 10}, {Component::Ez, Component::Hy, Component::Ex}, {}});
+  file.probes.push_back({"a corner", {0.001, 0.002, 0.004}, {1, 1, 1}, {Component::Hz}, {}});
+  for (ProbeRecord& probe : file.probes)
+    for (std::size_t c = 0; c < probe.components.size(); ++c) {
+      std::vector<double> series;
+      for (Index n = 0; n < file.steps; ++n) series.push_back(0.1 * double(n) - double(c) + probe.position[0]);
+      probe.series.push_back(series);
+    }
+  return file;
+}
+
+TEST_F(OutputFiles, ProbeFileRoundTrip) {
+  const ProbeFile written = sample_probe_file();
+  write_probe_file(dir_ / "probes.h5", written);
+  EXPECT_EQ(listing(), std::vector<std::string>{"probes.h5"});
+
+  const ProbeFile read = read_probe_file(dir_ / "probes.h5");
+  EXPECT_EQ(read.title, written.title);
+  EXPECT_EQ(read.dt, written.dt);
+  EXPECT_EQ(read.steps, written.steps);
+  EXPECT_EQ(read.cell_size, written.cell_size);
+  ASSERT_EQ(read.probes.size(), written.probes.size());
+  for (std::size_t p = 0; p < read.probes.size(); ++p) {
+    EXPECT_EQ(read.probes[p].name, written.probes[p].name);
+    EXPECT_EQ(read.probes[p].position, written.probes[p].position);
+    EXPECT_EQ(read.probes[p].node, written.probes[p].node);
+    EXPECT_EQ(read.probes[p].components, written.probes[p].components);
+    EXPECT_EQ(read.probes[p].series, written.probes[p].series);
+  }
+}
+
+// The attributes read_probe_file does not return, checked in the file itself.
+TEST_F(OutputFiles, ProbeFileAttributes) {
+  const ProbeFile written = sample_probe_file();
+  write_probe_file(dir_ / "probes.h5", written);
+  const hdf5::Object root = hdf5::open_file(dir_ / "probes.h5");
+  EXPECT_EQ(hdf5::read_string_attribute(root, "format"), "yeex-probes-1");
+  EXPECT_EQ(hdf5::read_string_attribute(root, "time_units"), "s");
+  EXPECT_EQ(hdf5::read_string_attribute(root, "e_units"), "V/m");
+  EXPECT_EQ(hdf5::read_string_attribute(root, "h_units"), "A/m");
+
+  const hdf5::Object centre = hdf5::open_object(root, "probes/centre");
+  EXPECT_EQ(hdf5::read_string_attribute(centre, "components"), "Ez,Hy,Ex");
+  const Vec3 h = written.cell_size;
+  const std::vector<double> expected_positions = {10 * h[0],   10 * h[1],   10.5 * h[2],   // Ez
+                                                  10.5 * h[0], 10 * h[1],   10.5 * h[2],   // Hy
+                                                  10.5 * h[0], 10 * h[1],   10 * h[2]};    // Ex
+  EXPECT_EQ(hdf5::read_attribute_values<double>(centre, "component_positions"), expected_positions);
+
+  const hdf5::Object ez = hdf5::open_object(centre, "Ez");
+  EXPECT_EQ(hdf5::read_string_attribute(ez, "units"), "V/m");
+  EXPECT_EQ(hdf5::read_attribute<double>(ez, "time_offset"), written.dt);
+  const hdf5::Object hy = hdf5::open_object(centre, "Hy");
+  EXPECT_EQ(hdf5::read_string_attribute(hy, "units"), "A/m");
+  EXPECT_EQ(hdf5::read_attribute<double>(hy, "time_offset"), 0.5 * written.dt);
+}
+
+TEST_F(OutputFiles, ProbeFileRejectsSeriesOfWrongLength) {
+  ProbeFile file = sample_probe_file();
+  file.probes[1].series[0].pop_back();
+  EXPECT_THROW(write_probe_file(dir_ / "probes.h5", file), std::invalid_argument);
+  EXPECT_TRUE(listing().empty());
+}
+
+TEST_F(OutputFiles, UnwritableDirectoryThrowsNamingThePath) {
+  std::ofstream(dir_ / "plain_file") << "not a directory";
+  const fs::path bad = dir_ / "plain_file" / "out";
+  const auto expect_failure_naming_path = [&](const auto& action) {
+    try {
+      action();
+      ADD_FAILURE() << "no exception";
+    } catch (const std::runtime_error& error) {
+      EXPECT_NE(std::string(error.what()).find(bad.string()), std::string::npos) << error.what();
+    }
+  };
+  expect_failure_naming_path([&] { write_probe_file(bad / "probes.h5", sample_probe_file()); });
+  expect_failure_naming_path([&] { write_text_atomically(bad / "run.json", "{}"); });
+  expect_failure_naming_path([&] { SnapshotWriter(bad, "fields", {{2, 2, 2}, {}, {1, 1, 1}}, {Component::Ez}, 32); });
+}
+
+// Snapshots, for each precision and for a plane and a volume.
+struct SnapshotCase {
+  const char* label;
+  int precision_bits;
+  std::array<Index, 3> dims;
+};
+
+class OutputFilesSnapshot : public OutputFiles, public ::testing::WithParamInterface<SnapshotCase> {};
+
+// Values differing per step, component and node; double values that float32 must round.
+double sample_value(Index step, int component, std::size_t node) {
+  return 0.1 * double(node) + 10.0 * double(component) - 0.3 * double(step);
+}
+
+TEST_P(OutputFilesSnapshot, RoundTripAndXdmf) {
+  const auto [label, bits, dims] = GetParam();
+  const SnapshotGeometry geometry{dims, {0.5, -1.0, 0.25}, {1e-3, 2e-3, 3e-3}};
+  const std::vector<Component> components = {Component::Ez, Component::Hx};
+  const std::vector<Index> steps = {0, 7, 20};
+  const std::size_t nodes = std::size_t(dims[0] * dims[1] * dims[2]);
+  const auto values = [&](Index step, int c) {
+    std::vector<double> v(nodes);
+    for (std::size_t n = 0; n < nodes; ++n) v[n] = sample_value(step, c, n);
+    return v;
+  };
+
+  {
+    SnapshotWriter writer(dir_, "fields", geometry, components, bits);
+    for (Index step : steps) {
+      const double time = 1e-12 * double(step);
+      writer.write(step, time, Component::Ez, std::span<const double>(values(step, 0)));
+      const std::vector<double> hx = values(step, 1);
+      const std::vector<float> hx_float(hx.begin(), hx.end());  // the float overload
+      writer.write(step, time, Component::Hx, std::span<const float>(hx_float));
+    }
+    EXPECT_FALSE(fs::exists(writer.h5_path()));
+    EXPECT_FALSE(fs::exists(writer.xdmf_path()));
+    writer.commit();
+    EXPECT_EQ(writer.h5_path(), dir_ / "fields.h5");
+    EXPECT_EQ(writer.xdmf_path(), dir_ / "fields.xdmf");
+  }
+  EXPECT_EQ(listing(), (std::vector<std::string>{"fields.h5", "fields.xdmf"}));
+
+  const fs::path h5 = dir_ / "fields.h5";
+  for (Index step : steps)
+    for (int c = 0; c < 2; ++c) {
+      std::vector<double> expected = values(step, c);
+      for (double& v : expected)  // Hx went in as float; float32 storage rounds everything
+        if (c == 1 || bits == 32) v = double(float(v));
+      EXPECT_EQ(read_snapshot_dataset(h5, step, components[c]), expected) << "step " << step << " c " << c;
+    }
+
+  const hdf5::Object file = hdf5::open_file(h5);
+  const hdf5::Object step7 = hdf5::open_object(file, "step_00000007");
+  EXPECT_EQ(hdf5::read_attribute<Index>(step7, "step"), 7);
+  EXPECT_EQ(hdf5::read_attribute<double>(step7, "time"), 1e-12 * 7.0);
+
+  const std::string xdmf = read_text(dir_ / "fields.xdmf");
+  const auto count = [&](const std::string& needle) {
+    std::size_t n = 0;
+    for (auto at = xdmf.find(needle); at != std::string::npos; at = xdmf.find(needle, at + 1)) ++n;
+    return n;
+  };
+  const std::string dimensions = "Dimensions=\"" + std::to_string(dims[2]) + " " + std::to_string(dims[1]) + " " +
+                                 std::to_string(dims[0]) + "\"";
+  EXPECT_EQ(count("<Xdmf Version=\"3.0\">"), 1u);
+  EXPECT_EQ(count("CollectionType=\"Temporal\""), 1u);
+  EXPECT_EQ(count("<Time Value="), steps.size());
+  EXPECT_EQ(count("TopologyType=\"3DCoRectMesh\" " + dimensions), steps.size());
+  EXPECT_EQ(count("0.25 -1 0.5</DataItem>"), steps.size());     // origin, z y x
+  EXPECT_EQ(count("0.003 0.002 0.001</DataItem>"), steps.size());  // spacing, z y x
+  EXPECT_EQ(count("Precision=\"" + std::to_string(bits / 8) + "\" Format=\"HDF\""), steps.size() * 2);
+
+  const std::regex reference(R"(Format="HDF">([^<:]+):(/[^<]+)</DataItem>)");
+  std::vector<std::string> paths;
+  for (auto it = std::sregex_iterator(xdmf.begin(), xdmf.end(), reference); it != std::sregex_iterator(); ++it) {
+    EXPECT_EQ((*it)[1], "fields.h5");
+    paths.push_back((*it)[2]);
+    EXPECT_NO_THROW(hdf5::open_object(file, paths.back())) << paths.back();
+  }
+  EXPECT_EQ(paths, (std::vector<std::string>{"/step_00000000/Ez", "/step_00000000/Hx", "/step_00000007/Ez",
+                                             "/step_00000007/Hx", "/step_00000020/Ez", "/step_00000020/Hx"}));
+}
+
+TEST_P(OutputFilesSnapshot, WithoutCommitLeavesNothing) {
+  const auto [label, bits, dims] = GetParam();
+  {
+    SnapshotWriter writer(dir_, "fields", {dims, {}, {1, 1, 1}}, {Component::Ey}, bits);
+    writer.write(3, 1.0, Component::Ey, std::span<const double>(std::vector<double>(std::size_t(dims[0] * dims[1] * dims[2]))));
+  }
+  EXPECT_TRUE(listing().empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(Geometries, OutputFilesSnapshot,
+                         ::testing::Values(SnapshotCase{"plane_f32", 32, {5, 4, 1}},
+                                           SnapshotCase{"plane_f64", 64, {5, 4, 1}},
+                                           SnapshotCase{"volume_f32", 32, {4, 3, 2}},
+                                           SnapshotCase{"volume_f64", 64, {4, 3, 2}}),
+                         [](const auto& info) { return std::string(info.param.label); });
+
+TEST_F(OutputFiles, SnapshotErrorsNameTheObject) {
+  SnapshotWriter writer(dir_, "fields", {{2, 2, 2}, {}, {1, 1, 1}}, {Component::Ez}, 64);
+  const std::vector<double> data(8, 1.0);
+  writer.write(1, 0.5, Component::Ez, std::span<const double>(data));
+  try {
+    writer.write(1, 0.5, Component::Ez, std::span<const double>(data));
+    ADD_FAILURE() << "writing a dataset twice did not throw";
+  } catch (const std::runtime_error& error) {
+    EXPECT_NE(std::string(error.what()).find("/step_00000001/Ez"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("fields.h5"), std::string::npos) << error.what();
+  }
+  EXPECT_THROW(writer.write(0, 0.0, Component::Ez, std::span<const double>(data)), std::invalid_argument);
+  EXPECT_THROW(writer.write(2, 1.0, Component::Hz, std::span<const double>(data)), std::invalid_argument);
+  EXPECT_THROW(writer.write(2, 1.0, Component::Ez, std::span<const double>(data).first(7)), std::invalid_argument);
+  EXPECT_THROW(SnapshotWriter(dir_, "bad", {{2, 2, 2}, {}, {1, 1, 1}}, {Component::Ez}, 16), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace yeex
