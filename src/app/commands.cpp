@@ -1,6 +1,10 @@
 #include "src/app/commands.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <cstdio>
 #include <fstream>
@@ -106,9 +110,14 @@ void check_output_directory(const std::filesystem::path& dir) {
   }
   if (!fs::is_directory(probe, ec))
     throw UsageError("output directory '" + dir.string() + "': '" + probe.string() + "' is not a folder");
-  if (access(probe.c_str(), W_OK | X_OK) != 0)
+  // Try it for real (permissions alone do not tell for root or read-only mounts).
+  const fs::path trial = probe / (".yeex-write-test-" + std::to_string(getpid()));
+  const int fd = open(trial.c_str(), O_CREAT | O_EXCL | O_WRONLY, 0600);
+  if (fd < 0)
     throw UsageError("output directory '" + dir.string() + "' is not writable ('" + probe.string() +
-                     "' denies write access)");
+                     "': " + std::strerror(errno) + ")");
+  close(fd);
+  fs::remove(trial, ec);
 }
 
 std::size_t available_memory(const std::string& engine, int device) {
@@ -140,14 +149,13 @@ int run_command(const RunOptions& o) {
   }
   if (o.output) deck.output_dir = o.output->string();
   const std::string engine = resolve_engine(o.engine);
-  const Model model = build_model(deck);
-
   const int bits = precision_bits(o.precision);
-  const std::size_t need = estimate_engine_bytes(model, bits), have = available_memory(engine, o.device);
+  const std::size_t need = estimate_engine_bytes(deck, bits), have = available_memory(engine, o.device);
   if (need > have)
     throw UsageError("the model needs about " + gib(need) + " on the " + engine + " engine but only " + gib(have) +
-                     " is available (grid.cells " + std::to_string(model.grid.nx) + " x " +
-                     std::to_string(model.grid.ny) + " x " + std::to_string(model.grid.nz) + ")");
+                     " is available (grid.cells " + std::to_string(deck.grid.nx) + " x " +
+                     std::to_string(deck.grid.ny) + " x " + std::to_string(deck.grid.nz) + ")");
+  const Model model = build_model(deck);
   const std::filesystem::path out = deck.output_dir;
   check_output_directory(out);
   std::filesystem::create_directories(out);
@@ -172,7 +180,7 @@ int bench_command(const BenchOptions& o) {
   const std::string engine = resolve_engine(o.engine);
   const int bits = precision_bits(o.precision);
   for (Index n : o.sizes) {
-    const std::size_t need = estimate_engine_bytes(build_model(bench_deck(n, 1)), bits);
+    const std::size_t need = estimate_engine_bytes(bench_deck(n, 1), bits);
     const std::size_t have = available_memory(engine, o.device);
     if (need > have) throw UsageError("--size " + std::to_string(n) + ": needs about " + gib(need) + ", " + gib(have) + " available");
   }

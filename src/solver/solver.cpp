@@ -201,11 +201,13 @@ RunResult run_model(const Model& model, const RunConfig& config) {
   return Run<float>(model, config).execute();
 }
 
-std::size_t estimate_engine_bytes(const Model& model, int precision_bits) {
-  const FieldLayout L = FieldLayout::make(model.grid.nx + 1, model.grid.ny + 1, model.grid.nz + 1, 1, precision_bits / 8);
+std::size_t estimate_engine_bytes(const Deck& deck, int precision_bits) {
+  const std::size_t real = precision_bits / 8;
+  const GridShape& g = deck.grid;
+  const FieldLayout L = FieldLayout::make(g.nx + 1, g.ny + 1, g.nz + 1, 1, real);
   const std::size_t elements = static_cast<std::size_t>(L.elements());
-  const std::size_t sources = model.sources.size() * static_cast<std::size_t>(model.steps) * (precision_bits / 8);
-  return elements * (kComponentCount * (precision_bits / 8) + 1) + sources + (1u << 20);
+  const std::size_t sources = deck.sources.size() * static_cast<std::size_t>(deck.step_count()) * real;
+  return elements * (kComponentCount * real + 1) + sources + (std::size_t(1) << 20);
 }
 
 }  // namespace yeex

@@ -41,7 +41,8 @@ struct RunResult {
 // Runs the model; throws std::runtime_error on a numerical blow-up (NaN/Inf: step and node).
 RunResult run_model(const Model& model, const RunConfig& config);
 
-// Bytes of memory one run needs on its engine (fields, classes, buffers).
-std::size_t estimate_engine_bytes(const Model& model, int precision_bits);
+// Bytes of memory a run of this deck needs on its engine (fields, classes, buffers); cheap, so
+// it can refuse a deck before the model is built.
+std::size_t estimate_engine_bytes(const Deck& deck, int precision_bits);
 
 }  // namespace yeex

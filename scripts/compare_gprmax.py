@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""Report for scripts/compare_gprmax.sh: reads the gprMax logs and yeex run.json files it left in
+build/compare/ and prints (and with --out, writes) a markdown table. Standard library only.
+
+Throughput is Mcells/s = cells x steps / solve time / 1e6 for both codes: gprMax's own
+definition, and yeex's Gcells/s x 1000. The solve time is the time loop only (gprMax's
+"Time taken", yeex's timings_s.stepping); end-to-end is the whole process, start-up included.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+# gprMax prints its solve time with humanize.precisedelta: "12.3456 seconds",
+# "1 minute and 3.2100 seconds", "1 hour, 2 minutes and 3.0000 seconds".
+SECONDS_PER_UNIT = {"hour": 3600.0, "minute": 60.0, "second": 1.0}
+
+
+def parse_duration(text):
+    parts = re.findall(r"([0-9]+(?:\.[0-9]+)?)\s+(hour|minute|second)s?", text)
+    if not parts:
+        raise ValueError(f"no duration in {text!r}")
+    return sum(float(value) * SECONDS_PER_UNIT[unit] for value, unit in parts)
+
+
+def read_gprmax(log_path):
+    text = log_path.read_text(errors="replace")
+    taken = re.findall(r"^Time taken:\s*(.+)$", text, re.MULTILINE)
+    if len(taken) != 1:
+        sys.exit(f"compare: error: expected one 'Time taken:' line in {log_path}, found {len(taken)}")
+    threads = re.search(r"using (\d+) thread", text)
+    return {
+        "solve_s": parse_duration(taken[0]),
+        "threads": int(threads.group(1)) if threads else None,
+    }
+
+
+def read_yeex(json_path):
+    run = json.loads(json_path.read_text())
+    return {
+        "solve_s": float(run["timings_s"]["stepping"]),
+        "gcells_per_s": float(run["performance"]["gcells_per_s"]),
+        "threads": run["provenance"].get("cpu_threads"),
+        "version": run["provenance"].get("yeex_version", "?"),
+        "commit": run["provenance"].get("git_commit", "unknown"),
+        "cells": int(run["run"]["cells"]),
+        "steps": int(run["run"]["steps"]),
+        "precision": run["run"].get("precision", "?"),
+    }
+
+
+def read_wall(path):
+    return float(path.read_text().strip())
+
+
+def gprmax_version(python):
+    out = subprocess.run(
+        [python, "-c", "import importlib.metadata as m; print(m.version('gprMax'))"],
+        capture_output=True, text=True, check=True)
+    return out.stdout.strip()
+
+
+def cpu_model():
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def load_average():
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "unknown"
+
+
+def yeex_commit(yeex_path, commit_from_json):
+    if commit_from_json not in ("", "unknown", None):
+        return commit_from_json
+    try:
+        out = subprocess.run(["git", "-C", str(Path(yeex_path).parent), "rev-parse", "--short", "HEAD"],
+                             capture_output=True, text=True, check=True)
+        return out.stdout.strip() + " (working tree)"
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def build_report(args):
+    work = Path(args.work)
+    runs = range(1, args.repeats + 1)
+    gprmax = [read_gprmax(work / f"gprmax-{i}.log") for i in runs]
+    yeex = [read_yeex(work / f"yeex-{i}.json") for i in runs]
+    gprmax_wall = statistics.median(read_wall(work / f"gprmax-{i}.wall") for i in runs)
+    yeex_wall = statistics.median(read_wall(work / f"yeex-{i}.wall") for i in runs)
+
+    cells = args.size ** 3
+    if yeex[0]["cells"] != cells or yeex[0]["steps"] != args.steps:
+        sys.exit(f"compare: error: yeex ran {yeex[0]['cells']} cells x {yeex[0]['steps']} steps, "
+                 f"expected {cells} x {args.steps}")
+    work_units = cells * args.steps
+    gprmax_solve = statistics.median(r["solve_s"] for r in gprmax)
+    yeex_solve = statistics.median(r["solve_s"] for r in yeex)
+    gprmax_mcells = work_units / gprmax_solve / 1e6
+    yeex_mcells = work_units / yeex_solve / 1e6
+
+    repeats_note = "" if args.repeats == 1 else f" (median of {args.repeats} runs each)"
+    rows = [
+        ("code", "version", "threads", "precision", "cells", "steps", "solve s", "Mcells/s",
+         "end-to-end s"),
+        ("gprMax (OpenMP CPU solver)", gprmax_version(args.gprmax_python),
+         str(gprmax[0]["threads"] or args.threads), "f32", f"{args.size}^3", str(args.steps),
+         f"{gprmax_solve:.3f}", f"{gprmax_mcells:.1f}", f"{gprmax_wall:.2f}"),
+        ("yeex (host engine)", f"{yeex[0]['version']} {yeex_commit(args.yeex, yeex[0]['commit'])}",
+         str(yeex[0]["threads"] or args.threads), yeex[0]["precision"], f"{args.size}^3",
+         str(args.steps), f"{yeex_solve:.3f}", f"{yeex_mcells:.1f}", f"{yeex_wall:.2f}"),
+    ]
+    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+
+    def line(row):
+        return "| " + " | ".join(cell.ljust(w) for cell, w in zip(row, widths)) + " |"
+
+    table = [line(rows[0]), "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
+    table += [line(row) for row in rows[1:]]
+
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    lines = [
+        "# yeex host engine vs gprMax on the same CPU",
+        "",
+        f"- date: {date}",
+        f"- command: `{args.command}`",
+        f"- machine: {cpu_model()}, {os.cpu_count()} logical CPUs (nproc {len(os.sched_getaffinity(0))}), "
+        f"{platform.system()} {platform.release()}, Python {platform.python_version()}",
+        f"- load average (1, 5, 15 min): {args.load_before} before, {load_average()} after",
+        f"- problem: closed PEC box of {args.size}^3 cells of 1 mm, a dielectric cube (eps_r = 4) over "
+        f"the middle third, a z Hertzian dipole at the centre with a 1 GHz Gaussian pulse, "
+        f"{args.steps} steps, float32, OMP_NUM_THREADS={args.threads}{repeats_note}",
+        "",
+        *table,
+        "",
+        f"yeex / gprMax: **{yeex_mcells / gprmax_mcells:.2f}x** by solve throughput, "
+        f"{gprmax_wall / yeex_wall:.2f}x by end-to-end wall time.",
+        "",
+        "- Mcells/s = cells x steps / solve time / 1e6 (gprMax's definition; yeex's Gcells/s x 1000).",
+        "- solve s: the time loop only, set-up excluded: gprMax's own \"Time taken\" line; "
+        "yeex's run.json timings_s.stepping.",
+        "- end-to-end s: the whole process as launched by the script (gprMax: Python start-up, "
+        "model build, solve, output; yeex: set-up, solve, run.json).",
+        "- Both codes do one H and one E sweep per step over the same grid; gprMax's time step is "
+        "its CFL limit, yeex's 0.99 of it, which changes no work per step.",
+        "- Inputs and logs: build/compare/ (box.in, box.toml, gprmax-N.log, yeex-N.json).",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--size", type=int, required=True)
+    parser.add_argument("--steps", type=int, required=True)
+    parser.add_argument("--threads", type=int, required=True)
+    parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--gprmax-python", required=True)
+    parser.add_argument("--yeex", required=True)
+    parser.add_argument("--command", required=True)
+    parser.add_argument("--load-before", default="unknown")
+    parser.add_argument("--out")
+    args = parser.parse_args()
+
+    report = build_report(args)
+    print(report, end="")
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(report)
+        print(f"\nwritten to {args.out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

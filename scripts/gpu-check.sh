@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# GPU check: the gpu-labelled tests and a short benchmark on a machine with NVIDIA GPUs.
+#
+#   scripts/gpu-check.sh [BUILD_DIR] [OUT_DIR]
+#
+# BUILD_DIR defaults to build/cuda (built with the `cuda` preset; it is built here if missing).
+# Everything printed is also written to OUT_DIR (default results/gpu-check-DATE) as
+# gpu-check.log, with bench JSON beside it. Set YEEX_BENCH_SIZES to change the benchmark sizes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build/cuda}
+out=${2:-results/gpu-check-$(date -u +%Y%m%d)}
+mkdir -p "$out"
+exec > >(tee "$out/gpu-check.log") 2>&1
+export NCCL_NVLS_ENABLE=0
+
+section() { printf '\n## %s\n' "$*"; }
+
+section "machine ($(date -u +%Y-%m-%dT%H:%M:%SZ))"
+echo "command: $0 $*"
+echo "git: $(git describe --always --dirty 2>/dev/null || echo unknown)"
+nvidia-smi --query-gpu=index,name,memory.total,driver_version,clocks.max.sm --format=csv
+nvidia-smi topo -m || true
+
+if [[ ! -x $build/yeex ]]; then
+  section "build ($build)"
+  cmake --preset cuda -G Ninja && cmake --build "$build" -j"$(nproc)"
+fi
+
+section "gpu tests"
+status=0
+for test in "$build"/tests/gpu/test_*; do
+  [[ -x $test ]] || continue
+  "$test" --gtest_color=no || status=1
+done
+
+section "engines"
+"$build/yeex" engines
+
+section "default deck on the cuda engine"
+"$build/yeex" run inputs/dipole_box.toml --engine cuda --output "$out/dipole_box"
+
+section "benchmark: cuda engine, float32"
+sizes=${YEEX_BENCH_SIZES:-"128 256 512"}
+# shellcheck disable=SC2086
+"$build/yeex" bench --engine cuda --size $sizes --steps 100 --warmup 20 --repeats 5 --json "$out/bench_f32.json"
+
+section "benchmark: cuda engine, float64"
+"$build/yeex" bench --engine cuda --precision f64 --size 512 --steps 50 --warmup 10 --repeats 5 --json "$out/bench_f64.json"
+
+section "result"
+if [[ $status -eq 0 ]]; then echo "gpu tests: PASS"; else echo "gpu tests: FAIL"; fi
+exit $status

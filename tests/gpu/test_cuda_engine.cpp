@@ -1,0 +1,93 @@
+// The cuda engine on a real GPU: it matches the host engine (same deck, f32 to relative L2
+// 1e-5, f64 to 1e-12), and its checksum is the same on every run.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "kernels/cuda/cuda_engine.hpp"
+#include "src/solver/field_stats.hpp"
+#include "src/solver/solver.hpp"
+#include "tests/support/engine_fixture.hpp"
+
+namespace yeex {
+namespace {
+
+void require_gpu() {
+  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
+}
+
+// The default problem, cut to `steps` steps.
+Deck short_default(Index steps) {
+  Deck d = default_deck();
+  d.steps = steps;
+  d.duration.reset();
+  d.snapshots.clear();
+  return d;
+}
+
+template <typename Real>
+double relative_l2_cuda_vs_host(Index steps) {
+  testing::SteppedModel<Real> host(short_default(steps), "host"), cuda(short_default(steps), "cuda");
+  for (Index n = 0; n < steps; ++n) {
+    host.step(n);
+    cuda.step(n);
+  }
+  double diff = 0, ref = 0;
+  for (Component c : kAllComponents) {
+    const auto a = extract<Real>(host.field(c), host.engine->layout(), host.range);
+    const auto b = extract<Real>(cuda.field(c), cuda.engine->layout(), cuda.range);
+    const double scale = is_electric(c) ? 1.0 : 376.73;  // compare H in the units of E
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      diff += std::pow(scale * (double(a[i]) - double(b[i])), 2);
+      ref += std::pow(scale * double(a[i]), 2);
+    }
+  }
+  EXPECT_GT(ref, 0.0);
+  return std::sqrt(diff / ref);
+}
+
+TEST(CudaEngine, MatchesHostEngineFloat32) {
+  require_gpu();
+  EXPECT_LE(relative_l2_cuda_vs_host<float>(200), 1e-5);
+}
+
+TEST(CudaEngine, MatchesHostEngineFloat64) {
+  require_gpu();
+  EXPECT_LE(relative_l2_cuda_vs_host<double>(200), 1e-12);
+}
+
+TEST(CudaEngine, ChecksumIsIdenticalAcrossRuns) {
+  require_gpu();
+  RunConfig config;
+  config.engine = "cuda";
+  const Model model = build_model(short_default(200));
+  const RunResult first = run_model(model, config), second = run_model(model, config);
+  EXPECT_EQ(first.checksum, second.checksum);
+  EXPECT_EQ(first.probes.probes.size(), 2u);
+  EXPECT_EQ(first.probes.probes[0].series[0], second.probes.probes[0].series[0]);
+}
+
+TEST(CudaEngine, ProbesMatchHostEngine) {
+  require_gpu();
+  const Model model = build_model(short_default(150));
+  RunConfig host_config, cuda_config;
+  cuda_config.engine = "cuda";
+  const RunResult host = run_model(model, host_config), cuda = run_model(model, cuda_config);
+  const auto& a = host.probes.probes[0].series[0];
+  const auto& b = cuda.probes.probes[0].series[0];
+  ASSERT_EQ(a.size(), b.size());
+  double peak = 0, worst = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    peak = std::max(peak, std::abs(a[i]));
+    worst = std::max(worst, std::abs(a[i] - b[i]));
+  }
+  EXPECT_LE(worst, 1e-5 * peak);
+}
+
+TEST(CudaEngine, DeviceCopyBandwidthIsMeasured) {
+  require_gpu();
+  EXPECT_GT(measure_device_copy_bandwidth(0, std::size_t(256) << 20), 100.0);
+}
+
+}  // namespace
+}  // namespace yeex

@@ -1,0 +1,144 @@
+// The yeex binary as a user meets it: every deck in inputs/ runs, run.json is complete, and bad
+// input gets exit code 2, a message naming the problem, and no output at all.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "tests/support/run_helpers.hpp"
+
+namespace yeex {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::read_json;
+using testing::run_yeex;
+using testing::ScratchDir;
+using testing::source_path;
+using testing::write_file;
+
+std::vector<std::filesystem::path> input_decks() {
+  std::vector<std::filesystem::path> decks;
+  for (const auto& entry : std::filesystem::directory_iterator(source_path("inputs")))
+    if (entry.path().extension() == ".toml") decks.push_back(entry.path());
+  std::sort(decks.begin(), decks.end());
+  return decks;
+}
+
+class EveryInputDeck : public ::testing::TestWithParam<std::filesystem::path> {};
+
+TEST_P(EveryInputDeck, RunsOnTheHostEngine) {
+  ScratchDir out;
+  const auto r = run_yeex("run " + GetParam().string() + " --engine host --quiet --output " + out.path().string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto report = read_json(out / "run.json");
+  EXPECT_EQ(report["run"]["engine"], "host");
+  EXPECT_EQ(report["checksum"]["fields"].get<std::string>().size(), 16u);
+  for (const auto& file : report["files"]) EXPECT_TRUE(std::filesystem::exists(out / file.get<std::string>())) << file;
+}
+
+INSTANTIATE_TEST_SUITE_P(Inputs, EveryInputDeck, ::testing::ValuesIn(input_decks()),
+                         [](const auto& info) { return info.param.stem().string(); });
+
+TEST(Cli, DefaultRunWritesACompleteReport) {
+  ScratchDir out;
+  const auto r = run_yeex("run --engine host --steps 40 --output " + out.path().string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("Gcells/s"));
+  const auto j = read_json(out / "run.json");
+  for (const char* key : {"deck", "provenance", "run", "timings_s", "performance", "checksum", "files"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j["run"]["steps"], 40);
+  EXPECT_TRUE(j["provenance"].contains("git_commit"));
+  EXPECT_TRUE(std::filesystem::exists(out / "probes.h5"));
+  EXPECT_TRUE(std::filesystem::exists(out / "ez_xy.xdmf"));
+  for (const auto& entry : std::filesystem::directory_iterator(out.path()))
+    EXPECT_THAT(entry.path().filename().string(), ::testing::Not(HasSubstr("partial")));
+}
+
+TEST(Cli, SameRunGivesTheSameChecksumAndJsonGoesToStdout) {
+  ScratchDir a, b;
+  const auto ra = run_yeex("run --engine host --steps 30 --json --output " + a.path().string());
+  const auto rb = run_yeex("run --engine host --steps 30 --quiet --output " + b.path().string());
+  ASSERT_EQ(ra.exit_code, 0) << ra.output;
+  ASSERT_EQ(rb.exit_code, 0) << rb.output;
+  const auto printed = nlohmann::json::parse(ra.output);
+  EXPECT_EQ(printed["checksum"]["fields"], read_json(b / "run.json")["checksum"]["fields"]);
+}
+
+TEST(Cli, DoublePrecisionRuns) {
+  ScratchDir out;
+  const auto r = run_yeex("run --engine host --precision f64 --steps 20 --quiet --output " + out.path().string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(read_json(out / "run.json")["run"]["precision"], "f64");
+}
+
+TEST(Cli, VersionAndHelp) {
+  const auto v = run_yeex("--version");
+  EXPECT_EQ(v.exit_code, 0);
+  EXPECT_THAT(v.output, HasSubstr("yeex "));
+  const auto h = run_yeex("run --help");
+  EXPECT_EQ(h.exit_code, 0);
+  EXPECT_THAT(h.output, HasSubstr("--engine"));
+  const auto e = run_yeex("engines");
+  EXPECT_EQ(e.exit_code, 0);
+  EXPECT_THAT(e.output, HasSubstr("host"));
+}
+
+// Bad input: exit code 2, the message names the problem, nothing is written.
+struct BadInput {
+  std::string name;
+  std::string deck;       // written to bad.toml when not empty
+  std::string arguments;  // after "run"; DECK and OUT are replaced
+  std::string message;
+};
+
+class RefusesBadInput : public ::testing::TestWithParam<BadInput> {};
+
+const char* kGoodDeck = R"(
+[grid]
+cells = [10, 10, 10]
+cell_size = [1e-3, 1e-3, 1e-3]
+[time]
+steps = 5
+)";
+
+TEST_P(RefusesBadInput, WithExitCode2AndNoOutput) {
+  const BadInput& c = GetParam();
+  ScratchDir dir;
+  const auto deck = dir / "bad.toml";
+  write_file(deck, c.deck.empty() ? kGoodDeck : c.deck);
+  const auto out = dir / "out";
+  std::string args = c.arguments;
+  for (auto [from, to] : {std::pair<std::string, std::string>{"DECK", deck.string()}, {"OUT", out.string()}})
+    for (auto at = args.find(from); at != std::string::npos; at = args.find(from)) args.replace(at, from.size(), to);
+  const auto r = run_yeex("run " + args);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_THAT(r.output, HasSubstr(c.message));
+  EXPECT_FALSE(std::filesystem::exists(out)) << "a refused run must write nothing";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cli, RefusesBadInput,
+    ::testing::Values(
+        BadInput{"MalformedDeck", "[grid\ncells = [1,2,3]\n", "DECK --output OUT", "TOML syntax error"},
+        BadInput{"UnknownKey", std::string(kGoodDeck) + "colour = 3\n", "DECK --output OUT", "colour: unknown key"},
+        BadInput{"NegativeSize", "[grid]\ncells = [10, -4, 10]\ncell_size = [1e-3, 1e-3, 1e-3]\n[time]\nsteps = 5\n",
+                 "DECK --output OUT", "grid.cells"},
+        BadInput{"UnstableTimeStep", std::string(kGoodDeck) + "courant = 1.5\n", "DECK --output OUT", "time.courant"},
+        BadInput{"AbsurdGrid", "[grid]\ncells = [100000, 100000, 100000]\ncell_size = [1e-3, 1e-3, 1e-3]\n[time]\nsteps = 5\n",
+                 "DECK --output OUT", "grid.cells"},
+        BadInput{"DeckDoesNotFitInMemory",
+                 "[grid]\ncells = [8000, 8000, 8000]\ncell_size = [1e-3, 1e-3, 1e-3]\n[time]\nsteps = 5\n",
+                 "DECK --engine host --output OUT", "GiB"},
+        BadInput{"UnknownEngine", "", "DECK --engine warp --output OUT", "--engine"},
+        BadInput{"UnknownPrecision", "", "DECK --precision f16 --output OUT", "--precision"},
+        BadInput{"ZeroSteps", "", "DECK --steps 0 --output OUT", "--steps"},
+        BadInput{"MissingDeck", "", "/nonexistent/deck.toml --output OUT", "deck"},
+        BadInput{"OutputUnderAFile", "", "DECK --engine host --output DECK/out", "not a folder"},
+        BadInput{"UnwritableOutput", "", "DECK --engine host --output /proc/yeex-out", "not writable"}),
+    [](const auto& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace yeex
