@@ -60,7 +60,14 @@ struct NodeRange {
   bool empty() const { return i1 <= i0 || j1 <= j0 || k1 <= k0; }
 };
 
-// All nodes of a grid: the range every engine sweeps in a single-domain run.
+// All nodes of a grid (what checksums and snapshots cover).
 inline NodeRange all_nodes(const GridShape& g) { return {0, g.nx + 1, 0, g.ny + 1, 0, g.nz + 1}; }
+
+// The nodes the engines update: one per cell. The last node plane along each axis is inert in
+// a closed PEC box: its E components are tangential to the face (pinned) or outside the grid,
+// and its only live H component is normal to the face, driven by the curl of the pinned
+// tangential E, so it stays zero. Sweeping nx*ny*nz nodes instead of (nx+1)(ny+1)(nz+1) keeps
+// warps full (512 is a multiple of 32, 513 is not).
+inline NodeRange update_nodes(const GridShape& g) { return {0, g.nx, 0, g.ny, 0, g.nz}; }
 
 }  // namespace yeex

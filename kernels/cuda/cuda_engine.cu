@@ -1,4 +1,4 @@
-// The cuda engine. One thread per node, blocks of 32 x 8 nodes in (x, y) by default: x is the
+// The cuda engine. One thread per node, blocks of 32 x 4 nodes in (x, y) by default: x is the
 // fastest index, so a warp reads 128 contiguous bytes of each array; the +-1 neighbours in y and
 // z come from L1/L2 (a z-plane of all six components is a few MB at 512^2, well inside the 60 MB
 // L2). Coefficients come from a small class table in global memory (cached in L1), looked up
@@ -15,26 +15,24 @@
 namespace yeex {
 namespace {
 
-template <typename Real>
-struct DeviceModel {
-  FieldPointers<Real> f;
-  const std::uint8_t* __restrict__ material_class;
-  const CellCoefficients<Real>* __restrict__ classes;
-  Index sy, sz;
-};
-
+// One thread per node. The six field pointers arrive as separate __restrict__ parameters, so
+// the compiler may issue every load of the cell before its first store.
 template <typename Real, bool UpdateH>
-__global__ void __launch_bounds__(256) yee_sweep_kernel(DeviceModel<Real> d, FieldLayout L, NodeRange r) {
+__global__ void __launch_bounds__(256)
+    yee_sweep_kernel(Real* __restrict__ ex, Real* __restrict__ ey, Real* __restrict__ ez, Real* __restrict__ hx,
+                     Real* __restrict__ hy, Real* __restrict__ hz, const std::uint8_t* __restrict__ material_class,
+                     const CellCoefficients<Real>* __restrict__ classes, FieldLayout L, NodeRange r) {
   const Index i = r.i0 + blockIdx.x * blockDim.x + threadIdx.x;
   const Index j = r.j0 + blockIdx.y * blockDim.y + threadIdx.y;
   const Index k = r.k0 + blockIdx.z * blockDim.z + threadIdx.z;
   if (i >= r.i1 || j >= r.j1 || k >= r.k1) return;
+  const FieldPointers<Real> f{ex, ey, ez, hx, hy, hz};
   const Index c = L.offset(i, j, k);
-  const CellCoefficients<Real>& m = d.classes[d.material_class[c]];
+  const CellCoefficients<Real>& m = classes[material_class[c]];
   if constexpr (UpdateH)
-    update_h_cell(d.f, c, d.sy, d.sz, m);
+    update_h_cell(f, c, L.pitch_y, L.pitch_z, m);
   else
-    update_e_cell(d.f, c, d.sy, d.sz, m);
+    update_e_cell(f, c, L.pitch_y, L.pitch_z, m);
 }
 
 template <typename Real>
@@ -83,12 +81,15 @@ class DeviceArray {
   std::size_t n_ = 0;
 };
 
-// Block shape: YEEX_CUDA_BLOCK="XxYxZ" overrides the default (for tuning).
+// Block shape. 32 x 4 x 1 was the fastest of 32x8, 32x4, 64x4, 32x16, 64x2 at 512^3 on an H200
+// (results/2026-11-21-cuda-tuning.md; 32x4 and 64x2 tie). Several nodes per thread along z,
+// reusing the plane above in registers, measured slower (43-49 against 52.7 Gcells/s) and was
+// dropped. YEEX_CUDA_BLOCK="XxYxZ" overrides the shape, for tuning on other GPUs.
 dim3 block_shape() {
-  dim3 b(32, 8, 1);
+  dim3 b(32, 4, 1);
   if (const char* env = std::getenv("YEEX_CUDA_BLOCK")) {
     unsigned x = 0, y = 0, z = 0;
-    if (std::sscanf(env, "%ux%ux%u", &x, &y, &z) == 3 && x * y * z > 0 && x * y * z <= 1024) b = dim3(x, y, z);
+    if (std::sscanf(env, "%ux%ux%u", &x, &y, &z) == 3 && x * y * z > 0 && x * y * z <= 256) b = dim3(x, y, z);
   }
   return b;
 }
@@ -113,7 +114,6 @@ class CudaEngine final : public Engine<Real> {
     samples_ = DeviceArray<Real>(setup.source_samples.data(), setup.source_samples.size());
     probes_ = DeviceArray<ProbePoint>(setup.probes.data(), setup.probes.size());
     probe_buffer_ = DeviceArray<Real>(setup.probes.size() * setup.probe_slots);
-    model_ = {pointers(), material_class_.get(), classes_.get(), layout_.pitch_y, layout_.pitch_z};
   }
   ~CudaEngine() override {
     cudaSetDevice(device_);
@@ -179,7 +179,9 @@ class CudaEngine final : public Engine<Real> {
     const dim3 grid(static_cast<unsigned>((r.i1 - r.i0 + block_.x - 1) / block_.x),
                     static_cast<unsigned>((r.j1 - r.j0 + block_.y - 1) / block_.y),
                     static_cast<unsigned>((r.k1 - r.k0 + block_.z - 1) / block_.z));
-    yee_sweep_kernel<Real, UpdateH><<<grid, block_, 0, stream_>>>(model_, layout_, r);
+    const FieldPointers<Real> f = pointers();
+    yee_sweep_kernel<Real, UpdateH><<<grid, block_, 0, stream_>>>(f.ex, f.ey, f.ez, f.hx, f.hy, f.hz,
+                                                                   material_class_.get(), classes_.get(), layout_, r);
     YEEX_CUDA(cudaGetLastError());
   }
 
@@ -197,12 +199,11 @@ class CudaEngine final : public Engine<Real> {
   DeviceArray<Real> samples_;
   DeviceArray<ProbePoint> probes_;
   DeviceArray<Real> probe_buffer_;
-  DeviceModel<Real> model_{};
 };
 
 __global__ void copy_kernel(const float4* __restrict__ in, float4* __restrict__ out, std::size_t n) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
-    out[i] = in[i];
+  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (i < n) out[i] = in[i];
 }
 
 }  // namespace
@@ -252,27 +253,33 @@ double measure_device_copy_bandwidth(int device, std::size_t bytes) {
   const std::size_t n = bytes / sizeof(float4);
   DeviceArray<float4> a(n), b(n);
   YEEX_CUDA(cudaMemset(a.get(), 1, n * sizeof(float4)));
-  cudaDeviceProp prop{};
-  YEEX_CUDA(cudaGetDeviceProperties(&prop, device));
-  const int blocks = prop.multiProcessorCount * 8;
   cudaEvent_t start, stop;
   YEEX_CUDA(cudaEventCreate(&start));
   YEEX_CUDA(cudaEventCreate(&stop));
-  std::vector<float> ms;
-  for (int rep = 0; rep < 12; ++rep) {
-    YEEX_CUDA(cudaEventRecord(start));
-    copy_kernel<<<blocks, 256>>>(a.get(), b.get(), n);
+  // Median of 10 timed copies after 2 warm-ups, for a copy kernel (one float4 per thread) and
+  // for cudaMemcpy; the better of the two is the device's copy bandwidth.
+  const auto median_ms = [&](auto copy) {
+    std::vector<float> ms;
+    for (int rep = 0; rep < 12; ++rep) {
+      YEEX_CUDA(cudaEventRecord(start));
+      copy();
+      YEEX_CUDA(cudaEventRecord(stop));
+      YEEX_CUDA(cudaEventSynchronize(stop));
+      float t = 0;
+      YEEX_CUDA(cudaEventElapsedTime(&t, start, stop));
+      if (rep >= 2) ms.push_back(t);
+    }
+    std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
+    return ms[ms.size() / 2];
+  };
+  const float kernel_ms = median_ms([&] {
+    copy_kernel<<<static_cast<unsigned>((n + 255) / 256), 256>>>(a.get(), b.get(), n);
     YEEX_CUDA(cudaGetLastError());
-    YEEX_CUDA(cudaEventRecord(stop));
-    YEEX_CUDA(cudaEventSynchronize(stop));
-    float t = 0;
-    YEEX_CUDA(cudaEventElapsedTime(&t, start, stop));
-    if (rep >= 2) ms.push_back(t);  // two warm-up copies
-  }
+  });
+  const float memcpy_ms = median_ms([&] { YEEX_CUDA(cudaMemcpyAsync(b.get(), a.get(), n * sizeof(float4), cudaMemcpyDeviceToDevice)); });
   cudaEventDestroy(start);
   cudaEventDestroy(stop);
-  std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
-  return 2.0 * n * sizeof(float4) / (ms[ms.size() / 2] * 1e-3) / 1e9;
+  return 2.0 * n * sizeof(float4) / (std::min(kernel_ms, memcpy_ms) * 1e-3) / 1e9;
 }
 
 }  // namespace yeex

@@ -52,7 +52,7 @@ BenchSample time_engine(const std::string& name, int device, Index size, Index s
   }
   values = {};
 
-  const NodeRange range = all_nodes(model.grid);
+  const NodeRange range = update_nodes(model.grid);
   Index n = 0;
   const auto advance = [&](Index count) {
     for (Index s = 0; s < count; ++s, ++n) {

@@ -53,6 +53,7 @@ class Run {
     engine_ = make_engine<Real>(config.engine, setup);
     engine_->synchronize();
     range_ = all_nodes(model.grid);
+    update_ = update_nodes(model.grid);
     open_snapshots();
     result_.seconds_setup = seconds_since(t0);
   }
@@ -75,8 +76,8 @@ class Run {
     Index slot = 0;
     for (Index n = 0; n < m.steps; ++n) {
       // --- one Yee step: H from E, then E from H, then the sources' currents ---
-      engine_->update_h(range_);
-      engine_->update_e(range_);
+      engine_->update_h(update_);
+      engine_->update_e(update_);
       engine_->inject_sources(n);
       engine_->sample_probes(slot++);
       if (slot == config_.probe_slots || n + 1 == m.steps) {
@@ -188,7 +189,8 @@ class Run {
   const Model& model_;
   RunConfig config_;
   std::unique_ptr<Engine<Real>> engine_;
-  NodeRange range_;
+  NodeRange range_;   // every node: checksums, snapshots, finiteness
+  NodeRange update_;  // the nodes the engine sweeps
   std::vector<std::unique_ptr<SnapshotWriter>> snapshots_;
   std::vector<Real> host_;  // one whole array, reused for every download
   RunResult result_;
