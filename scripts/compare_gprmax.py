@@ -5,6 +5,7 @@ build/compare/ and prints (and with --out, writes) a markdown table. Standard li
 Throughput is Mcells/s = cells x steps / solve time / 1e6 for both codes: gprMax's own
 definition, and yeex's Gcells/s x 1000. The solve time is the time loop only (gprMax's
 "Time taken", yeex's timings_s.stepping); end-to-end is the whole process, start-up included.
+Files: {gprmax,yeex}-{keep,flush}-{1..repeats}.{log,json,wall} in --work.
 """
 
 import argparse
@@ -95,43 +96,54 @@ def yeex_commit(yeex_path, commit_from_json):
         return "unknown"
 
 
+MODE_LABEL = {"keep": "as shipped", "flush": "FTZ/DAZ"}
+
+
+def measure(work, code, mode, repeats, reader):
+    """Median solve and end-to-end times of one code in one denormal mode, plus its first run."""
+    runs = [reader(work / f"{code}-{mode}-{i}.{'log' if code == 'gprmax' else 'json'}")
+            for i in range(1, repeats + 1)]
+    walls = [read_wall(work / f"{code}-{mode}-{i}.wall") for i in range(1, repeats + 1)]
+    return runs[0], statistics.median(r["solve_s"] for r in runs), statistics.median(walls)
+
+
 def build_report(args):
     work = Path(args.work)
-    runs = range(1, args.repeats + 1)
-    gprmax = [read_gprmax(work / f"gprmax-{i}.log") for i in runs]
-    yeex = [read_yeex(work / f"yeex-{i}.json") for i in runs]
-    gprmax_wall = statistics.median(read_wall(work / f"gprmax-{i}.wall") for i in runs)
-    yeex_wall = statistics.median(read_wall(work / f"yeex-{i}.wall") for i in runs)
-
     cells = args.size ** 3
-    if yeex[0]["cells"] != cells or yeex[0]["steps"] != args.steps:
-        sys.exit(f"compare: error: yeex ran {yeex[0]['cells']} cells x {yeex[0]['steps']} steps, "
-                 f"expected {cells} x {args.steps}")
     work_units = cells * args.steps
-    gprmax_solve = statistics.median(r["solve_s"] for r in gprmax)
-    yeex_solve = statistics.median(r["solve_s"] for r in yeex)
-    gprmax_mcells = work_units / gprmax_solve / 1e6
-    yeex_mcells = work_units / yeex_solve / 1e6
+    gprmax_ver = gprmax_version(args.gprmax_python)
 
-    repeats_note = "" if args.repeats == 1 else f" (median of {args.repeats} runs each)"
-    rows = [
-        ("code", "version", "threads", "precision", "cells", "steps", "solve s", "Mcells/s",
-         "end-to-end s"),
-        ("gprMax (OpenMP CPU solver)", gprmax_version(args.gprmax_python),
-         str(gprmax[0]["threads"] or args.threads), "f32", f"{args.size}^3", str(args.steps),
-         f"{gprmax_solve:.3f}", f"{gprmax_mcells:.1f}", f"{gprmax_wall:.2f}"),
-        ("yeex (host engine)", f"{yeex[0]['version']} {yeex_commit(args.yeex, yeex[0]['commit'])}",
-         str(yeex[0]["threads"] or args.threads), yeex[0]["precision"], f"{args.size}^3",
-         str(args.steps), f"{yeex_solve:.3f}", f"{yeex_mcells:.1f}", f"{yeex_wall:.2f}"),
-    ]
-    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+    header = ("code", "denormals", "version", "threads", "precision", "cells", "steps", "solve s",
+              "Mcells/s", "end-to-end s")
+    rows, ratios = [header], []
+    for mode in args.modes:
+        g_first, g_solve, g_wall = measure(work, "gprmax", mode, args.repeats, read_gprmax)
+        y_first, y_solve, y_wall = measure(work, "yeex", mode, args.repeats, read_yeex)
+        if y_first["cells"] != cells or y_first["steps"] != args.steps:
+            sys.exit(f"compare: error: yeex ran {y_first['cells']} cells x {y_first['steps']} "
+                     f"steps, expected {cells} x {args.steps}")
+        g_mcells, y_mcells = work_units / g_solve / 1e6, work_units / y_solve / 1e6
+        label = MODE_LABEL[mode]
+        rows.append(("gprMax (OpenMP CPU solver)", label, gprmax_ver,
+                     str(g_first["threads"] or args.threads), "f32", f"{args.size}^3",
+                     str(args.steps), f"{g_solve:.3f}", f"{g_mcells:.1f}", f"{g_wall:.2f}"))
+        rows.append(("yeex (host engine)", label,
+                     f"{y_first['version']} {yeex_commit(args.yeex, y_first['commit'])}",
+                     str(y_first["threads"] or args.threads), y_first["precision"],
+                     f"{args.size}^3", str(args.steps), f"{y_solve:.3f}", f"{y_mcells:.1f}",
+                     f"{y_wall:.2f}"))
+        ratios.append(f"- yeex / gprMax, {label}: **{y_mcells / g_mcells:.2f}x** by solve "
+                      f"throughput, {g_wall / y_wall:.2f}x by end-to-end wall time.")
+
+    widths = [max(len(row[c]) for row in rows) for c in range(len(header))]
 
     def line(row):
         return "| " + " | ".join(cell.ljust(w) for cell, w in zip(row, widths)) + " |"
 
-    table = [line(rows[0]), "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
+    table = [line(header), "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
     table += [line(row) for row in rows[1:]]
 
+    repeats_note = "" if args.repeats == 1 else f" (median of {args.repeats} runs each)"
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
     lines = [
         "# yeex host engine vs gprMax on the same CPU",
@@ -140,24 +152,30 @@ def build_report(args):
         f"- command: `{args.command}`",
         f"- machine: {cpu_model()}, {os.cpu_count()} logical CPUs (nproc {len(os.sched_getaffinity(0))}), "
         f"{platform.system()} {platform.release()}, Python {platform.python_version()}",
-        f"- load average (1, 5, 15 min): {args.load_before} before, {load_average()} after",
-        f"- problem: closed PEC box of {args.size}^3 cells of 1 mm, a dielectric cube (eps_r = 4) over "
-        f"the middle third, a z Hertzian dipole at the centre with a 1 GHz Gaussian pulse, "
+        f"- load average (1, 5, 15 min): {args.load_before} before, {load_average()} after "
+        "(the after figure counts the runs themselves)",
+        f"- problem: closed PEC box of {args.size}^3 cells of 1 mm, a dielectric cube (eps_r = 4) "
+        f"over the middle third, a z Hertzian dipole at the centre with a 1 GHz Gaussian pulse, "
         f"{args.steps} steps, float32, OMP_NUM_THREADS={args.threads}{repeats_note}",
         "",
         *table,
         "",
-        f"yeex / gprMax: **{yeex_mcells / gprmax_mcells:.2f}x** by solve throughput, "
-        f"{gprmax_wall / yeex_wall:.2f}x by end-to-end wall time.",
+        *ratios,
         "",
         "- Mcells/s = cells x steps / solve time / 1e6 (gprMax's definition; yeex's Gcells/s x 1000).",
         "- solve s: the time loop only, set-up excluded: gprMax's own \"Time taken\" line; "
         "yeex's run.json timings_s.stepping.",
         "- end-to-end s: the whole process as launched by the script (gprMax: Python start-up, "
         "model build, solve, output; yeex: set-up, solve, run.json).",
+        "- denormals: \"as shipped\" runs each code unchanged; \"FTZ/DAZ\" preloads a library that "
+        "sets flush-to-zero and denormals-are-zero in the x86 MXCSR register before main() (OpenMP "
+        "threads inherit it). Ahead of the wavefront the fields decay through the subnormal range, "
+        "where x86 arithmetic is many times slower, so as shipped the speed depends on how much of "
+        "the box the wave has not reached; FTZ/DAZ measures the stencils themselves.",
         "- Both codes do one H and one E sweep per step over the same grid; gprMax's time step is "
-        "its CFL limit, yeex's 0.99 of it, which changes no work per step.",
-        "- Inputs and logs: build/compare/ (box.in, box.toml, gprmax-N.log, yeex-N.json).",
+        "its CFL limit, yeex's 0.99 of it, which changes no work per step. gprMax's dielectric "
+        "smoothing is off (`#box: ... n`) so both see the same two materials.",
+        "- Inputs and logs: build/compare/ (box.in, box.toml, gprmax-MODE-N.log, yeex-MODE-N.json).",
     ]
     return "\n".join(lines) + "\n"
 
@@ -169,6 +187,7 @@ def main():
     parser.add_argument("--steps", type=int, required=True)
     parser.add_argument("--threads", type=int, required=True)
     parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--modes", nargs="+", choices=sorted(MODE_LABEL), default=["keep"])
     parser.add_argument("--gprmax-python", required=True)
     parser.add_argument("--yeex", required=True)
     parser.add_argument("--command", required=True)

@@ -4,12 +4,19 @@
 # dielectric cube (eps_r = 4) over the middle third and a z Hertzian dipole at the centre
 # driven by a 1 GHz Gaussian pulse. Both codes run float32 with the same OpenMP thread count.
 #
-# Usage: scripts/compare_gprmax.sh [--size N] [--steps N] [--threads N] [--repeats N] [--out FILE]
-#   --size N     cells per side (default 200)
-#   --steps N    time steps (default 300)
-#   --threads N  OpenMP threads for both codes (default: nproc)
-#   --repeats N  runs of each code; the median solve time is reported (default 1)
-#   --out FILE   also write the markdown report (command, date, machine, table) to FILE
+# Denormals: ahead of the wavefront the fields decay through the subnormal range, where x86
+# arithmetic is many times slower, and neither code sets flush-to-zero itself. So each code is
+# run as shipped (`keep`) and with FTZ/DAZ set in the MXCSR register by a tiny LD_PRELOAD
+# library (`flush`; OpenMP threads inherit it). `flush` is the speed of the stencils themselves.
+#
+# Usage: scripts/compare_gprmax.sh [--size N] [--steps N] [--threads N] [--repeats N]
+#                                  [--denormals keep|flush|both] [--out FILE]
+#   --size N       cells per side (default 200)
+#   --steps N      time steps (default 300)
+#   --threads N    OpenMP threads for both codes (default: nproc)
+#   --repeats N    runs of each code; the median solve time is reported (default 1)
+#   --denormals M  keep, flush or both (default both)
+#   --out FILE     also write the markdown report (command, date, machine, table) to FILE
 #
 # Work files (inputs, logs, run.json) go to build/compare/; gprMax lives in build/gprmax-venv.
 set -euo pipefail
@@ -18,7 +25,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 readonly ROOT GPRMAX_VERSION=4.0.1
 readonly VENV="$ROOT/build/gprmax-venv" WORK="$ROOT/build/compare" YEEX="$ROOT/build/host/yeex"
 
-SIZE=200 STEPS=300 THREADS=$(nproc) REPEATS=1 OUT=''
+SIZE=200 STEPS=300 THREADS=$(nproc) REPEATS=1 DENORMALS=both OUT=''
 COMMAND_LINE="scripts/compare_gprmax.sh $*"
 
 log() { printf 'compare: %s\n' "$*" >&2; }
@@ -32,6 +39,7 @@ parse_args() {
       --steps) STEPS=${2:?--steps needs a value}; shift 2 ;;
       --threads) THREADS=${2:?--threads needs a value}; shift 2 ;;
       --repeats) REPEATS=${2:?--repeats needs a value}; shift 2 ;;
+      --denormals) DENORMALS=${2:?--denormals needs keep, flush or both}; shift 2 ;;
       --out) OUT=${2:?--out needs a file}; shift 2 ;;
       -h | --help) usage; exit 0 ;;
       *) usage >&2; die "unknown argument: $1" ;;
@@ -41,6 +49,11 @@ parse_args() {
   for name in SIZE STEPS THREADS REPEATS; do
     [[ ${!name} =~ ^[1-9][0-9]*$ ]] || die "--${name,,} must be a positive integer, got '${!name}'"
   done
+  case $DENORMALS in
+    keep | flush) MODES=("$DENORMALS") ;;
+    both) MODES=(keep flush) ;;
+    *) die "--denormals must be keep, flush or both, got '$DENORMALS'" ;;
+  esac
 }
 
 as_root() {
@@ -141,29 +154,51 @@ directory = "build/compare-out"
 EOF
 }
 
+# MXCSR bits FTZ (0x8000) and DAZ (0x0040), set before main(); threads created later inherit them.
+build_flush_library() {
+  [[ $(uname -m) == x86_64 ]] || die "--denormals flush sets the x86 MXCSR register: x86_64 only"
+  cat >"$WORK/ftz.c" <<'EOF'
+#include <xmmintrin.h>
+__attribute__((constructor)) static void yeex_compare_set_ftz_daz(void) {
+  _mm_setcsr(_mm_getcsr() | 0x8040);
+}
+EOF
+  cc -O2 -shared -fPIC -o "$WORK/ftz.so" "$WORK/ftz.c"
+}
+
+# The environment of one run: OpenMP threads, and the FTZ/DAZ library in flush mode.
+run_env() {
+  local mode=$1
+  echo "OMP_NUM_THREADS=$THREADS"
+  [[ $mode == flush ]] && echo "LD_PRELOAD=$WORK/ftz.so"
+  return 0
+}
+
 now() { date +%s.%N; }
 
 # Whole-process wall time (Python start-up, model build, solve, output) goes to a .wall file
 # next to the log, for the end-to-end column.
 run_gprmax() {
-  local i=$1 start
-  log "gprMax run $i/$REPEATS: ${SIZE}^3 cells, $STEPS steps, $THREADS threads"
+  local mode=$1 i=$2 base start
+  base="$WORK/gprmax-$mode-$i"
+  log "gprMax run $i/$REPEATS, denormals $mode: ${SIZE}^3 cells, $STEPS steps, $THREADS threads"
   start=$(now)
-  (cd "$WORK" && OMP_NUM_THREADS=$THREADS "$VENV/bin/python" -m gprMax box.in \
-      -cpu_precision single --hide-progress-bars >"$WORK/gprmax-$i.log" 2>&1) \
-    || { tail -20 "$WORK/gprmax-$i.log" >&2; die "gprMax failed (log: $WORK/gprmax-$i.log)"; }
-  awk -v a="$start" -v b="$(now)" 'BEGIN { printf "%.4f\n", b - a }' >"$WORK/gprmax-$i.wall"
+  (cd "$WORK" && env $(run_env "$mode") "$VENV/bin/python" -m gprMax box.in \
+      -cpu_precision single --hide-progress-bars >"$base.log" 2>&1) \
+    || { tail -20 "$base.log" >&2; die "gprMax failed (log: $base.log)"; }
+  awk -v a="$start" -v b="$(now)" 'BEGIN { printf "%.4f\n", b - a }' >"$base.wall"
 }
 
 run_yeex() {
-  local i=$1 start
-  log "yeex run $i/$REPEATS: ${SIZE}^3 cells, $STEPS steps, $THREADS threads"
+  local mode=$1 i=$2 base start
+  base="$WORK/yeex-$mode-$i"
+  log "yeex run $i/$REPEATS, denormals $mode: ${SIZE}^3 cells, $STEPS steps, $THREADS threads"
   start=$(now)
-  (cd "$ROOT" && OMP_NUM_THREADS=$THREADS "$YEEX" run "$WORK/box.toml" --engine host \
+  (cd "$ROOT" && env $(run_env "$mode") "$YEEX" run "$WORK/box.toml" --engine host \
       --precision f32 --steps "$STEPS" --json --quiet --output build/compare-out \
-      >"$WORK/yeex-$i.json" 2>"$WORK/yeex-$i.err") \
-    || { cat "$WORK/yeex-$i.err" >&2; die "yeex failed (stderr: $WORK/yeex-$i.err)"; }
-  awk -v a="$start" -v b="$(now)" 'BEGIN { printf "%.4f\n", b - a }' >"$WORK/yeex-$i.wall"
+      >"$base.json" 2>"$base.err") \
+    || { cat "$base.err" >&2; die "yeex failed (stderr: $base.err)"; }
+  awk -v a="$start" -v b="$(now)" 'BEGIN { printf "%.4f\n", b - a }' >"$base.wall"
 }
 
 main() {
@@ -175,17 +210,20 @@ main() {
   geometry
   write_gprmax_input
   write_yeex_deck
+  [[ $DENORMALS == keep ]] || build_flush_library
 
-  local load_before i
+  local load_before i mode
   load_before=$(cut -d' ' -f1-3 /proc/loadavg)
   # Alternate the codes so a burst of background load hits both rather than one.
   for ((i = 1; i <= REPEATS; i++)); do
-    run_gprmax "$i"
-    run_yeex "$i"
+    for mode in "${MODES[@]}"; do
+      run_gprmax "$mode" "$i"
+      run_yeex "$mode" "$i"
+    done
   done
 
   local report_args=(--work "$WORK" --size "$SIZE" --steps "$STEPS" --threads "$THREADS"
-    --repeats "$REPEATS" --gprmax-python "$VENV/bin/python" --yeex "$YEEX"
+    --repeats "$REPEATS" --modes "${MODES[@]}" --gprmax-python "$VENV/bin/python" --yeex "$YEEX"
     --command "$COMMAND_LINE" --load-before "$load_before")
   [[ -n $OUT ]] && report_args+=(--out "$OUT")
   python3 "$ROOT/scripts/compare_gprmax.py" "${report_args[@]}"
