@@ -1,0 +1,93 @@
+#include "decomposition/halo_plan.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace yeex {
+namespace {
+
+const std::vector<Component> kElectric = {Component::Ex, Component::Ey, Component::Ez};
+const std::vector<Component> kMagnetic = {Component::Hx, Component::Hy, Component::Hz};
+// Only the components the stencil reads across a z face (see kernels/yee_stencil.hpp).
+const std::vector<Component> kElectricReadAcrossZ = {Component::Ex, Component::Ey};
+const std::vector<Component> kMagneticReadAcrossZ = {Component::Hx, Component::Hy};
+
+void check_depth(const SlabDecomposition& d, Index halo_depth) {
+  if (halo_depth < 1 || halo_depth > d.halo_depth())
+    throw std::invalid_argument("halo depth R=" + std::to_string(halo_depth) + " does not fit the decomposition: " +
+                                "it needs 1 <= R <= " + std::to_string(d.halo_depth()) + " (its ghost planes)");
+}
+
+HaloTransfer transfer(HaloPhase phase, int from, int to, const std::vector<Component>& components, PlaneRange planes) {
+  return {phase, from, to, components, planes, planes};
+}
+
+// R = 1: E of the upper neighbour's first plane before H, H of the lower neighbour's last plane before E.
+void plan_per_step(const SlabDecomposition& d, HaloPlan& plan) {
+  for (int s = 0; s < d.size(); ++s) {
+    const SlabSubdomain& me = d.subdomain(s);
+    if (me.upper != kNoNeighbour)
+      plan.by_phase[static_cast<int>(HaloPhase::BeforeH)].push_back(
+          transfer(HaloPhase::BeforeH, me.upper, s, kElectricReadAcrossZ, {me.k_end, me.k_end + 1}));
+    if (me.lower != kNoNeighbour)
+      plan.by_phase[static_cast<int>(HaloPhase::BeforeE)].push_back(
+          transfer(HaloPhase::BeforeE, me.lower, s, kMagneticReadAcrossZ, {me.k_begin - 1, me.k_begin}));
+  }
+}
+
+// R > 1: the whole ghost zone of all six components, once per block (proof in the header).
+void plan_per_block(const SlabDecomposition& d, Index R, HaloPlan& plan) {
+  auto& block = plan.by_phase[static_cast<int>(HaloPhase::BeforeBlock)];
+  for (int s = 0; s < d.size(); ++s) {
+    const SlabSubdomain& me = d.subdomain(s);
+    if (me.upper != kNoNeighbour) {
+      block.push_back(transfer(HaloPhase::BeforeBlock, me.upper, s, kElectric, {me.k_end, me.k_end + R}));
+      block.push_back(transfer(HaloPhase::BeforeBlock, me.upper, s, kMagnetic, {me.k_end, me.k_end + R - 1}));
+    }
+    if (me.lower != kNoNeighbour) {
+      block.push_back(transfer(HaloPhase::BeforeBlock, me.lower, s, kElectric, {me.k_begin - R, me.k_begin}));
+      block.push_back(transfer(HaloPhase::BeforeBlock, me.lower, s, kMagnetic, {me.k_begin - R, me.k_begin}));
+    }
+  }
+}
+
+// [k0, k1) planes of the full x-y extent of the update nodes, clipped to the update planes [0, nz).
+NodeRange update_slab(const GridShape& g, Index k0, Index k1) {
+  return {0, g.nx, 0, g.ny, std::max<Index>(k0, 0), std::min(k1, g.nz)};
+}
+
+}  // namespace
+
+HaloPlan halo_plan(const SlabDecomposition& d, Index halo_depth) {
+  check_depth(d, halo_depth);
+  HaloPlan plan;
+  plan.halo_depth = halo_depth;
+  if (halo_depth == 1)
+    plan_per_step(d, plan);
+  else
+    plan_per_block(d, halo_depth, plan);
+  return plan;
+}
+
+SweepRanges update_ranges(const SlabDecomposition& d, int s, Index halo_depth, Index substep) {
+  check_depth(d, halo_depth);
+  if (substep < 0 || substep >= halo_depth)
+    throw std::invalid_argument("substep " + std::to_string(substep) + " is outside a block of R=" +
+                                std::to_string(halo_depth) + " steps");
+  const SlabSubdomain& me = d.subdomain(s);
+  if (halo_depth == 1) return {d.owned_update_range(s), d.owned_update_range(s)};
+  const Index R = halo_depth, t = substep;
+  return {update_slab(d.grid(), me.k_begin - R + t, me.k_end + R - 1 - t),
+          update_slab(d.grid(), me.k_begin - R + t + 1, me.k_end + R - 1 - t)};
+}
+
+PlaneRange source_planes(const SlabDecomposition& d, int s, Index halo_depth) {
+  check_depth(d, halo_depth);
+  const SlabSubdomain& me = d.subdomain(s);
+  const PlaneRange stored{me.k_begin, me.k_begin + me.stored_planes};
+  if (halo_depth == 1) return stored;
+  return {std::max<Index>(stored.begin - halo_depth, 0), std::min(stored.end + halo_depth, d.grid().nz + 1)};
+}
+
+}  // namespace yeex

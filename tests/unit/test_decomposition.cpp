@@ -1,0 +1,528 @@
+// The z-slab decomposition and the halo plan, proved on the CPU before any backend executes them:
+// the geometry of the split, the transfers of each phase, and a 1-D image of the Yee step run
+// once on a single domain and once on N subdomains that follow the plan literally. The 1-D run
+// tracks, for every plane of every component, the step its value belongs to, so a read of a ghost
+// plane that was neither received nor computed is reported where it happens; the values
+// themselves must match the single-domain run bit for bit.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "decomposition/halo_plan.hpp"
+#include "decomposition/slab_decomposition.hpp"
+
+namespace yeex {
+namespace {
+
+using std::to_string;
+
+GridShape grid_with_nz(Index nz) { return {5, 4, nz}; }
+
+struct Case {
+  Index nz = 0;
+  int subdomains = 0;
+  Index depth = 0;
+
+  std::string label() const {
+    return "nz=" + to_string(nz) + " N=" + to_string(subdomains) + " R=" + to_string(depth);
+  }
+};
+
+// N = 1..8, R = 1..4, over even and uneven splits, the tightest (nz = N*R) included, and a
+// single domain thinner than its halo.
+std::vector<Case> valid_cases() {
+  std::vector<Case> cases;
+  for (int n = 1; n <= 8; ++n)
+    for (Index r = 1; r <= 4; ++r)
+      for (Index nz : {n * r, n * r + 1, n * r + n - 1, 2 * n * r + 3, Index{2}, Index{10}, Index{37}}) {
+        const bool fits = nz >= n && (n == 1 || nz / n >= r);  // one domain has no neighbour to feed
+        const bool seen = std::any_of(cases.begin(), cases.end(), [&](const Case& c) {
+          return c.nz == nz && c.subdomains == n && c.depth == r;
+        });
+        if (fits && !seen) cases.push_back({nz, n, r});
+      }
+  return cases;
+}
+
+SlabDecomposition decompose(const Case& c) { return SlabDecomposition(grid_with_nz(c.nz), c.subdomains, c.depth); }
+
+PlaneRange stored_planes(const SlabSubdomain& d) { return {d.k_begin, d.k_begin + d.stored_planes}; }
+PlaneRange owned_planes(const SlabSubdomain& d) { return {d.k_begin, d.k_end}; }
+PlaneRange z_planes(const NodeRange& r) { return {r.k0, r.k1}; }
+bool holds(PlaneRange outer, PlaneRange inner) { return inner.begin >= outer.begin && inner.end <= outer.end; }
+
+// ---------------------------------------------------------------------------------------------
+// The split
+
+TEST(SlabDecomposition, SlabsCoverTheUpdatePlanesOnceInOrder) {
+  for (const Case& c : valid_cases()) {
+    SCOPED_TRACE(c.label());
+    const SlabDecomposition d = decompose(c);
+    ASSERT_EQ(d.size(), c.subdomains);
+    Index next = 0;
+    for (const SlabSubdomain& s : d.subdomains()) {
+      EXPECT_EQ(s.k_begin, next);
+      EXPECT_GT(s.k_end, s.k_begin);
+      EXPECT_EQ(s.ghost, c.depth);
+      next = s.k_end;
+    }
+    EXPECT_EQ(next, c.nz);
+  }
+}
+
+TEST(SlabDecomposition, SizesDifferByAtMostOneAndTheFirstSlabsAreThicker) {
+  for (const Case& c : valid_cases()) {
+    SCOPED_TRACE(c.label());
+    const SlabDecomposition d = decompose(c);
+    for (int s = 0; s < d.size(); ++s) {
+      const Index expected = c.nz / c.subdomains + (s < c.nz % c.subdomains ? 1 : 0);
+      EXPECT_EQ(d.subdomain(s).owned_planes(), expected) << "subdomain " << s;
+    }
+  }
+}
+
+TEST(SlabDecomposition, StoredPlanesCoverAllNodePlanesOnce) {
+  for (const Case& c : valid_cases()) {
+    SCOPED_TRACE(c.label());
+    const SlabDecomposition d = decompose(c);
+    Index next = 0;
+    for (int s = 0; s < d.size(); ++s) {
+      const NodeRange nodes = d.owned_nodes(s);
+      EXPECT_EQ(nodes.k0, next);
+      EXPECT_EQ(nodes.k1 - nodes.k0, d.subdomain(s).stored_planes);
+      EXPECT_EQ(nodes.i1, 6);  // nx + 1 nodes along x
+      EXPECT_EQ(nodes.j1, 5);  // ny + 1 nodes along y
+      next = nodes.k1;
+    }
+    EXPECT_EQ(next, c.nz + 1);  // all_nodes: planes [0, nz]
+  }
+}
+
+TEST(SlabDecomposition, NeighboursAreConsistent) {
+  for (const Case& c : valid_cases()) {
+    SCOPED_TRACE(c.label());
+    const SlabDecomposition d = decompose(c);
+    EXPECT_EQ(d.subdomain(0).lower, kNoNeighbour);
+    EXPECT_EQ(d.subdomain(d.size() - 1).upper, kNoNeighbour);
+    for (int s = 0; s + 1 < d.size(); ++s) {
+      EXPECT_EQ(d.subdomain(s).upper, s + 1);
+      EXPECT_EQ(d.subdomain(s + 1).lower, s);
+      EXPECT_EQ(d.subdomain(s).k_end, d.subdomain(s + 1).k_begin);
+    }
+  }
+}
+
+TEST(SlabDecomposition, UnevenSplitOfTenPlanesIntoThree) {
+  const SlabDecomposition d(grid_with_nz(10), 3, 1);
+  EXPECT_EQ(owned_planes(d.subdomain(0)), (PlaneRange{0, 4}));
+  EXPECT_EQ(owned_planes(d.subdomain(1)), (PlaneRange{4, 7}));
+  EXPECT_EQ(owned_planes(d.subdomain(2)), (PlaneRange{7, 10}));
+  EXPECT_EQ(d.subdomain(0).stored_planes, 4);
+  EXPECT_EQ(d.subdomain(1).stored_planes, 3);
+  EXPECT_EQ(d.subdomain(2).stored_planes, 4);  // plus the inert plane nz = 10
+}
+
+TEST(SlabDecomposition, RangesAndLocalCoordinates) {
+  const SlabDecomposition d(grid_with_nz(10), 3, 2);
+  const NodeRange update = d.owned_update_range(1);
+  EXPECT_EQ(update.i0, 0);
+  EXPECT_EQ(update.i1, 5);
+  EXPECT_EQ(update.j0, 0);
+  EXPECT_EQ(update.j1, 4);
+  EXPECT_EQ(z_planes(update), (PlaneRange{4, 7}));
+  EXPECT_EQ(d.array_planes(1), (PlaneRange{2, 9}));
+  EXPECT_EQ(d.array_planes(2), (PlaneRange{5, 13}));
+  EXPECT_EQ(d.local_k(1, 4), 0);
+  EXPECT_EQ(d.local_k(1, 2), -2);  // the lowest ghost plane
+  EXPECT_EQ(d.global_k(1, 3), 7);  // the first upper ghost plane
+  const NodeRange local = d.to_local(1, update);
+  EXPECT_EQ(z_planes(local), (PlaneRange{0, 3}));
+  EXPECT_EQ(local.i1, update.i1);
+  for (Index k = -2; k < 5; ++k) EXPECT_EQ(d.local_k(1, d.global_k(1, k)), k);
+}
+
+void expect_refused(const GridShape& g, int subdomains, Index depth, const std::string& message) {
+  try {
+    SlabDecomposition d(g, subdomains, depth);
+    ADD_FAILURE() << "accepted nz=" << g.nz << " N=" << subdomains << " R=" << depth;
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+  }
+}
+
+TEST(SlabDecomposition, ImpossibleSplitsAreRefusedWithAClearMessage) {
+  expect_refused(grid_with_nz(10), 0, 1, "number of subdomains must be at least 1 (got 0)");
+  expect_refused(grid_with_nz(10), 2, 0, "halo depth R must be at least 1 (got 0)");
+  expect_refused(grid_with_nz(5), 6, 1, "a grid of 5 cells along z cannot be split into 6 slabs");
+  expect_refused(grid_with_nz(10), 3, 4, "halo depth R=4 is larger than the thinnest slab (3 planes)");
+  expect_refused({5, 0, 10}, 1, 1, "every axis needs at least one cell");
+}
+
+TEST(SlabDecomposition, TheTightestSplitsAreAccepted) {
+  EXPECT_NO_THROW(SlabDecomposition(grid_with_nz(8), 8, 1));   // one plane per slab
+  EXPECT_NO_THROW(SlabDecomposition(grid_with_nz(12), 3, 4));  // nz = N * R
+  EXPECT_NO_THROW(SlabDecomposition(grid_with_nz(3), 1, 4));   // a single domain has no neighbour to feed
+}
+
+// ---------------------------------------------------------------------------------------------
+// The halo plan
+
+TEST(SlabDecompositionHaloPlan, DepthOneSendsTheFacePlanesOfTwoComponentsPerHalfStep) {
+  for (const Case& c : valid_cases()) {
+    if (c.depth != 1) continue;
+    SCOPED_TRACE(c.label());
+    const SlabDecomposition d = decompose(c);
+    const HaloPlan plan = halo_plan(d, 1);
+    const auto& before_h = plan.transfers(HaloPhase::BeforeH);
+    const auto& before_e = plan.transfers(HaloPhase::BeforeE);
+    EXPECT_TRUE(plan.transfers(HaloPhase::BeforeBlock).empty());
+    ASSERT_EQ(before_h.size() + before_e.size(), 2u * (c.subdomains - 1));
+    ASSERT_EQ(before_h.size(), before_e.size());
+    for (const HaloTransfer& t : before_h) {
+      const SlabSubdomain& to = d.subdomain(t.to);
+      EXPECT_EQ(t.phase, HaloPhase::BeforeH);
+      EXPECT_EQ(t.from, to.upper);
+      EXPECT_EQ(t.components, (std::vector<Component>{Component::Ex, Component::Ey}));
+      EXPECT_EQ(t.source, (PlaneRange{to.k_end, to.k_end + 1}));  // the upper neighbour's first plane
+      EXPECT_EQ(t.destination, t.source);
+    }
+    for (const HaloTransfer& t : before_e) {
+      const SlabSubdomain& to = d.subdomain(t.to);
+      EXPECT_EQ(t.phase, HaloPhase::BeforeE);
+      EXPECT_EQ(t.from, to.lower);
+      EXPECT_EQ(t.components, (std::vector<Component>{Component::Hx, Component::Hy}));
+      EXPECT_EQ(t.source, (PlaneRange{to.k_begin - 1, to.k_begin}));  // the lower neighbour's last plane
+      EXPECT_EQ(t.destination, t.source);
+    }
+  }
+}
+
+TEST(SlabDecompositionHaloPlan, DeepHalosMoveOwnedPlanesIntoNeighbourGhostPlanesOncePerBlock) {
+  for (const Case& c : valid_cases()) {
+    if (c.depth == 1) continue;
+    SCOPED_TRACE(c.label());
+    const SlabDecomposition d = decompose(c);
+    const HaloPlan plan = halo_plan(d, c.depth);
+    EXPECT_TRUE(plan.transfers(HaloPhase::BeforeH).empty());
+    EXPECT_TRUE(plan.transfers(HaloPhase::BeforeE).empty());
+    const auto& block = plan.transfers(HaloPhase::BeforeBlock);
+    EXPECT_EQ(block.size(), 4u * (c.subdomains - 1));  // E and H, both ways, per interface
+    for (const HaloTransfer& t : block) {
+      EXPECT_EQ(std::abs(t.from - t.to), 1) << t.from << " -> " << t.to;
+      EXPECT_EQ(t.components.size(), 3u);
+      EXPECT_EQ(t.destination, t.source);
+      EXPECT_TRUE(holds(owned_planes(d.subdomain(t.from)), t.source));
+      EXPECT_TRUE(holds(d.array_planes(t.to), t.destination));
+      const PlaneRange mine = stored_planes(d.subdomain(t.to));
+      EXPECT_TRUE(t.destination.end <= mine.begin || t.destination.begin >= mine.end) << "overwrites owned planes";
+    }
+  }
+}
+
+TEST(SlabDecompositionHaloPlan, DeepHalosSendRPlanesOfEAndTheHPlanesTheBorderNeeds) {
+  const SlabDecomposition d(grid_with_nz(10), 3, 3);  // slabs [0,4) [4,7) [7,10)
+  const HaloPlan plan = halo_plan(d, 3);
+  const auto& block = plan.transfers(HaloPhase::BeforeBlock);
+  const auto find = [&](int from, int to, Component c) {
+    for (const HaloTransfer& t : block)
+      if (t.from == from && t.to == to && t.components.front() == c) return t.source;
+    return PlaneRange{};
+  };
+  EXPECT_EQ(find(2, 1, Component::Ex), (PlaneRange{7, 10}));
+  EXPECT_EQ(find(2, 1, Component::Hx), (PlaneRange{7, 9}));
+  EXPECT_EQ(find(0, 1, Component::Ex), (PlaneRange{1, 4}));
+  EXPECT_EQ(find(0, 1, Component::Hx), (PlaneRange{1, 4}));
+}
+
+TEST(SlabDecompositionHaloPlan, BytesCountComponentsPlanesAndPlaneSize) {
+  const HaloTransfer t{HaloPhase::BeforeBlock, 1, 0, {Component::Ex, Component::Ey, Component::Ez}, {4, 6}, {4, 6}};
+  EXPECT_EQ(t.bytes(4, 1000), 3u * 2 * 1000 * 4);
+  EXPECT_EQ(t.bytes(8, 1000), 3u * 2 * 1000 * 8);
+}
+
+TEST(SlabDecompositionHaloPlan, DepthBeyondTheGhostPlanesIsRefused) {
+  const SlabDecomposition d(grid_with_nz(12), 3, 2);
+  EXPECT_THROW(halo_plan(d, 3), std::invalid_argument);
+  EXPECT_THROW(halo_plan(d, 0), std::invalid_argument);
+  EXPECT_THROW(update_ranges(d, 0, 2, 2), std::invalid_argument);  // substep outside the block
+  EXPECT_NO_THROW(halo_plan(d, 1));                                   // a shallower halo fits
+}
+
+TEST(SlabDecompositionHaloPlan, ExchangeIsDueAtTheStartOfEveryBlock) {
+  for (Index n = 0; n < 10; ++n) EXPECT_TRUE(exchange_due(1, n));
+  EXPECT_TRUE(exchange_due(3, 0));
+  EXPECT_FALSE(exchange_due(3, 1));
+  EXPECT_FALSE(exchange_due(3, 2));
+  EXPECT_TRUE(exchange_due(3, 3));
+}
+
+TEST(SlabDecompositionHaloPlan, UpdateRangesShrinkByOnePlanePerSubstepAndAlwaysHoldTheOwnedPlanes) {
+  for (const Case& c : valid_cases()) {
+    SCOPED_TRACE(c.label());
+    const SlabDecomposition d = decompose(c);
+    for (int s = 0; s < d.size(); ++s)
+      for (Index t = 0; t < c.depth; ++t) {
+        const SweepRanges r = update_ranges(d, s, c.depth, t);
+        const PlaneRange owned = owned_planes(d.subdomain(s));
+        for (const NodeRange& n : {r.h, r.e}) {
+          EXPECT_EQ(n.i0, 0);
+          EXPECT_EQ(n.i1, 5);
+          EXPECT_EQ(n.j0, 0);
+          EXPECT_EQ(n.j1, 4);
+          EXPECT_TRUE(holds(z_planes(n), owned));
+          EXPECT_TRUE(holds({0, c.nz}, z_planes(n)));  // never the inert plane nz
+        }
+        if (c.depth == 1) {
+          EXPECT_EQ(z_planes(r.h), owned);
+          EXPECT_EQ(z_planes(r.e), owned);
+        } else if (t + 1 < c.depth) {
+          const SweepRanges next = update_ranges(d, s, c.depth, t + 1);
+          EXPECT_TRUE(holds(z_planes(r.h), z_planes(next.h)));
+          EXPECT_TRUE(holds(z_planes(r.e), z_planes(next.e)));
+        }
+      }
+  }
+}
+
+TEST(SlabDecompositionHaloPlan, SourcePlanesAreTheStoredPlanesOrTheWholeArrayInsideTheGrid) {
+  const SlabDecomposition d(grid_with_nz(10), 3, 2);
+  EXPECT_EQ(source_planes(d, 1, 1), (PlaneRange{4, 7}));
+  EXPECT_EQ(source_planes(d, 0, 2), (PlaneRange{0, 6}));
+  EXPECT_EQ(source_planes(d, 1, 2), (PlaneRange{2, 9}));
+  EXPECT_EQ(source_planes(d, 2, 2), (PlaneRange{5, 11}));
+}
+
+// ---------------------------------------------------------------------------------------------
+// A 1-D image of the Yee step, single-domain and decomposed
+
+// What the update of each component at plane k reads along z, its own old value first: the z
+// offsets of kernels/yee_stencil.hpp (x and y neighbours lie in the same plane).
+struct Read {
+  Component component;
+  int dk;
+};
+const std::array<std::vector<Read>, kComponentCount> kReads = {{
+    {{Component::Ex, 0}, {Component::Hz, 0}, {Component::Hy, 0}, {Component::Hy, -1}},
+    {{Component::Ey, 0}, {Component::Hx, 0}, {Component::Hx, -1}, {Component::Hz, 0}},
+    {{Component::Ez, 0}, {Component::Hy, 0}, {Component::Hx, 0}},
+    {{Component::Hx, 0}, {Component::Ez, 0}, {Component::Ey, 0}, {Component::Ey, 1}},
+    {{Component::Hy, 0}, {Component::Ex, 0}, {Component::Ex, 1}, {Component::Ez, 0}},
+    {{Component::Hz, 0}, {Component::Ey, 0}, {Component::Ex, 0}},
+}};
+
+// The value of one component at one plane, and the step it belongs to: E or H after n steps has
+// level n. A pad or the inert plane nz never changes (kConstant); a ghost plane nobody has filled
+// holds garbage (kStale).
+constexpr Index kStale = -1;
+constexpr Index kConstant = -2;
+struct Cell {
+  std::uint64_t value = 0;
+  Index level = kStale;
+};
+
+// Any deterministic update in which every input matters will do.
+std::uint64_t mix(std::uint64_t acc, std::uint64_t x) { return (acc ^ x) * 0x100000001B3ull + 0x9E3779B97F4A7C15ull; }
+std::uint64_t initial_value(Component c, Index k) { return mix(static_cast<std::uint64_t>(c) + 1, static_cast<std::uint64_t>(k)); }
+std::uint64_t source_value(Component c, Index k, Index n) { return mix(initial_value(c, k), static_cast<std::uint64_t>(n)); }
+
+// The six components over a range of global planes (a subdomain's local array).
+class PlaneStore {
+ public:
+  // Stored planes start from the global initial state, other planes inside the grid as garbage.
+  PlaneStore(PlaneRange planes, PlaneRange stored, Index nz) : planes_(planes) {
+    for (Component c : kAllComponents) {
+      cells_[static_cast<int>(c)].resize(static_cast<std::size_t>(planes.count()));
+      for (Index k = planes.begin; k < planes.end; ++k) at(c, k) = initial_cell(c, k, stored, nz);
+    }
+  }
+
+  Cell& at(Component c, Index k) {
+    if (!planes_.contains(k)) throw std::out_of_range("plane " + to_string(k) + " is outside the local array");
+    return cells_[static_cast<int>(c)].at(static_cast<std::size_t>(k - planes_.begin));
+  }
+
+ private:
+  static Cell initial_cell(Component c, Index k, PlaneRange stored, Index nz) {
+    if (k < 0 || k > nz) return {0, kConstant};
+    if (stored.contains(k)) return {initial_value(c, k), k == nz ? kConstant : 0};
+    return {0xBAD0BAD0BAD0BAD0ull ^ static_cast<std::uint64_t>(k), kStale};
+  }
+
+  PlaneRange planes_;
+  std::array<std::vector<Cell>, kComponentCount> cells_;
+};
+
+// Where the decomposed run first went wrong; empty strings mean it did not.
+struct Findings {
+  std::string invalid_read;   // a sweep read a plane not owned, received or computed this block
+  std::string invalid_owned;  // an owned plane did not hold the current step after a step
+  std::string mismatch;       // a stored value differs from the single-domain run
+};
+
+void note(std::string& first, const std::string& what) {
+  if (first.empty()) first = what;
+}
+
+Cell updated(PlaneStore& f, Component c, Index k, Index n, const std::string& who, std::string& invalid_read) {
+  std::uint64_t value = static_cast<std::uint64_t>(c);
+  bool valid = true;
+  for (const Read& r : kReads[static_cast<int>(c)]) {
+    const Cell& in = f.at(r.component, k + r.dk);
+    const Index expected = is_electric(c) && !is_electric(r.component) ? n + 1 : n;  // E reads the new H
+    if (in.level != expected && in.level != kConstant) {
+      valid = false;
+      note(invalid_read, who + ", step " + to_string(n) + ": " + std::string(component_name(c)) + " at plane " +
+                             to_string(k) + " reads " + std::string(component_name(r.component)) + " at plane " +
+                             to_string(k + r.dk) + " of level " + to_string(in.level) + ", expected " +
+                             to_string(expected));
+    }
+    value = mix(value, in.value);
+  }
+  return {value, valid ? n + 1 : kStale};
+}
+
+void sweep(PlaneStore& f, bool electric, PlaneRange planes, Index n, const std::string& who, std::string& invalid_read) {
+  for (Index k = planes.begin; k < planes.end; ++k)
+    for (Component c : kAllComponents)
+      if (is_electric(c) == electric) f.at(c, k) = updated(f, c, k, n, who, invalid_read);
+}
+
+// Sources sit on every node plane of every component but the inert plane nz.
+void inject(PlaneStore& f, PlaneRange planes, Index nz, Index n) {
+  for (Index k = std::max<Index>(planes.begin, 0); k < std::min(planes.end, nz); ++k)
+    for (Component c : kAllComponents) f.at(c, k).value += source_value(c, k, n);
+}
+
+struct SingleDomain {
+  Index nz;
+  PlaneStore fields{{-1, nz + 2}, {0, nz + 1}, nz};
+  std::string invalid_read;
+
+  void step(Index n) {
+    sweep(fields, false, {0, nz}, n, "single domain", invalid_read);
+    sweep(fields, true, {0, nz}, n, "single domain", invalid_read);
+    inject(fields, {0, nz}, nz, n);
+  }
+};
+
+// The decomposed run's inputs: the plan, and where each subdomain injects sources.
+struct Schedule {
+  HaloPlan plan;
+  std::function<PlaneRange(int)> sources;
+};
+
+Schedule schedule_of(const SlabDecomposition& d, Index depth) {
+  return {halo_plan(d, depth), [&d, depth](int s) { return source_planes(d, s, depth); }};
+}
+
+void execute(const std::vector<HaloTransfer>& transfers, std::vector<PlaneStore>& slabs) {
+  for (const HaloTransfer& t : transfers)
+    for (Component c : t.components)
+      for (Index k = 0; k < t.source.count(); ++k)
+        slabs[t.to].at(c, t.destination.begin + k) = slabs[t.from].at(c, t.source.begin + k);
+}
+
+void compare_stored(const SlabDecomposition& d, std::vector<PlaneStore>& slabs, SingleDomain& reference, Index n,
+                    Findings& found) {
+  for (int s = 0; s < d.size(); ++s) {
+    const PlaneRange stored = stored_planes(d.subdomain(s));
+    for (Component c : kAllComponents)
+      for (Index k = stored.begin; k < stored.end; ++k) {
+        const Cell& mine = slabs[s].at(c, k);
+        const std::string where = "subdomain " + to_string(s) + ", after step " + to_string(n) + ": " +
+                                  std::string(component_name(c)) + " at plane " + to_string(k);
+        if (mine.level != n + 1 && mine.level != kConstant) note(found.invalid_owned, where + " is stale");
+        if (mine.value != reference.fields.at(c, k).value) note(found.mismatch, where + " differs");
+      }
+  }
+}
+
+// Runs `steps` steps of the step loop in decomposition/halo_plan.hpp, literally, beside the
+// single-domain run, and compares the stored planes after every step.
+Findings run_decomposed(const SlabDecomposition& d, const Schedule& schedule, Index steps) {
+  const Index depth = schedule.plan.halo_depth, nz = d.grid().nz;
+  std::vector<PlaneStore> slabs;
+  for (int s = 0; s < d.size(); ++s) slabs.emplace_back(d.array_planes(s), stored_planes(d.subdomain(s)), nz);
+  SingleDomain reference{nz};
+  Findings found;
+  const auto who = [](int s) { return "subdomain " + to_string(s); };
+  for (Index n = 0; n < steps; ++n) {
+    if (exchange_due(depth, n)) execute(schedule.plan.transfers(HaloPhase::BeforeBlock), slabs);
+    execute(schedule.plan.transfers(HaloPhase::BeforeH), slabs);
+    for (int s = 0; s < d.size(); ++s)
+      sweep(slabs[s], false, z_planes(update_ranges(d, s, depth, n % depth).h), n, who(s), found.invalid_read);
+    execute(schedule.plan.transfers(HaloPhase::BeforeE), slabs);
+    for (int s = 0; s < d.size(); ++s)
+      sweep(slabs[s], true, z_planes(update_ranges(d, s, depth, n % depth).e), n, who(s), found.invalid_read);
+    for (int s = 0; s < d.size(); ++s) inject(slabs[s], schedule.sources(s), nz, n);
+    reference.step(n);
+    compare_stored(d, slabs, reference, n, found);
+  }
+  if (!reference.invalid_read.empty()) ADD_FAILURE() << "the 1-D model itself is inconsistent: " << reference.invalid_read;
+  return found;
+}
+
+Findings run_case(const Case& c, const std::function<void(Schedule&)>& alter = {}) {
+  const SlabDecomposition d = decompose(c);
+  Schedule schedule = schedule_of(d, c.depth);
+  if (alter) alter(schedule);
+  return run_decomposed(d, schedule, 3 * c.depth + 1);
+}
+
+TEST(SlabDecompositionSchedule, EveryPlaneASweepReadsIsOwnedReceivedOrComputedInTheBlock) {
+  for (const Case& c : valid_cases()) EXPECT_EQ(run_case(c).invalid_read, "") << c.label();
+}
+
+TEST(SlabDecompositionSchedule, OwnedPlanesAreValidAfterEveryStep) {
+  for (const Case& c : valid_cases()) EXPECT_EQ(run_case(c).invalid_owned, "") << c.label();
+}
+
+TEST(SlabDecompositionSchedule, MatchesTheSingleDomainRunBitForBit) {
+  for (const Case& c : valid_cases()) EXPECT_EQ(run_case(c).mismatch, "") << c.label();
+}
+
+// The checks above are not vacuous: break the plan and they fail.
+void drop_transfer(Schedule& s, HaloPhase phase, Component first) {
+  auto& list = s.plan.by_phase[static_cast<int>(phase)];
+  const auto it = std::find_if(list.begin(), list.end(), [&](const HaloTransfer& t) { return t.components.front() == first; });
+  ASSERT_NE(it, list.end());
+  list.erase(it);
+}
+
+TEST(SlabDecompositionSchedule, AMissingTransferIsCaught) {
+  const Findings per_step = run_case({12, 3, 1}, [](Schedule& s) { drop_transfer(s, HaloPhase::BeforeH, Component::Ex); });
+  EXPECT_NE(per_step.invalid_read, "");
+  EXPECT_NE(per_step.mismatch, "");
+  const Findings per_block = run_case({12, 3, 3}, [](Schedule& s) { drop_transfer(s, HaloPhase::BeforeBlock, Component::Hx); });
+  EXPECT_NE(per_block.invalid_read, "");
+  EXPECT_NE(per_block.mismatch, "");
+}
+
+TEST(SlabDecompositionSchedule, DeepHalosNeedSourcesInTheGhostPlanes) {
+  const Case c{12, 3, 2};
+  const SlabDecomposition d = decompose(c);
+  Schedule schedule = schedule_of(d, c.depth);
+  schedule.sources = [&d](int s) { return stored_planes(d.subdomain(s)); };
+  const Findings found = run_decomposed(d, schedule, 3 * c.depth + 1);
+  EXPECT_EQ(found.invalid_read, "");  // the plan is complete...
+  EXPECT_NE(found.mismatch, "");      // ...but the redundant border misses the sources
+}
+
+TEST(SlabDecompositionSchedule, SourcesInStaleGhostPlanesAreHarmless) {
+  for (const Case& c : valid_cases()) {
+    const SlabDecomposition d = decompose(c);
+    Schedule schedule = schedule_of(d, c.depth);
+    schedule.sources = [&d](int s) { return d.array_planes(s); };  // every plane, stale or not
+    EXPECT_EQ(run_decomposed(d, schedule, 3 * c.depth + 1).mismatch, "") << c.label();
+  }
+}
+
+}  // namespace
+}  // namespace yeex
