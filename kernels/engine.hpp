@@ -42,6 +42,11 @@ struct EngineSetup {
   int device = 0;                                  // GPU ordinal for device engines
 };
 
+// Work queues of an engine. A device engine runs `bulk` at low and `border` at high priority
+// (the overlap backend computes halo planes on `border` while `bulk` sweeps the interior);
+// the host engine has one queue and ignores the lane.
+enum class Lane : int { bulk = 0, border = 1 };
+
 template <typename Real>
 class Engine {
  public:
@@ -49,10 +54,12 @@ class Engine {
 
   virtual std::string name() const = 0;
   virtual const FieldLayout& layout() const = 0;
+  // GPU ordinal of a device engine, -1 for the host.
+  virtual int device() const = 0;
 
   // H^{n-1/2} -> H^{n+1/2} and E^n -> E^{n+1} over `range` (node indices of this layout).
-  virtual void update_h(const NodeRange& range) = 0;
-  virtual void update_e(const NodeRange& range) = 0;
+  virtual void update_h(const NodeRange& range, Lane lane = Lane::bulk) = 0;
+  virtual void update_e(const NodeRange& range, Lane lane = Lane::bulk) = 0;
   // Adds the sources' step-`step` samples (J at (step+1/2) dt) to E.
   virtual void inject_sources(Index step) = 0;
   // Records every probe into buffer slot `slot` (0 <= slot < probe_slots).
@@ -60,11 +67,20 @@ class Engine {
   // Copies slots [0, slots) out as [slot][probe] and makes the buffer free again.
   virtual void fetch_probes(Index slots, std::vector<Real>& out) = 0;
 
-  // Whole arrays (layout().elements() entries), pads and ghosts included.
-  virtual void download(Component c, std::span<Real> host) = 0;
-  virtual void upload(Component c, std::span<const Real> host) = 0;
+  // Copies `count` elements from array offset `offset` of component c to or from host memory,
+  // after all work issued so far; returns when the copy is done.
+  virtual void copy_out(Component c, Index offset, Index count, Real* host) = 0;
+  virtual void copy_in(Component c, Index offset, Index count, const Real* host) = 0;
+  // The array of component c in the engine's own memory (device memory for a device engine).
+  virtual Real* field_data(Component c) = 0;
+  // The native queue of a lane (a cudaStream_t for the cuda engine, nullptr for the host).
+  virtual void* native_stream(Lane lane = Lane::bulk) = 0;
   // Waits for all work issued so far.
   virtual void synchronize() = 0;
+
+  // Whole arrays (layout().elements() entries), pads and ghosts included.
+  void download(Component c, std::span<Real> host) { copy_out(c, 0, layout().elements(), host.data()); }
+  void upload(Component c, std::span<const Real> host) { copy_in(c, 0, layout().elements(), host.data()); }
 };
 
 }  // namespace yeex

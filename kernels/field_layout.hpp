@@ -37,6 +37,9 @@ struct FieldLayout {
   }
 
   Index elements() const { return pitch_z * planes; }
+  // Offset of the first element of node plane k, pads included: a plane is pitch_z contiguous
+  // elements, so whole planes move with one copy.
+  Index plane_offset(Index k) const { return (k + origin_z) * pitch_z; }
 
   // Offset of node (i,j,k); i in [-1, nodes_x], j in [-1, nodes_y], k in [-origin_z, nodes_z+origin_z).
 #if defined(__CUDACC__)

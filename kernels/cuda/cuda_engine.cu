@@ -6,6 +6,8 @@
 #include "kernels/cuda/cuda_engine.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <utility>
 #include <cstdlib>
 #include <cstdio>
 #include <vector>
@@ -102,7 +104,10 @@ class CudaEngine final : public Engine<Real> {
         source_count_(static_cast<int>(setup.sources.size())), probe_count_(static_cast<int>(setup.probes.size())),
         probe_slots_(setup.probe_slots), block_(block_shape()) {
     YEEX_CUDA(cudaSetDevice(device_));
-    YEEX_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    int lowest = 0, highest = 0;
+    YEEX_CUDA(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
+    YEEX_CUDA(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, lowest));
+    YEEX_CUDA(cudaStreamCreateWithPriority(&border_stream_, cudaStreamNonBlocking, highest));
     const std::size_t n = layout_.elements();
     for (auto& a : fields_) {
       a = DeviceArray<Real>(n);
@@ -117,15 +122,19 @@ class CudaEngine final : public Engine<Real> {
   }
   ~CudaEngine() override {
     cudaSetDevice(device_);
-    cudaStreamSynchronize(stream_);
-    cudaStreamDestroy(stream_);
+    for (cudaStream_t s : {stream_, border_stream_}) {
+      cudaStreamSynchronize(s);
+      cudaStreamDestroy(s);
+    }
   }
 
   std::string name() const override { return "cuda"; }
   const FieldLayout& layout() const override { return layout_; }
 
-  void update_h(const NodeRange& r) override { sweep<true>(r); }
-  void update_e(const NodeRange& r) override { sweep<false>(r); }
+  int device() const override { return device_; }
+
+  void update_h(const NodeRange& r, Lane lane) override { sweep<true>(r, stream(lane)); }
+  void update_e(const NodeRange& r, Lane lane) override { sweep<false>(r, stream(lane)); }
 
   void inject_sources(Index step) override {
     if (source_count_ == 0) return;
@@ -151,19 +160,27 @@ class CudaEngine final : public Engine<Real> {
     YEEX_CUDA(cudaStreamSynchronize(stream_));
   }
 
-  void download(Component c, std::span<Real> host) override {
-    YEEX_CUDA(cudaSetDevice(device_));
-    YEEX_CUDA(cudaMemcpyAsync(host.data(), field(c), host.size() * sizeof(Real), cudaMemcpyDeviceToHost, stream_));
+  void copy_out(Component c, Index offset, Index count, Real* host) override {
+    synchronize();
+    YEEX_CUDA(cudaMemcpyAsync(host, field(c) + offset, count * sizeof(Real), cudaMemcpyDeviceToHost, stream_));
     YEEX_CUDA(cudaStreamSynchronize(stream_));
   }
-  void upload(Component c, std::span<const Real> host) override {
-    YEEX_CUDA(cudaSetDevice(device_));
-    YEEX_CUDA(cudaMemcpyAsync(field(c), host.data(), host.size() * sizeof(Real), cudaMemcpyHostToDevice, stream_));
+  void copy_in(Component c, Index offset, Index count, const Real* host) override {
+    synchronize();
+    YEEX_CUDA(cudaMemcpyAsync(field(c) + offset, host, count * sizeof(Real), cudaMemcpyHostToDevice, stream_));
     YEEX_CUDA(cudaStreamSynchronize(stream_));
   }
+  Real* field_data(Component c) override { return field(c); }
+  void* native_stream(Lane lane) override { return stream(lane); }
   void synchronize() override {
     YEEX_CUDA(cudaSetDevice(device_));
+    YEEX_CUDA(cudaStreamSynchronize(border_stream_));
     YEEX_CUDA(cudaStreamSynchronize(stream_));
+  }
+
+  CudaEngineView<Real> view() {
+    return {pointers(), material_class_.get(), classes_.get(), layout_,      sources_.get(),      source_count_,
+            samples_.get(), probes_.get(),      probe_count_,   probe_buffer_.get(), device_, stream_};
   }
 
  private:
@@ -172,15 +189,17 @@ class CudaEngine final : public Engine<Real> {
     return {fields_[0].get(), fields_[1].get(), fields_[2].get(), fields_[3].get(), fields_[4].get(), fields_[5].get()};
   }
 
+  cudaStream_t stream(Lane lane) const { return lane == Lane::border ? border_stream_ : stream_; }
+
   template <bool UpdateH>
-  void sweep(const NodeRange& r) {
+  void sweep(const NodeRange& r, cudaStream_t stream) {
     if (r.empty()) return;
     YEEX_CUDA(cudaSetDevice(device_));
     const dim3 grid(static_cast<unsigned>((r.i1 - r.i0 + block_.x - 1) / block_.x),
                     static_cast<unsigned>((r.j1 - r.j0 + block_.y - 1) / block_.y),
                     static_cast<unsigned>((r.k1 - r.k0 + block_.z - 1) / block_.z));
     const FieldPointers<Real> f = pointers();
-    yee_sweep_kernel<Real, UpdateH><<<grid, block_, 0, stream_>>>(f.ex, f.ey, f.ez, f.hx, f.hy, f.hz,
+    yee_sweep_kernel<Real, UpdateH><<<grid, block_, 0, stream>>>(f.ex, f.ey, f.ez, f.hx, f.hy, f.hz,
                                                                    material_class_.get(), classes_.get(), layout_, r);
     YEEX_CUDA(cudaGetLastError());
   }
@@ -191,7 +210,8 @@ class CudaEngine final : public Engine<Real> {
   int source_count_, probe_count_;
   Index probe_slots_;
   dim3 block_;
-  cudaStream_t stream_ = nullptr;
+  cudaStream_t stream_ = nullptr;         // Lane::bulk, lowest priority
+  cudaStream_t border_stream_ = nullptr;  // Lane::border, highest priority
   std::array<DeviceArray<Real>, kComponentCount> fields_;
   DeviceArray<std::uint8_t> material_class_;
   DeviceArray<CellCoefficients<Real>> classes_;
@@ -214,6 +234,41 @@ std::unique_ptr<Engine<Real>> make_cuda_engine(const EngineSetup<Real>& setup) {
 }
 template std::unique_ptr<Engine<float>> make_cuda_engine<float>(const EngineSetup<float>&);
 template std::unique_ptr<Engine<double>> make_cuda_engine<double>(const EngineSetup<double>&);
+
+template <typename Real>
+CudaEngineView<Real> cuda_engine_view(Engine<Real>& engine) {
+  auto* cuda = dynamic_cast<CudaEngine<Real>*>(&engine);
+  if (!cuda) throw std::invalid_argument("engine '" + engine.name() + "' is not the cuda engine");
+  return cuda->view();
+}
+template CudaEngineView<float> cuda_engine_view<float>(Engine<float>&);
+template CudaEngineView<double> cuda_engine_view<double>(Engine<double>&);
+
+bool can_access_peer(int a, int b) {
+  int yes = 0;
+  return a == b || (cudaDeviceCanAccessPeer(&yes, a, b) == cudaSuccess && yes);
+}
+
+void enable_peer_access(int a, int b) {
+  if (a == b) return;
+  for (auto [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
+    YEEX_CUDA(cudaSetDevice(from));
+    const cudaError_t status = cudaDeviceEnablePeerAccess(to, 0);
+    if (status == cudaErrorPeerAccessAlreadyEnabled)
+      cudaGetLastError();  // clear it: already on is what we want
+    else
+      YEEX_CUDA(status);
+  }
+}
+
+void* allocate_pinned(std::size_t bytes) {
+  void* p = nullptr;
+  YEEX_CUDA(cudaHostAlloc(&p, bytes, cudaHostAllocPortable));
+  return p;
+}
+void free_pinned(void* p) {
+  if (p) cudaFreeHost(p);
+}
 
 int cuda_device_count() {
   int n = 0;

@@ -12,6 +12,36 @@ namespace yeex {
 template <typename Real>
 std::unique_ptr<Engine<Real>> make_cuda_engine(const EngineSetup<Real>& setup);
 
+// Everything a kernel outside the engine needs to run the same update (the cooperative
+// exchange backend's persistent kernel): device pointers, layout, sources, probes, stream.
+template <typename Real>
+struct CudaEngineView {
+  FieldPointers<Real> fields;
+  const std::uint8_t* material_class;
+  const CellCoefficients<Real>* classes;
+  FieldLayout layout;
+  const PointSource* sources;
+  int source_count;
+  const Real* source_samples;  // [step][source]
+  const ProbePoint* probes;
+  int probe_count;
+  Real* probe_buffer;          // [slot][probe]
+  int device;
+  void* stream;                // cudaStream_t of Lane::bulk
+};
+// Throws std::invalid_argument unless `engine` is a cuda engine.
+template <typename Real>
+CudaEngineView<Real> cuda_engine_view(Engine<Real>& engine);
+
+// Peer access between two GPUs: whether the driver allows it, and turning it on (both ways;
+// idempotent).
+bool can_access_peer(int a, int b);
+void enable_peer_access(int a, int b);
+
+// Page-locked host memory (fast, asynchronous device copies); free with free_pinned.
+void* allocate_pinned(std::size_t bytes);
+void free_pinned(void* p);
+
 // Number of usable CUDA devices (0 when there is no driver or no GPU: never throws).
 int cuda_device_count();
 std::string cuda_device_name(int device);

@@ -48,12 +48,14 @@ class HostEngine final : public Engine<Real> {
   std::string name() const override { return "host"; }
   const FieldLayout& layout() const override { return setup_.layout; }
 
-  void update_h(const NodeRange& r) override {
+  int device() const override { return -1; }
+
+  void update_h(const NodeRange& r, Lane) override {
     sweep(r, [](const FieldPointers<Real>& f, Index c, Index sy, Index sz, const CellCoefficients<Real>& m) {
       update_h_cell(f, c, sy, sz, m);
     });
   }
-  void update_e(const NodeRange& r) override {
+  void update_e(const NodeRange& r, Lane) override {
     sweep(r, [](const FieldPointers<Real>& f, Index c, Index sy, Index sz, const CellCoefficients<Real>& m) {
       update_e_cell(f, c, sy, sz, m);
     });
@@ -80,13 +82,14 @@ class HostEngine final : public Engine<Real> {
     out.assign(probe_buffer_.begin(), probe_buffer_.begin() + slots * setup_.probes.size());
   }
 
-  void download(Component c, std::span<Real> host) override {
-    const auto& a = fields_[static_cast<int>(c)];
-    std::copy(a.begin(), a.end(), host.begin());
+  void copy_out(Component c, Index offset, Index count, Real* host) override {
+    std::copy_n(fields_[static_cast<int>(c)].data() + offset, count, host);
   }
-  void upload(Component c, std::span<const Real> host) override {
-    std::copy(host.begin(), host.end(), fields_[static_cast<int>(c)].begin());
+  void copy_in(Component c, Index offset, Index count, const Real* host) override {
+    std::copy_n(host, count, fields_[static_cast<int>(c)].data() + offset);
   }
+  Real* field_data(Component c) override { return fields_[static_cast<int>(c)].data(); }
+  void* native_stream(Lane) override { return nullptr; }
   void synchronize() override {}
 
  private:

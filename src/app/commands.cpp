@@ -16,6 +16,7 @@
 #include "io/atomic_file.hpp"
 #include "io/deck.hpp"
 #include "src/bench/bench.hpp"
+#include "src/exchange/registry.hpp"
 #include "src/runtime/provenance.hpp"
 #include "src/solver/engines.hpp"
 #include "src/solver/field_stats.hpp"
@@ -54,6 +55,10 @@ nlohmann::json run_report(const Model& model, const RunResult& r, const std::str
   j["deck"] = model.deck.to_json();
   j["provenance"] = provenance();
   j["run"] = {{"engine", r.engine},
+              {"exchange", r.exchange},
+              {"subdomains", r.subdomains},
+              {"halo_depth", r.halo_depth},
+              {"devices", r.devices},
               {"precision", r.precision_bits == 64 ? "f64" : "f32"},
               {"steps", r.steps},
               {"cells", r.cells},
@@ -61,6 +66,8 @@ nlohmann::json run_report(const Model& model, const RunResult& r, const std::str
               {"material_classes", model.classes.size()}};
   j["timings_s"] = {{"setup", r.seconds_setup},
                     {"stepping", r.seconds_stepping},
+                    {"exchange", r.seconds_exchange},
+                    {"wait", r.seconds_wait},
                     {"output", r.seconds_output},
                     {"per_step", r.steps ? r.seconds_stepping / r.steps : 0.0}};
   const double bytes = kBytesPerCellStep * (r.precision_bits / 32);
@@ -87,7 +94,8 @@ void print_run_summary(const Model& model, const RunResult& r, const std::filesy
   std::printf("  grid      %lld x %lld x %lld cells of %g x %g x %g mm, %lld steps, dt = %.4g ps\n",
               (long long)model.grid.nx, (long long)model.grid.ny, (long long)model.grid.nz, c[0] * 1e3, c[1] * 1e3,
               c[2] * 1e3, (long long)r.steps, model.dt * 1e12);
-  std::printf("  engine    %s, %s\n", r.engine.c_str(), r.precision_bits == 64 ? "float64" : "float32");
+  std::printf("  engine    %s, %s, %d subdomain(s), exchange %s, halo depth %lld\n", r.engine.c_str(),
+              r.precision_bits == 64 ? "float64" : "float32", r.subdomains, r.exchange.c_str(), (long long)r.halo_depth);
   std::printf("  stepping  %.3f s  %.3f Gcells/s  %.1f GB/s effective (%d B/cell/step)\n", r.seconds_stepping,
               r.gcells_per_second, r.gcells_per_second * kBytesPerCellStep * (r.precision_bits / 32),
               int(kBytesPerCellStep) * (r.precision_bits / 32));
@@ -140,6 +148,47 @@ std::size_t available_memory(const std::string& engine, int device) {
   return std::size_t(-1);
 }
 
+namespace {
+
+// Engine, GPUs, slabs and backend of a run; throws UsageError for what cannot run here.
+RunConfig resolve_split(const SplitOptions& o) {
+  RunConfig config;
+  config.engine = resolve_engine(o.engine);
+  config.exchange = o.exchange;
+  config.halo_depth = o.halo_depth;
+  if (o.halo_depth < 1) throw UsageError("--halo-depth must be at least 1");
+  if (config.engine == "host") {
+    if (!o.devices.empty() || o.gpus) throw UsageError("--gpus and --devices need the cuda engine; the host engine splits with --subdomains");
+    if (o.subdomains < 1) throw UsageError("--subdomains must be at least 1");
+    config.subdomains = o.subdomains;
+    return config;
+  }
+  int visible = 0;
+#if YEEX_HAVE_CUDA
+  visible = cuda_device_count();
+#endif
+  if (o.subdomains != 1) throw UsageError("--subdomains is for the host engine; the cuda engine runs one slab per GPU (--gpus, --devices)");
+  if (!o.devices.empty()) {
+    for (std::size_t i = 0; i < o.devices.size(); ++i) {
+      if (o.devices[i] < 0 || o.devices[i] >= visible)
+        throw UsageError("--devices: GPU " + std::to_string(o.devices[i]) + " does not exist (" + std::to_string(visible) +
+                         " visible: 0.." + std::to_string(visible - 1) + ")");
+      for (std::size_t j = 0; j < i; ++j)
+        if (o.devices[j] == o.devices[i]) throw UsageError("--devices: GPU " + std::to_string(o.devices[i]) + " is listed twice");
+    }
+    config.devices = o.devices;
+  } else {
+    const int n = o.gpus.value_or(visible);
+    if (n < 1) throw UsageError("--gpus must be at least 1");
+    if (n > visible) throw UsageError("--gpus " + std::to_string(n) + ": only " + std::to_string(visible) + " GPU(s) visible");
+    config.devices.clear();
+    for (int d = 0; d < n; ++d) config.devices.push_back(d);
+  }
+  return config;
+}
+
+}  // namespace
+
 int run_command(const RunOptions& o) {
   Deck deck = o.deck ? parse_deck_file(*o.deck) : default_deck();
   if (o.steps) {
@@ -148,22 +197,28 @@ int run_command(const RunOptions& o) {
     deck.duration.reset();
   }
   if (o.output) deck.output_dir = o.output->string();
-  const std::string engine = resolve_engine(o.engine);
+  RunConfig config = resolve_split(o.split);
+  const std::string& engine = config.engine;
   const int bits = precision_bits(o.precision);
-  const std::size_t need = estimate_engine_bytes(deck, bits), have = available_memory(engine, o.device);
+  const int slabs = engine == "cuda" ? static_cast<int>(config.devices.size()) : config.subdomains;
+  // The cuda engine needs its slab on each GPU; host slabs all share the host's memory.
+  const std::size_t need = estimate_engine_bytes(deck, bits) / (engine == "cuda" ? slabs : 1),
+                    have = available_memory(engine, engine == "cuda" ? config.devices.front() : 0);
   if (need > have)
     throw UsageError("the model needs about " + gib(need) + " on the " + engine + " engine but only " + gib(have) +
                      " is available (grid.cells " + std::to_string(deck.grid.nx) + " x " +
                      std::to_string(deck.grid.ny) + " x " + std::to_string(deck.grid.nz) + ")");
+  try {
+    check_run_config(deck.grid, config);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
   const Model model = build_model(deck);
   const std::filesystem::path out = deck.output_dir;
   check_output_directory(out);
   std::filesystem::create_directories(out);
 
-  RunConfig config;
-  config.engine = engine;
   config.precision_bits = bits;
-  config.device = o.device;
   config.progress = !o.quiet && !o.json;
   config.output_dir = out;
   const RunResult result = run_model(model, config);
@@ -229,6 +284,22 @@ int bench_command(const BenchOptions& o) {
                      {"bytes_per_cell_step", kBytesPerCellStep * bits / 32},
                      {"results", results}};
     write_text_atomically(*o.json, j.dump(2) + "\n");
+  }
+  return 0;
+}
+
+int exchanges_command(const SplitOptions& split) {
+  RunConfig config = resolve_split(split);
+  const ExchangeRequest request{config.engine, config.engine == "cuda" ? config.devices : std::vector<int>{},
+                                config.engine == "cuda" ? static_cast<int>(config.devices.size()) : config.subdomains,
+                                config.halo_depth};
+  std::printf("# exchange backends for the %s engine, %d subdomain(s), halo depth %lld\n", config.engine.c_str(),
+              request.subdomains, (long long)request.halo_depth);
+  std::printf("%-12s %-10s %s\n", "exchange", "runs here", "mechanism");
+  for (const auto& e : exchange_catalogue()) {
+    const std::string why = exchange_unavailable(e.name, request);
+    std::printf("%-12s %-10s %s%s\n", e.name.c_str(), why.empty() ? "yes" : "no", e.description.c_str(),
+                why.empty() ? "" : (" (" + why + ")").c_str());
   }
   return 0;
 }

@@ -18,13 +18,22 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// How a run is split: engine, GPUs or host slabs, exchange backend, halo depth.
+struct SplitOptions {
+  std::string engine;             // empty: cuda when a GPU is visible, else host
+  std::optional<int> gpus;        // cuda: the first N visible GPUs (default: all)
+  std::vector<int> devices;       // cuda: these GPUs, in this order (overrides gpus)
+  int subdomains = 1;             // host: z-slabs
+  std::string exchange;           // empty: the default backend
+  Index halo_depth = 1;
+};
+
 struct RunOptions {
   std::optional<std::filesystem::path> deck;  // unset: the built-in default problem
-  std::string engine;                         // empty: cuda when a GPU is visible, else host
+  SplitOptions split;
   std::string precision = "f32";
   std::optional<Index> steps;
   std::optional<std::filesystem::path> output;
-  int device = 0;
   bool json = false;
   bool quiet = false;
   std::string command_line;
@@ -32,12 +41,12 @@ struct RunOptions {
 
 struct BenchOptions {
   std::string engine;
+  int device = 0;
   std::string precision = "f32";
   std::vector<Index> sizes{256};
   Index steps = 100;
   Index warmup = 20;
   int repeats = 5;
-  int device = 0;
   std::optional<std::filesystem::path> json;
   bool csv = false;
   std::string command_line;
@@ -46,6 +55,7 @@ struct BenchOptions {
 int run_command(const RunOptions& options);
 int bench_command(const BenchOptions& options);
 int engines_command();
+int exchanges_command(const SplitOptions& split);
 
 // Throws UsageError unless `dir` exists as a writable folder or can be created.
 void check_output_directory(const std::filesystem::path& dir);

@@ -19,6 +19,22 @@ int main(int argc, char** argv) {
   const std::vector<std::string> engines{"host", "cuda"};
   const std::vector<std::string> precisions{"f32", "f64"};
 
+  const std::vector<std::string> exchanges{"host-staged", "p2p", "overlap", "coop", "b2r", "nccl", "list"};
+  // The options that say how a run is split, shared by `run` and `exchanges`.
+  const auto add_split_options = [&](CLI::App* cmd, SplitOptions& split) {
+    cmd->add_option("--engine", split.engine, "Compute engine (default: cuda when a GPU is visible, else host)")
+        ->check(CLI::IsMember(engines));
+    cmd->add_option("--exchange", split.exchange, "Halo exchange backend ('list' shows which can run here)")
+        ->check(CLI::IsMember(exchanges));
+    cmd->add_option("--gpus", split.gpus, "cuda engine: use the first N visible GPUs (default: all)")->check(CLI::PositiveNumber);
+    cmd->add_option("--devices", split.devices, "cuda engine: these GPUs, e.g. 0,2 (one z-slab each, in this order)")
+        ->delimiter(',')
+        ->excludes("--gpus");
+    cmd->add_option("--subdomains", split.subdomains, "host engine: split into N z-slabs")->check(CLI::PositiveNumber);
+    cmd->add_option("--halo-depth", split.halo_depth, "Ghost planes R; R > 1 exchanges every R steps (B+2R)")
+        ->check(CLI::Range(Index(1), Index(64)));
+  };
+
   RunOptions run;
   run.command_line = command_line;
   std::string deck;
@@ -26,14 +42,16 @@ int main(int argc, char** argv) {
   Index steps = 0;
   auto* run_cmd = app.add_subcommand("run", "Run a deck (with no deck: a dipole in a PEC box with a dielectric block)");
   run_cmd->add_option("deck", deck, "Input deck (TOML); see the README's 'The input deck'")->check(CLI::ExistingFile);
-  run_cmd->add_option("--engine", run.engine, "Compute engine (default: cuda when a GPU is visible, else host)")
-      ->check(CLI::IsMember(engines));
+  add_split_options(run_cmd, run.split);
   run_cmd->add_option("--precision", run.precision, "Field precision")->check(CLI::IsMember(precisions))->capture_default_str();
   run_cmd->add_option("--steps", steps, "Override the deck's number of time steps")->check(CLI::PositiveNumber);
   run_cmd->add_option("--output", output, "Output folder (overrides output.directory)");
-  run_cmd->add_option("--device", run.device, "GPU ordinal for the cuda engine")->check(CLI::NonNegativeNumber)->capture_default_str();
   run_cmd->add_flag("--json", run.json, "Print run.json on stdout instead of the summary");
   run_cmd->add_flag("--quiet,-q", run.quiet, "No progress line and no summary");
+
+  SplitOptions list_split;
+  auto* exchanges_cmd = app.add_subcommand("exchanges", "List the halo exchange backends and whether each can run here");
+  add_split_options(exchanges_cmd, list_split);
 
   BenchOptions bench;
   bench.command_line = command_line;
@@ -59,6 +77,11 @@ int main(int argc, char** argv) {
   }
 
   try {
+    if (*run_cmd && run.split.exchange == "list") {
+      run.split.exchange.clear();
+      return exchanges_command(run.split);
+    }
+    if (*exchanges_cmd) return exchanges_command(list_split);
     if (*run_cmd) {
       if (!deck.empty()) run.deck = deck;
       if (!output.empty()) run.output = output;

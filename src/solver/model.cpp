@@ -195,8 +195,8 @@ CellCoefficients<Real> class_coefficients(const Model& model, const ClassKey& ke
 }  // namespace
 
 template <typename Real>
-EngineSetup<Real> make_engine_setup(const Model& model, Index k_first, Index nodes_z, Index ghost,
-                                    Index probe_slots) {
+EngineSetup<Real> make_engine_setup(const Model& model, Index k_first, Index nodes_z, Index ghost, Index probe_slots,
+                                    std::optional<PlaneRange> sources) {
   EngineSetup<Real> setup;
   const GridShape g = model.grid;
   setup.layout = FieldLayout::make(g.nx + 1, g.ny + 1, nodes_z, ghost, sizeof(Real));
@@ -224,13 +224,15 @@ EngineSetup<Real> make_engine_setup(const Model& model, Index k_first, Index nod
       }
   }
 
-  // Sources and probes belong to the subdomain that owns their node plane.
-  const auto owned = [&](const std::array<Index, 3>& node) { return node[2] >= k_first && node[2] < k_first + nodes_z; };
+  // Probes belong to the subdomain that owns their node plane, sources to every one that
+  // computes it.
+  const PlaneRange own{k_first, k_first + nodes_z}, source_planes = sources.value_or(own);
+  const auto owned = [&](const std::array<Index, 3>& node) { return own.contains(node[2]); };
   const auto local_offset = [&](const std::array<Index, 3>& node) { return L.offset(node[0], node[1], node[2] - k_first); };
   setup.steps = model.steps;
   std::vector<const ResolvedSource*> mine;
   for (const auto& s : model.sources)
-    if (owned(s.node)) {
+    if (source_planes.contains(s.node[2])) {
       mine.push_back(&s);
       setup.sources.push_back({s.component, local_offset(s.node), s.coefficient});
     }
@@ -245,7 +247,7 @@ EngineSetup<Real> make_engine_setup(const Model& model, Index k_first, Index nod
   return setup;
 }
 
-template EngineSetup<float> make_engine_setup<float>(const Model&, Index, Index, Index, Index);
-template EngineSetup<double> make_engine_setup<double>(const Model&, Index, Index, Index, Index);
+template EngineSetup<float> make_engine_setup<float>(const Model&, Index, Index, Index, Index, std::optional<PlaneRange>);
+template EngineSetup<double> make_engine_setup<double>(const Model&, Index, Index, Index, Index, std::optional<PlaneRange>);
 
 }  // namespace yeex

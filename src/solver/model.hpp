@@ -11,9 +11,11 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "decomposition/slab_decomposition.hpp"
 #include "io/deck.hpp"
 #include "kernels/engine.hpp"
 
@@ -62,10 +64,13 @@ struct Model {
 Model build_model(const Deck& deck);
 
 // Engine input for the z-slab of global node planes [k_first, k_first + nodes_z) with `ghost`
-// pad planes (a single-domain run: k_first 0, nodes_z nz+1, ghost 1).
+// pad planes (a single-domain run: k_first 0, nodes_z nz+1, ghost 1). The engine injects the
+// sources whose node plane lies in `sources` (default: its own planes; B+2R adds the ghost
+// planes, see decomposition/halo_plan.hpp) and samples the probes of its own planes, in the
+// model's order.
 template <typename Real>
-EngineSetup<Real> make_engine_setup(const Model& model, Index k_first, Index nodes_z, Index ghost,
-                                    Index probe_slots);
+EngineSetup<Real> make_engine_setup(const Model& model, Index k_first, Index nodes_z, Index ghost, Index probe_slots,
+                                    std::optional<PlaneRange> sources = std::nullopt);
 
 // Waveform value at time t (seconds); formulas in the README ("The input deck").
 double waveform_value(WaveformKind kind, double frequency, double t);

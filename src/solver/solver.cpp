@@ -2,7 +2,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <limits>
+#include <random>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -10,6 +13,7 @@
 
 #include "io/snapshot_writer.hpp"
 #include "src/solver/engines.hpp"
+#include "src/exchange/registry.hpp"
 #include "src/solver/field_stats.hpp"
 
 namespace yeex {
@@ -46,14 +50,32 @@ class Progress {
 template <typename Real>
 class Run {
  public:
-  Run(const Model& model, const RunConfig& config) : model_(model), config_(config) {
+  Run(const Model& model, const RunConfig& config)
+      : model_(model),
+        config_(config),
+        decomposition_(model.grid, config.engine == "cuda" ? static_cast<int>(config.devices.size()) : config.subdomains,
+                       config.halo_depth),
+        team_(decomposition_.size()) {
     const auto t0 = Clock::now();
-    EngineSetup<Real> setup = make_engine_setup<Real>(model, 0, model.grid.nz + 1, 1, config.probe_slots);
-    setup.device = config.device;
-    engine_ = make_engine<Real>(config.engine, setup);
-    engine_->synchronize();
-    range_ = all_nodes(model.grid);
-    update_ = update_nodes(model.grid);
+    const SlabDecomposition& d = decomposition_;
+    ExchangeContext<Real> context;
+    context.decomposition = &d;
+    context.plan = halo_plan(d, config.halo_depth);
+    context.team = &team_;
+    for (int s = 0; s < d.size(); ++s) {
+      const SlabSubdomain& sub = d.subdomain(s);
+      EngineSetup<Real> setup = make_engine_setup<Real>(model, sub.k_begin, sub.stored_planes, sub.ghost,
+                                                        config.probe_slots, source_planes(d, s, config.halo_depth));
+      if (config.engine == "cuda") setup.device = config.devices[s];
+      probe_counts_.push_back(setup.probes.size());
+      engines_.push_back(make_engine<Real>(config.engine, setup));
+      context.engines.push_back(engines_.back().get());
+    }
+    exchange_name_ = config.exchange.empty() ? default_exchange(request()) : config.exchange;
+    if (const std::string why = exchange_unavailable(exchange_name_, request()); !why.empty())
+      throw std::invalid_argument("--exchange " + exchange_name_ + ": " + why);
+    exchange_ = make_exchange<Real>(exchange_name_, std::move(context));
+    for (auto& e : engines_) e->synchronize();
     open_snapshots();
     result_.seconds_setup = seconds_since(t0);
   }
@@ -61,6 +83,10 @@ class Run {
   RunResult execute() {
     const Model& m = model_;
     result_.engine = config_.engine;
+    result_.exchange = exchange_name_;
+    result_.subdomains = decomposition_.size();
+    result_.halo_depth = config_.halo_depth;
+    if (config_.engine == "cuda") result_.devices = config_.devices;
     result_.precision_bits = config_.precision_bits;
     result_.steps = m.steps;
     result_.cells = m.grid.cells();
@@ -72,73 +98,147 @@ class Run {
     }
 
     Progress progress(config_.progress, m.steps, m.grid.cells());
-    const auto t0 = Clock::now();
-    Index slot = 0;
-    for (Index n = 0; n < m.steps; ++n) {
-      // --- one Yee step: H from E, then E from H, then the sources' currents ---
-      engine_->update_h(update_);
-      engine_->update_e(update_);
-      engine_->inject_sources(n);
-      engine_->sample_probes(slot++);
-      if (slot == config_.probe_slots || n + 1 == m.steps) {
-        timed_output([&] { drain_probes(slot, n + 1 - slot); });
-        slot = 0;
-      }
+    Index chunk = 8;  // grows so that a chunk takes about a quarter of a second
+    for (Index n = 0; n < m.steps;) {
+      const Index count = std::min({chunk, config_.probe_slots, m.steps - n, steps_to_next_snapshot(n)});
+      const auto t0 = Clock::now();
+      // ---- every subdomain's thread advances its slab by `count` steps ----
+      team_.run([&](int s) {
+        exchange_->advance(s, n, count);
+        engines_[s]->synchronize();
+      });
+      const double seconds = seconds_since(t0);
+      result_.seconds_stepping += seconds;
+      chunk = std::clamp<Index>(static_cast<Index>(count * 0.25 / std::max(seconds, 1e-6)), 1, config_.probe_slots);
+      timed_output([&] { drain_probes(count, n); });
+      n += count;
       for (std::size_t s = 0; s < snapshots_.size(); ++s)
-        if ((n + 1) % m.deck.snapshots[s].every == 0) timed_output([&] { write_snapshot(s, n + 1); });
-      if (progress.due()) {
-        engine_->synchronize();
-        progress.show(n + 1);
-      }
+        if (n % m.deck.snapshots[s].every == 0) timed_output([&] { write_snapshot(s, n); });
+      if (progress.due()) progress.show(n);
     }
-    engine_->synchronize();
-    result_.seconds_stepping = seconds_since(t0) - result_.seconds_output;
     timed_output([&] { finish(); });
+    for (const ExchangeTimes& t : exchange_->times()) {
+      result_.seconds_exchange = std::max(result_.seconds_exchange, t.exchange);
+      result_.seconds_wait = std::max(result_.seconds_wait, t.wait);
+    }
     result_.gcells_per_second =
         result_.seconds_stepping > 0 ? double(m.grid.cells()) * m.steps / result_.seconds_stepping / 1e9 : 0.0;
     return result_;
   }
 
+  StepTiming time_steps(Index warmup, Index steps, int repeats) {
+    randomise_fields();
+    const auto advance = [&](Index first, Index count) {
+      team_.run([&](int s) {
+        for (Index n = first; n < first + count; n += config_.probe_slots) {
+          exchange_->advance(s, n, std::min(config_.probe_slots, first + count - n));
+          engines_[s]->fetch_probes(0, scratch_[s]);  // frees the probe buffer without copying
+        }
+        engines_[s]->synchronize();
+      });
+    };
+    advance(0, warmup);
+    StepTiming t;
+    t.exchange = exchange_name_;
+    t.subdomains = decomposition_.size();
+    const std::vector<ExchangeTimes> before = exchange_->times();
+    for (int r = 0; r < repeats; ++r) {
+      const auto t0 = Clock::now();
+      advance(warmup + r * steps, steps);
+      t.seconds_per_step.push_back(seconds_since(t0) / steps);
+    }
+    for (std::size_t s = 0; s < before.size(); ++s) {
+      const ExchangeTimes& after = exchange_->times()[s];
+      t.exchange_per_step = std::max(t.exchange_per_step, (after.exchange - before[s].exchange) / (steps * repeats));
+      t.wait_per_step = std::max(t.wait_per_step, (after.wait - before[s].wait) / (steps * repeats));
+    }
+    return t;
+  }
+
  private:
+  // Small pseudo-random fields (never time zeros), the same in every subdomain's planes.
+  void randomise_fields() {
+    std::mt19937_64 rng(12345);
+    std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+    for (auto& engine : engines_) {
+      std::vector<Real> values(engine->layout().elements());
+      for (Component c : kAllComponents) {
+        for (auto& v : values) v = static_cast<Real>(uniform(rng) * (is_electric(c) ? 1.0 : 1.0 / 377.0));
+        engine->upload(c, values);
+      }
+    }
+    scratch_.resize(engines_.size());
+  }
+
+  ExchangeRequest request() const {
+    return {config_.engine, config_.engine == "cuda" ? config_.devices : std::vector<int>{}, decomposition_.size(),
+            config_.halo_depth};
+  }
+
+  Index steps_to_next_snapshot(Index n) const {
+    Index next = std::numeric_limits<Index>::max();
+    for (const auto& s : model_.deck.snapshots) next = std::min(next, s.every - n % s.every);
+    return next;
+  }
+
   template <typename Work>
   void timed_output(Work work) {
-    engine_->synchronize();
     const auto t0 = Clock::now();
     work();
     result_.seconds_output += seconds_since(t0);
   }
 
-  // Appends `slots` buffered samples, the first taken after step `first_step`.
+  // Appends `slots` buffered samples, the first taken after step `first_step`. Each engine holds
+  // the probes of its own planes, in the model's order.
   void drain_probes(Index slots, Index first_step) {
-    std::vector<Real> values;
-    engine_->fetch_probes(slots, values);
-    const std::size_t per_slot = values.size() / std::max<Index>(slots, 1);
-    for (Index s = 0; s < slots; ++s) {
-      std::size_t column = 0;
-      for (auto& probe : result_.probes.probes)
+    std::vector<std::vector<Real>> values(engines_.size());
+    for (std::size_t s = 0; s < engines_.size(); ++s) engines_[s]->fetch_probes(slots, values[s]);
+    for (Index slot = 0; slot < slots; ++slot) {
+      std::vector<std::size_t> column(engines_.size(), 0);
+      for (std::size_t p = 0; p < result_.probes.probes.size(); ++p) {
+        auto& probe = result_.probes.probes[p];
+        const int s = owner(model_.probes[p].node[2]);
         for (auto& series : probe.series) {
-          const double v = values[s * per_slot + column++];
+          const double v = values[s][slot * probe_counts_[s] + column[s]++];
           if (!std::isfinite(v))
             throw std::runtime_error("the fields blew up: probe '" + probe.name + "' reads " + std::to_string(v) +
-                                     " after step " + std::to_string(first_step + s + 1));
+                                     " after step " + std::to_string(first_step + slot + 1));
           series.push_back(v);
         }
+      }
     }
   }
 
-  std::vector<Real>& downloaded(Component c) {
-    auto& buffer = host_;
-    buffer.resize(engine_->layout().elements());
-    engine_->download(c, buffer);
-    if (const auto bad = find_non_finite<Real>(buffer, engine_->layout(), range_))
+  int owner(Index global_k) const {
+    for (int s = 0; s < decomposition_.size(); ++s)
+      if (decomposition_.owned_nodes(s).k0 <= global_k && global_k < decomposition_.owned_nodes(s).k1) return s;
+    return decomposition_.size() - 1;
+  }
+
+  // Subdomain s's whole array of component c, checked for NaN/Inf on its own nodes.
+  const std::vector<Real>& downloaded(int s, Component c) {
+    Engine<Real>& engine = *engines_[s];
+    host_.resize(engine.layout().elements());
+    engine.download(c, host_);
+    const NodeRange own = decomposition_.to_local(s, decomposition_.owned_nodes(s));
+    if (const auto bad = find_non_finite<Real>(host_, engine.layout(), own))
       throw std::runtime_error("the fields blew up: " + std::string(component_name(c)) + " is not finite at node (" +
                                std::to_string((*bad)[0]) + ", " + std::to_string((*bad)[1]) + ", " +
-                               std::to_string((*bad)[2]) + ")");
-    return buffer;
+                               std::to_string(decomposition_.global_k(s, (*bad)[2])) + ")");
+    return host_;
+  }
+
+  // The nodes of global range r that subdomain s owns, in its local coordinates (may be empty).
+  NodeRange local_part(int s, NodeRange r) const {
+    const NodeRange own = decomposition_.owned_nodes(s);
+    r.k0 = std::max(r.k0, own.k0);
+    r.k1 = std::min(r.k1, own.k1);
+    if (r.k1 < r.k0) r.k1 = r.k0;
+    return decomposition_.to_local(s, r);
   }
 
   NodeRange snapshot_range(const Snapshot& s) const {
-    NodeRange r = range_;
+    NodeRange r = all_nodes(model_.grid);
     if (s.plane_axis) {
       const int a = *s.plane_axis;
       const Index node = std::llround(s.plane_position / model_.cell[a]);
@@ -160,18 +260,31 @@ class Run {
     }
   }
 
+  // z is the slowest index, so the slabs' pieces concatenated in order form the whole box.
   void write_snapshot(std::size_t s, Index step) {
     const Snapshot& spec = model_.deck.snapshots[s];
     const NodeRange r = snapshot_range(spec);
     for (Component c : spec.components) {
-      const std::vector<Real> box = extract<Real>(downloaded(c), engine_->layout(), r);
+      std::vector<Real> box;
+      for (int d = 0; d < decomposition_.size(); ++d) {
+        const NodeRange part = local_part(d, r);
+        if (part.empty()) continue;
+        const std::vector<Real> piece = extract<Real>(downloaded(d, c), engines_[d]->layout(), part);
+        box.insert(box.end(), piece.begin(), piece.end());
+      }
       snapshots_[s]->write(step, step * model_.dt, c, std::span<const Real>(box));
     }
   }
 
+  // Checksums chain over the slabs in z order: the same value as one slab holding everything.
   void finish() {
-    for (Component c : kAllComponents)
-      result_.component_checksums[static_cast<int>(c)] = checksum<Real>(downloaded(c), engine_->layout(), range_);
+    for (Component c : kAllComponents) {
+      std::uint64_t sum = kChecksumSeed;
+      for (int s = 0; s < decomposition_.size(); ++s)
+        sum = checksum<Real>(downloaded(s, c), engines_[s]->layout(),
+                             decomposition_.to_local(s, decomposition_.owned_nodes(s)), sum);
+      result_.component_checksums[static_cast<int>(c)] = sum;
+    }
     result_.checksum = combine_checksums(result_.component_checksums);
     if (!config_.output_dir) return;
     for (auto& s : snapshots_) {
@@ -188,11 +301,15 @@ class Run {
 
   const Model& model_;
   RunConfig config_;
-  std::unique_ptr<Engine<Real>> engine_;
-  NodeRange range_;   // every node: checksums, snapshots, finiteness
-  NodeRange update_;  // the nodes the engine sweeps
+  SlabDecomposition decomposition_;
+  ThreadTeam team_;
+  std::vector<std::unique_ptr<Engine<Real>>> engines_;
+  std::vector<std::size_t> probe_counts_;  // probes (components) each engine samples
+  std::string exchange_name_;
+  std::unique_ptr<HaloExchange<Real>> exchange_;
   std::vector<std::unique_ptr<SnapshotWriter>> snapshots_;
   std::vector<Real> host_;  // one whole array, reused for every download
+  std::vector<std::vector<Real>> scratch_;  // per subdomain, for time_steps
   RunResult result_;
 };
 
@@ -201,6 +318,23 @@ class Run {
 RunResult run_model(const Model& model, const RunConfig& config) {
   if (config.precision_bits == 64) return Run<double>(model, config).execute();
   return Run<float>(model, config).execute();
+}
+
+void check_run_config(const GridShape& grid, const RunConfig& config) {
+  const int slabs = config.engine == "cuda" ? static_cast<int>(config.devices.size()) : config.subdomains;
+  const SlabDecomposition d(grid, slabs, config.halo_depth);
+  const ExchangeRequest request{config.engine, config.engine == "cuda" ? config.devices : std::vector<int>{}, d.size(),
+                                config.halo_depth};
+  const std::string name = config.exchange.empty() ? default_exchange(request) : config.exchange;
+  if (const std::string why = exchange_unavailable(name, request); !why.empty())
+    throw std::invalid_argument("--exchange " + name + ": " + why);
+}
+
+StepTiming time_model(const Model& model, const RunConfig& config, Index warmup, Index steps, int repeats) {
+  if (model.steps < warmup + steps * repeats)
+    throw std::invalid_argument("time_model: the model has fewer steps than warmup + steps * repeats");
+  if (config.precision_bits == 64) return Run<double>(model, config).time_steps(warmup, steps, repeats);
+  return Run<float>(model, config).time_steps(warmup, steps, repeats);
 }
 
 std::size_t estimate_engine_bytes(const Deck& deck, int precision_bits) {

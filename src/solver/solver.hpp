@@ -17,7 +17,10 @@ namespace yeex {
 struct RunConfig {
   std::string engine = "host";
   int precision_bits = 32;  // 32 or 64
-  int device = 0;
+  std::vector<int> devices{0};  // cuda engine: the GPU of each subdomain
+  int subdomains = 1;           // host engine: z-slabs (the cuda engine has one per device)
+  std::string exchange;         // backend name; empty: default_exchange()
+  Index halo_depth = 1;
   bool progress = false;    // progress line with ETA on stderr
   std::optional<std::filesystem::path> output_dir;  // unset: write no files
   Index probe_slots = 1024;  // probe samples buffered on the device between fetches
@@ -25,6 +28,10 @@ struct RunConfig {
 
 struct RunResult {
   std::string engine;
+  std::string exchange;
+  int subdomains = 1;
+  Index halo_depth = 1;
+  std::vector<int> devices;
   int precision_bits = 32;
   Index steps = 0;
   Index cells = 0;
@@ -32,14 +39,35 @@ struct RunResult {
   double seconds_stepping = 0;  // the time loop without output
   double seconds_output = 0;    // probe fetches, snapshots, final download and checksum
   double gcells_per_second = 0;  // cells * steps / seconds_stepping / 1e9
+  double seconds_exchange = 0;   // slowest subdomain: moving halos (synchronous backends)
+  double seconds_wait = 0;       // slowest subdomain: waiting at barriers
   std::array<std::uint64_t, kComponentCount> component_checksums{};
   std::uint64_t checksum = 0;
   ProbeFile probes;
   std::vector<std::filesystem::path> files;  // written, final names
 };
 
-// Runs the model; throws std::runtime_error on a numerical blow-up (NaN/Inf: step and node).
+// Runs the model on config.subdomains (host) or config.devices.size() (cuda) z-slabs; throws
+// std::invalid_argument for a split or backend that cannot run, std::runtime_error on a
+// numerical blow-up (NaN/Inf: step and node).
 RunResult run_model(const Model& model, const RunConfig& config);
+
+// Steady-state timing of the time loop alone (no probes fetched, no output): fields filled with
+// pseudo-random values, `warmup` steps, then `repeats` timed runs of `steps` steps (host clock
+// after every subdomain's device work has finished). The model must have at least
+// warmup + steps * repeats steps of source samples.
+struct StepTiming {
+  std::string exchange;
+  int subdomains = 1;
+  std::vector<double> seconds_per_step;  // one per repeat
+  double exchange_per_step = 0;  // slowest subdomain, synchronous backends only (else 0)
+  double wait_per_step = 0;      // slowest subdomain, waiting at barriers (else 0)
+};
+StepTiming time_model(const Model& model, const RunConfig& config, Index warmup, Index steps, int repeats);
+
+// Throws std::invalid_argument when the split or the exchange backend of `config` cannot run for
+// this grid (so a run can be refused before anything is written).
+void check_run_config(const GridShape& grid, const RunConfig& config);
 
 // Bytes of memory a run of this deck needs on its engine (fields, classes, buffers); cheap, so
 // it can refuse a deck before the model is built.

@@ -1,0 +1,74 @@
+// HaloExchange: how the subdomains of one model advance together. One class per backend, one
+// file each, registered by name in src/exchange/registry.cpp. Contract: advance() is called by
+// every subdomain's thread at once with the same steps; when all return, every subdomain holds
+// bit for bit what the single-domain run holds on its owned planes, for any backend. A backend
+// executes the halo plan (decomposition/halo_plan.hpp) with its own mechanism and computes no
+// geometry; it allocates in its constructor, never in advance().
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "decomposition/halo_plan.hpp"
+#include "decomposition/slab_decomposition.hpp"
+#include "kernels/engine.hpp"
+#include "src/runtime/thread_team.hpp"
+
+namespace yeex {
+
+// What every backend works on: the split, its plan, one engine per subdomain, the team.
+template <typename Real>
+struct ExchangeContext {
+  const SlabDecomposition* decomposition = nullptr;
+  HaloPlan plan;
+  std::vector<Engine<Real>*> engines;  // engines[s] holds subdomain s
+  ThreadTeam* team = nullptr;
+};
+
+// Time of one subdomain's step split by what it waited for (seconds, host clock).
+struct ExchangeTimes {
+  double exchange = 0;  // copying halos (including waiting for the copies)
+  double wait = 0;      // waiting for the other subdomains at barriers
+};
+
+template <typename Real>
+class HaloExchange {
+ public:
+  explicit HaloExchange(ExchangeContext<Real> context) : context_(std::move(context)) {}
+  virtual ~HaloExchange() = default;
+
+  virtual std::string name() const = 0;
+  // Advances subdomain s by steps [first, first + count), sampling the probes of step n into
+  // slot n - first. Called concurrently by every subdomain's thread.
+  virtual void advance(int s, Index first, Index count) = 0;
+
+  const ExchangeContext<Real>& context() const { return context_; }
+  // Accumulated per subdomain since construction (backends that can tell them apart).
+  const std::vector<ExchangeTimes>& times() const { return times_; }
+
+ protected:
+  ExchangeContext<Real> context_;
+  std::vector<ExchangeTimes> times_ = std::vector<ExchangeTimes>(context_.engines.size());
+};
+
+// The synchronous step loop of the halo plan (see decomposition/halo_plan.hpp): exchange phases
+// between the sweeps, each a barrier, the backend's transfers, a barrier. Subclasses supply only
+// transfer(): how one subdomain receives its planes of one phase.
+template <typename Real>
+class SynchronousExchange : public HaloExchange<Real> {
+ public:
+  using HaloExchange<Real>::HaloExchange;
+  void advance(int s, Index first, Index count) override;
+
+ protected:
+  // Moves every transfer of `phase` that subdomain s takes part in (as receiver or sender,
+  // as the backend prefers); on return the transfers s receives have landed. Between the two
+  // barriers around it, no subdomain sweeps.
+  virtual void transfer(int s, HaloPhase phase) = 0;
+  // Local array offset of the first element of global plane k in subdomain s (whole padded planes).
+  Index plane_offset(int s, Index k) const;
+  void exchange(int s, HaloPhase phase);
+};
+
+}  // namespace yeex

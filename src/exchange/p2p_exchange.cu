@@ -1,0 +1,63 @@
+// p2p: halo planes copied GPU to GPU with cudaMemcpyPeerAsync over peer access (NVLink or PCIe),
+// synchronous per half-step. With --halo-depth R > 1 this is also the transport of `b2r`.
+//
+// Data path: the receiver pulls each of its transfers straight from the sender's owned planes
+// into its ghost planes (one copy per component and transfer: a run of whole padded planes is
+// contiguous), on its bulk stream, and waits for them.
+// Synchronisation: SynchronousExchange's barriers around the phase (the sender's planes are final
+// before the copy; nobody sweeps until every copy has landed).
+// Requirements: cuda engine; peer access between neighbouring GPUs (enabled at construction).
+#include "src/exchange/p2p_exchange.hpp"
+
+#include <cuda_runtime.h>
+
+#include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/cuda_engine.hpp"
+
+namespace yeex {
+namespace {
+
+template <typename Real>
+class P2PExchange final : public SynchronousExchange<Real> {
+ public:
+  P2PExchange(ExchangeContext<Real> context, std::string name)
+      : SynchronousExchange<Real>(std::move(context)), name_(std::move(name)) {
+    const auto& engines = this->context_.engines;
+    for (HaloPhase phase : kAllHaloPhases)
+      for (const HaloTransfer& t : this->context_.plan.transfers(phase))
+        enable_peer_access(engines[t.from]->device(), engines[t.to]->device());
+  }
+
+  std::string name() const override { return name_; }
+
+ protected:
+  void transfer(int s, HaloPhase phase) override {
+    const auto& engines = this->context_.engines;
+    Engine<Real>& to = *engines[s];
+    const auto stream = static_cast<cudaStream_t>(to.native_stream());
+    const std::size_t plane_bytes = to.layout().pitch_z * sizeof(Real);
+    for (const HaloTransfer& t : this->context_.plan.transfers(phase)) {
+      if (t.to != s) continue;
+      Engine<Real>& from = *engines[t.from];
+      for (Component c : t.components)
+        YEEX_CUDA(cudaMemcpyPeerAsync(to.field_data(c) + this->plane_offset(s, t.destination.begin), to.device(),
+                                      from.field_data(c) + this->plane_offset(t.from, t.source.begin), from.device(),
+                                      t.source.count() * plane_bytes, stream));
+    }
+    YEEX_CUDA(cudaStreamSynchronize(stream));
+  }
+
+ private:
+  std::string name_;
+};
+
+}  // namespace
+
+template <typename Real>
+std::unique_ptr<HaloExchange<Real>> make_p2p_exchange(ExchangeContext<Real> context, std::string name) {
+  return std::make_unique<P2PExchange<Real>>(std::move(context), std::move(name));
+}
+template std::unique_ptr<HaloExchange<float>> make_p2p_exchange(ExchangeContext<float>, std::string);
+template std::unique_ptr<HaloExchange<double>> make_p2p_exchange(ExchangeContext<double>, std::string);
+
+}  // namespace yeex

@@ -1,0 +1,116 @@
+#include "src/exchange/registry.hpp"
+
+#include <stdexcept>
+
+#include "src/exchange/host_staged_exchange.hpp"
+#if YEEX_HAVE_CUDA
+#include "kernels/cuda/cuda_engine.hpp"
+#include "src/exchange/p2p_exchange.hpp"
+#endif
+
+namespace yeex {
+namespace {
+
+template <typename Real>
+using Factory = std::unique_ptr<HaloExchange<Real>> (*)(ExchangeContext<Real>, std::string);
+
+struct Entry {
+  ExchangeInfo info;
+  std::string (*unavailable)(const ExchangeRequest&);  // empty string: can run
+  Factory<float> make_f32;
+  Factory<double> make_f64;
+};
+
+// Requirement checks, shared by the entries.
+std::string needs_gpu(const ExchangeRequest& r) {
+#if YEEX_HAVE_CUDA
+  return r.engine == "cuda" ? "" : "needs the cuda engine (this run uses the " + r.engine + " engine)";
+#else
+  (void)r;
+  return "this build has no CUDA (configure with YEEX_ENABLE_CUDA=ON)";
+#endif
+}
+
+std::string needs_peer_access(const ExchangeRequest& r) {
+  if (auto why = needs_gpu(r); !why.empty()) return why;
+#if YEEX_HAVE_CUDA
+  for (std::size_t s = 0; s + 1 < r.devices.size(); ++s)
+    if (!can_access_peer(r.devices[s], r.devices[s + 1]))
+      return "needs peer access between neighbouring GPUs, and GPU " + std::to_string(r.devices[s]) + " cannot reach GPU " +
+             std::to_string(r.devices[s + 1]);
+#endif
+  return "";
+}
+
+std::string needs_depth_one(const ExchangeRequest& r) {
+  return r.halo_depth == 1 ? "" : "exchanges every half-step: runs with --halo-depth 1 only (b2r is the R > 1 backend)";
+}
+
+std::vector<Entry> entries() {
+  std::vector<Entry> list;
+  list.push_back({{"host-staged", "device -> pinned host buffer -> device, per halo plane (host engine: through a staging buffer)"},
+                  [](const ExchangeRequest&) { return std::string(); },
+                  make_host_staged_exchange<float>, make_host_staged_exchange<double>});
+#if YEEX_HAVE_CUDA
+  list.push_back({{"p2p", "cudaMemcpyPeerAsync between GPUs with peer access, synchronous per half-step"},
+                  [](const ExchangeRequest& r) {
+                    auto why = needs_peer_access(r);
+                    return why.empty() ? needs_depth_one(r) : why;
+                  },
+                  make_p2p_exchange<float>, make_p2p_exchange<double>});
+  list.push_back({{"b2r", "B+2R: R ghost planes exchanged once every R steps (--halo-depth R > 1), border recomputed; P2P on GPUs, staging on the host"},
+                  [](const ExchangeRequest& r) -> std::string {
+                    if (r.halo_depth < 2) return "needs --halo-depth R with R > 1";
+                    return r.engine == "cuda" ? needs_peer_access(r) : "";
+                  },
+                  nullptr, nullptr});
+#else
+  list.push_back({{"b2r", "B+2R: R ghost planes exchanged once every R steps (--halo-depth R > 1), border recomputed; staging on the host"},
+                  [](const ExchangeRequest& r) -> std::string { return r.halo_depth < 2 ? "needs --halo-depth R with R > 1" : ""; },
+                  nullptr, nullptr});
+#endif
+  return list;
+}
+
+}  // namespace
+
+std::vector<ExchangeInfo> exchange_catalogue() {
+  std::vector<ExchangeInfo> list;
+  for (const auto& e : entries()) list.push_back(e.info);
+  return list;
+}
+
+std::string exchange_unavailable(const std::string& name, const ExchangeRequest& request) {
+  for (const auto& e : entries())
+    if (e.info.name == name) return e.unavailable(request);
+  return "unknown exchange backend '" + name + "' (yeex exchanges lists them)";
+}
+
+std::string default_exchange(const ExchangeRequest& request) {
+  if (request.halo_depth > 1) return "b2r";
+  for (const char* name : {"p2p", "host-staged"})
+    if (exchange_unavailable(name, request).empty()) return name;
+  return "host-staged";
+}
+
+template <typename Real>
+std::unique_ptr<HaloExchange<Real>> make_exchange(const std::string& name, ExchangeContext<Real> context) {
+  for (const auto& e : entries()) {
+    if (e.info.name != name) continue;
+    Factory<Real> make;
+    if constexpr (sizeof(Real) == 4) make = e.make_f32; else make = e.make_f64;
+    if (name == "b2r") {  // a halo depth on the transport of the engine
+#if YEEX_HAVE_CUDA
+      if (context.engines.front()->device() >= 0) return make_p2p_exchange<Real>(std::move(context), name);
+#endif
+      return make_host_staged_exchange<Real>(std::move(context), name);
+    }
+    return make(std::move(context), name);
+  }
+  throw std::invalid_argument("unknown exchange backend '" + name + "'");
+}
+
+template std::unique_ptr<HaloExchange<float>> make_exchange<float>(const std::string&, ExchangeContext<float>);
+template std::unique_ptr<HaloExchange<double>> make_exchange<double>(const std::string&, ExchangeContext<double>);
+
+}  // namespace yeex

@@ -1,0 +1,54 @@
+// Threads mode: one persistent host thread per subdomain (per GPU), never one thread switching
+// devices. run() hands every member the same job and returns when all are done; inside a job the
+// members meet at barrier(). If a member throws, the barrier breaks: the others leave it with
+// TeamAborted instead of waiting forever, and run() rethrows the first error.
+#pragma once
+
+#include <condition_variable>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+namespace yeex {
+
+class TeamAborted : public std::runtime_error {
+ public:
+  TeamAborted() : std::runtime_error("another thread of the team failed") {}
+};
+
+class ThreadTeam {
+ public:
+  explicit ThreadTeam(int size);
+  ~ThreadTeam();
+  ThreadTeam(const ThreadTeam&) = delete;
+  ThreadTeam& operator=(const ThreadTeam&) = delete;
+
+  int size() const { return size_; }
+  // Runs job(member) on every member concurrently; rethrows the first exception.
+  void run(const std::function<void(int member)>& job);
+  // Waits until every member has arrived (inside a job only).
+  void barrier();
+
+ private:
+  void work(int member);
+  void fail(std::exception_ptr error);
+
+  int size_;
+  std::mutex mutex_;
+  std::condition_variable wake_, done_, meet_;
+  const std::function<void(int)>* job_ = nullptr;
+  long generation_ = 0;  // job number
+  int finished_ = 0;
+  bool stopping_ = false;
+  std::exception_ptr error_;
+  // barrier state
+  int arrived_ = 0;
+  long barrier_generation_ = 0;
+  bool broken_ = false;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace yeex

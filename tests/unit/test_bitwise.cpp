@@ -1,0 +1,106 @@
+// The bitwise contract on the host engine: for one engine and precision, the final fields and
+// the probe series are identical bit for bit whatever the number of z-slabs, the exchange
+// backend and the halo depth.
+#include <gtest/gtest.h>
+
+#include <tuple>
+
+#include "src/solver/solver.hpp"
+
+namespace yeex {
+namespace {
+
+// Small but demanding: sources and a PEC object right at slab boundaries, a lossy block crossing
+// them, probes in several slabs, uneven splits (nz = 13).
+Deck contract_deck() {
+  Deck d;
+  d.grid = {12, 10, 13};
+  d.cell_size = {1e-3, 1e-3, 1e-3};
+  d.steps = 37;
+  d.materials.push_back({"lossy", 3.0, 0.05, 1.0, false});
+  d.materials.push_back({"ferrite", 1.0, 0.0, 2.5, false});
+  d.geometry.push_back({ShapeKind::box, "lossy", {2e-3, 2e-3, 3e-3}, {9e-3, 8e-3, 10e-3}});
+  d.geometry.push_back({ShapeKind::box, "ferrite", {5e-3, 1e-3, 6e-3}, {8e-3, 4e-3, 7e-3}});
+  d.geometry.push_back({ShapeKind::box, "pec", {3e-3, 6e-3, 4e-3}, {4e-3, 7e-3, 9e-3}});
+  for (double z : {3e-3, 4e-3, 7e-3, 10e-3}) {
+    Source s;
+    s.position = {6e-3, 5e-3, z};
+    s.polarisation = z < 5e-3 ? 2 : 0;
+    s.waveform = z < 5e-3 ? WaveformKind::ricker : WaveformKind::gaussian_derivative;
+    s.frequency = 60e9;
+    d.sources.push_back(s);
+  }
+  d.probes.push_back({"low", {6e-3, 5e-3, 2e-3}, {Component::Ez, Component::Hx}});
+  d.probes.push_back({"mid", {7e-3, 4e-3, 6e-3}, {Component::Ex, Component::Hy, Component::Hz}});
+  d.probes.push_back({"top", {5e-3, 5e-3, 12e-3}, {Component::Ey}});
+  return d;
+}
+
+template <typename Real>
+RunResult run(int subdomains, const std::string& exchange, Index depth) {
+  RunConfig config;
+  config.precision_bits = 8 * sizeof(Real);
+  config.subdomains = subdomains;
+  config.exchange = exchange;
+  config.halo_depth = depth;
+  config.probe_slots = 16;  // several probe drains per run
+  return run_model(build_model(contract_deck()), config);
+}
+
+class BitwiseContract : public ::testing::TestWithParam<std::tuple<int, std::string, Index>> {};
+
+template <typename Real>
+void expect_identical_to_one_slab(int subdomains, const std::string& exchange, Index depth) {
+  const RunResult reference = run<Real>(1, "host-staged", 1);
+  const RunResult split = run<Real>(subdomains, exchange, depth);
+  EXPECT_EQ(split.subdomains, subdomains);
+  EXPECT_EQ(split.checksum, reference.checksum);
+  for (std::size_t c = 0; c < kComponentCount; ++c) EXPECT_EQ(split.component_checksums[c], reference.component_checksums[c]);
+  ASSERT_EQ(split.probes.probes.size(), reference.probes.probes.size());
+  for (std::size_t p = 0; p < split.probes.probes.size(); ++p)
+    EXPECT_EQ(split.probes.probes[p].series, reference.probes.probes[p].series) << split.probes.probes[p].name;
+}
+
+TEST_P(BitwiseContract, Float32) {
+  const auto& [n, exchange, depth] = GetParam();
+  expect_identical_to_one_slab<float>(n, exchange, depth);
+}
+
+TEST_P(BitwiseContract, Float64) {
+  const auto& [n, exchange, depth] = GetParam();
+  expect_identical_to_one_slab<double>(n, exchange, depth);
+}
+
+INSTANTIATE_TEST_SUITE_P(HostEngine, BitwiseContract,
+                         ::testing::Values(std::tuple{1, "b2r", 2}, std::tuple{2, "host-staged", 1},
+                                           std::tuple{3, "host-staged", 1}, std::tuple{4, "host-staged", 1},
+                                           std::tuple{2, "b2r", 2}, std::tuple{3, "b2r", 2}, std::tuple{4, "b2r", 2},
+                                           std::tuple{2, "b2r", 3}, std::tuple{3, "b2r", 3}, std::tuple{4, "b2r", 3},
+                                           std::tuple{2, "b2r", 4}, std::tuple{3, "b2r", 4}),
+                         [](const auto& info) {
+                           return std::get<1>(info.param).substr(0, 4) + "_" + std::to_string(std::get<0>(info.param)) +
+                                  "slabs_R" + std::to_string(std::get<2>(info.param));
+                         });
+
+TEST(BitwiseContract, RefusesSplitsThatCannotWork) {
+  const GridShape g = contract_deck().grid;
+  RunConfig too_many;
+  too_many.subdomains = 14;
+  EXPECT_THROW(check_run_config(g, too_many), std::invalid_argument);
+  RunConfig too_deep;
+  too_deep.subdomains = 4;
+  too_deep.halo_depth = 4;
+  too_deep.exchange = "b2r";
+  EXPECT_THROW(check_run_config(g, too_deep), std::invalid_argument);
+  RunConfig b2r_without_depth;
+  b2r_without_depth.subdomains = 2;
+  b2r_without_depth.exchange = "b2r";
+  EXPECT_THROW(check_run_config(g, b2r_without_depth), std::invalid_argument);
+  RunConfig gpu_backend_on_host;
+  gpu_backend_on_host.subdomains = 2;
+  gpu_backend_on_host.exchange = "p2p";
+  EXPECT_THROW(check_run_config(g, gpu_backend_on_host), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace yeex
