@@ -232,57 +232,101 @@ int run_command(const RunOptions& o) {
 }
 
 int bench_command(const BenchOptions& o) {
-  const std::string engine = resolve_engine(o.engine);
-  const int bits = precision_bits(o.precision);
+  RunConfig pool = resolve_split(o.split);  // the engine and every GPU (or slab count) available
+  BenchConfig b;
+  b.engine = pool.engine;
+  b.precision_bits = precision_bits(o.precision);
+  b.sizes = o.sizes;
+  b.devices = pool.devices;
+  const int available = b.engine == "cuda" ? static_cast<int>(pool.devices.size()) : std::max(pool.subdomains, 4);
+  b.counts = o.counts;
+  if (b.counts.empty())
+    for (int n = 1; n <= available; n *= 2) b.counts.push_back(n);
+  for (int n : b.counts)
+    if (n < 1 || (b.engine == "cuda" && n > available))
+      throw UsageError("--counts " + std::to_string(n) + ": " + std::to_string(available) + " GPU(s) available");
+  b.exchanges = o.exchanges;
+  if (b.exchanges.empty())
+    for (const auto& e : exchange_catalogue()) b.exchanges.push_back(e.name);
+  for (const auto& e : b.exchanges)
+    if (exchange_unavailable(e, {}).rfind("unknown", 0) == 0) throw UsageError("--exchanges: unknown backend '" + e + "'");
+  b.strong = o.scaling != "weak";
+  b.weak = o.scaling != "strong";
+  b.halo_depth = std::max<Index>(o.split.halo_depth, 2);
+  b.steps = o.steps;
+  b.warmup = o.warmup;
+  b.repeats = o.repeats;
   for (Index n : o.sizes) {
-    const std::size_t need = estimate_engine_bytes(bench_deck(n, 1), bits);
-    const std::size_t have = available_memory(engine, o.device);
+    const Index largest = b.weak ? n * b.counts.back() : n;
+    const std::size_t need = estimate_engine_bytes(bench_deck({n, n, largest}, 1), b.precision_bits) /
+                             (b.engine == "cuda" ? b.counts.back() : 1);
+    const std::size_t have = available_memory(b.engine, b.devices.empty() ? 0 : b.devices.front());
     if (need > have) throw UsageError("--size " + std::to_string(n) + ": needs about " + gib(need) + ", " + gib(have) + " available");
   }
   if (o.json) check_output_directory(o.json->parent_path().empty() ? "." : o.json->parent_path());
 
-  const double copy = memory_copy_bandwidth(engine, o.device);
-  nlohmann::json results = nlohmann::json::array();
-  if (!o.csv) {
-    std::printf("# yeex bench: PEC box with one dielectric block, engine %s, %s, %lld steps x %d repeats (median)\n",
-                engine.c_str(), bits == 64 ? "float64" : "float32", (long long)o.steps, o.repeats);
-    std::printf("# memory copy bandwidth %.0f GB/s (read + write); effective = %d B/cell/step x Gcells/s\n", copy,
-                int(kBytesPerCellStep) * bits / 32);
-    std::printf("%8s %14s %12s %12s %12s %10s\n", "size", "cells", "ms/step", "Gcells/s", "eff. GB/s", "of copy");
+  const int device = b.devices.empty() ? 0 : b.devices.front();
+  const double copy = memory_copy_bandwidth(b.engine, device);
+  const double bytes = kBytesPerCellStep * b.precision_bits / 32;
+  if (o.csv) {
+    std::printf("scaling,size,nx,ny,nz,exchange,devices,halo_depth,seconds_per_step,gcells_per_s,exchange_s_per_step,"
+                "wait_s_per_step,efficiency,effective_gb_per_s_per_device,skipped\n");
   } else {
-    std::printf("size,cells,seconds_per_step,gcells_per_s,effective_gb_per_s,copy_gb_per_s,fraction_of_copy\n");
+    std::printf("# yeex bench: PEC box with one dielectric block, %s engine, %s, median of %d x %lld steps after %lld warm-up\n",
+                b.engine.c_str(), b.precision_bits == 64 ? "float64" : "float32", b.repeats, (long long)b.steps,
+                (long long)b.warmup);
+    std::printf("# memory copy bandwidth of one device: %.0f GB/s (read + write); effective GB/s = %d B/cell/step x Gcells/s per device\n",
+                copy, int(bytes));
+    std::printf("# strong efficiency = T1 / (N x TN) on the same global grid; weak = T1 / TN with N^3 per device; T1 measured in this run\n");
+    std::printf("# exchange, wait: per step, slowest device, synchronous backends only (host clock)\n");
+    std::printf("%-7s %6s %-15s %-12s %4s %10s %9s %9s %9s %7s %9s\n", "scaling", "size", "grid", "exchange", "N",
+                "ms/step", "Gcells/s", "exch ms", "wait ms", "eff.", "GB/s/dev");
   }
-  for (Index n : o.sizes) {
-    const BenchSample b = bench_engine(engine, bits, o.device, n, o.steps, o.warmup, o.repeats);
-    const double cells = double(n) * n * n, fraction = b.effective_gb_per_second / copy;
+  nlohmann::json rows = nlohmann::json::array();
+  const auto report = [&](const BenchRow& r) {
+    const std::string grid = std::to_string(r.grid.nx) + "x" + std::to_string(r.grid.ny) + "x" + std::to_string(r.grid.nz);
+    const double per_device = r.gcells_per_second * bytes / r.count;
     if (o.csv)
-      std::printf("%lld,%.0f,%.6e,%.4f,%.1f,%.1f,%.4f\n", (long long)n, cells, b.seconds_per_step, b.gcells_per_second,
-                  b.effective_gb_per_second, copy, fraction);
+      std::printf("%s,%lld,%lld,%lld,%lld,%s,%d,%lld,%.6e,%.4f,%.6e,%.6e,%.4f,%.1f,\"%s\"\n", r.scaling.c_str(),
+                  (long long)r.size, (long long)r.grid.nx, (long long)r.grid.ny, (long long)r.grid.nz, r.exchange.c_str(),
+                  r.count, (long long)r.halo_depth, r.seconds_per_step, r.gcells_per_second, r.exchange_per_step,
+                  r.wait_per_step, r.efficiency, per_device, r.skipped.c_str());
+    else if (!r.skipped.empty())
+      std::printf("%-7s %6lld %-15s %-12s %4d   skipped: %s\n", r.scaling.c_str(), (long long)r.size, grid.c_str(),
+                  r.exchange.c_str(), r.count, r.skipped.c_str());
     else
-      std::printf("%8lld %14.0f %12.4f %12.3f %12.1f %9.1f%%\n", (long long)n, cells, b.seconds_per_step * 1e3,
-                  b.gcells_per_second, b.effective_gb_per_second, 100 * fraction);
+      std::printf("%-7s %6lld %-15s %-12s %4d %10.4f %9.2f %9.4f %9.4f %6.1f%% %9.0f\n", r.scaling.c_str(),
+                  (long long)r.size, grid.c_str(), (r.exchange + (r.halo_depth > 1 ? " R" + std::to_string(r.halo_depth) : "")).c_str(),
+                  r.count, r.seconds_per_step * 1e3, r.gcells_per_second, r.exchange_per_step * 1e3, r.wait_per_step * 1e3,
+                  100 * r.efficiency, per_device);
     std::fflush(stdout);
-    results.push_back({{"size", n},
-                       {"cells", cells},
-                       {"seconds_per_step_median", b.seconds_per_step},
-                       {"seconds_per_step_min", b.min_seconds_per_step},
-                       {"seconds_per_step_max", b.max_seconds_per_step},
-                       {"gcells_per_s", b.gcells_per_second},
-                       {"effective_gb_per_s", b.effective_gb_per_second},
-                       {"fraction_of_copy_bandwidth", fraction}});
-  }
+    rows.push_back({{"scaling", r.scaling}, {"size", r.size}, {"grid", {r.grid.nx, r.grid.ny, r.grid.nz}},
+                    {"exchange", r.exchange}, {"devices", r.count}, {"halo_depth", r.halo_depth},
+                    {"seconds_per_step_median", r.seconds_per_step}, {"seconds_per_step_min", r.min_seconds_per_step},
+                    {"seconds_per_step_max", r.max_seconds_per_step}, {"exchange_seconds_per_step", r.exchange_per_step},
+                    {"wait_seconds_per_step", r.wait_per_step}, {"gcells_per_s", r.gcells_per_second},
+                    {"efficiency", r.efficiency}, {"effective_gb_per_s_per_device", per_device},
+                    {"fraction_of_copy_bandwidth", per_device / copy}, {"skipped", r.skipped}});
+  };
+  run_bench(b, report);
   if (o.json) {
-    nlohmann::json j{{"format", "yeex-bench-1"},
+    nlohmann::json j{{"format", "yeex-bench-2"},
                      {"command", o.command_line},
                      {"provenance", provenance()},
-                     {"engine", engine},
-                     {"precision", bits == 64 ? "f64" : "f32"},
-                     {"steps_per_repeat", o.steps},
-                     {"warmup_steps", o.warmup},
-                     {"repeats", o.repeats},
+                     {"engine", b.engine},
+                     {"precision", b.precision_bits == 64 ? "f64" : "f32"},
+                     {"devices", b.devices},
+                     {"steps_per_repeat", b.steps},
+                     {"warmup_steps", b.warmup},
+                     {"repeats", b.repeats},
                      {"copy_bandwidth_gb_per_s", copy},
-                     {"bytes_per_cell_step", kBytesPerCellStep * bits / 32},
-                     {"results", results}};
+                     {"bytes_per_cell_step", bytes},
+                     {"definitions",
+                      {{"gcells_per_s", "global cells x steps / time / 1e9, time = median of the repeats"},
+                       {"strong efficiency", "T1 / (N x TN), same global grid, T1 = 1 device in this run"},
+                       {"weak efficiency", "T1 / TN, N^3 cells per device"},
+                       {"exchange, wait", "host-clock seconds per step of the slowest device; synchronous backends only"}}},
+                     {"rows", rows}};
     write_text_atomically(*o.json, j.dump(2) + "\n");
   }
   return 0;

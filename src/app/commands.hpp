@@ -40,10 +40,12 @@ struct RunOptions {
 };
 
 struct BenchOptions {
-  std::string engine;
-  int device = 0;
+  SplitOptions split;                  // engine, GPUs (the pool), backends via `exchanges`
   std::string precision = "f32";
   std::vector<Index> sizes{256};
+  std::vector<int> counts;             // device or slab counts; default 1 and every power of 2 up to the pool
+  std::vector<std::string> exchanges;  // default: every backend of the catalogue
+  std::string scaling = "strong";      // strong, weak or both
   Index steps = 100;
   Index warmup = 20;
   int repeats = 5;

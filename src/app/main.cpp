@@ -56,14 +56,18 @@ int main(int argc, char** argv) {
   BenchOptions bench;
   bench.command_line = command_line;
   std::string json_path;
-  auto* bench_cmd = app.add_subcommand("bench", "Time the Yee update on a PEC box with a dielectric block (one device)");
-  bench_cmd->add_option("--engine", bench.engine, "Compute engine")->check(CLI::IsMember(engines));
+  auto* bench_cmd = app.add_subcommand("bench", "Time the step loop per exchange backend and device count (strong/weak scaling)");
+  add_split_options(bench_cmd, bench.split);
+  bench_cmd->add_option("--exchanges", bench.exchanges, "Backends to compare, e.g. p2p,overlap (default: all)")->delimiter(',');
+  bench_cmd->add_option("--counts", bench.counts, "Device (or host slab) counts, e.g. 1,2,4 (default: 1 and powers of 2)")
+      ->delimiter(',');
+  bench_cmd->add_option("--scaling", bench.scaling, "strong (fixed global grid), weak (size^3 per device) or both")
+      ->check(CLI::IsMember({"strong", "weak", "both"}))->capture_default_str();
   bench_cmd->add_option("--precision", bench.precision, "Field precision")->check(CLI::IsMember(precisions))->capture_default_str();
   bench_cmd->add_option("--size", bench.sizes, "Cube edge(s) in cells")->check(CLI::Range(Index(8), Index(4096)))->capture_default_str();
   bench_cmd->add_option("--steps", bench.steps, "Steps per timed repeat")->check(CLI::Range(Index(1), Index(1000000)))->capture_default_str();
   bench_cmd->add_option("--warmup", bench.warmup, "Untimed steps first")->check(CLI::Range(Index(0), Index(1000000)))->capture_default_str();
   bench_cmd->add_option("--repeats", bench.repeats, "Timed repeats (the median is reported)")->check(CLI::Range(1, 1000))->capture_default_str();
-  bench_cmd->add_option("--device", bench.device, "GPU ordinal")->check(CLI::NonNegativeNumber)->capture_default_str();
   bench_cmd->add_option("--json", json_path, "Also write the results as JSON to this file");
   bench_cmd->add_flag("--csv", bench.csv, "CSV on stdout instead of the table");
 

@@ -2,99 +2,123 @@
 
 #include <algorithm>
 #include <chrono>
-#include <random>
+#include <stdexcept>
 #include <vector>
 
-#include "src/solver/engines.hpp"
+#include "src/exchange/registry.hpp"
 #include "src/solver/model.hpp"
+#include "src/solver/solver.hpp"
 #if YEEX_HAVE_CUDA
 #include "kernels/cuda/cuda_engine.hpp"
 #endif
 
 namespace yeex {
 
-Deck bench_deck(Index n, Index steps) {
+Deck bench_deck(const GridShape& grid, Index steps) {
   Deck deck;
   deck.title = "bench: PEC box with one dielectric block";
-  deck.grid = {n, n, n};
+  deck.grid = grid;
   deck.cell_size = {1e-3, 1e-3, 1e-3};
   deck.steps = steps;
-  const double side = n * 1e-3;
+  const Vec3 side{grid.nx * 1e-3, grid.ny * 1e-3, grid.nz * 1e-3};
   deck.materials.push_back({"dielectric", 4.0, 0.0, 1.0, false});
-  deck.geometry.push_back({ShapeKind::box, "dielectric", {side / 3, side / 3, side / 3}, {2 * side / 3, 2 * side / 3, 2 * side / 3}});
+  deck.geometry.push_back({ShapeKind::box, "dielectric", {side[0] / 3, side[1] / 3, side[2] / 3},
+                           {2 * side[0] / 3, 2 * side[1] / 3, 2 * side[2] / 3}});
   Source s;
   s.name = "tx";
-  s.position = {side / 2 + 0.5e-3, side / 2 + 0.5e-3, side / 2 + 0.5e-3};
+  s.position = {side[0] / 2 + 0.5e-3, side[1] / 2 + 0.5e-3, side[2] / 2 + 0.5e-3};
   s.waveform = WaveformKind::gaussian;
   s.frequency = 10e9;
   deck.sources.push_back(s);
-  deck.output_dir = "";
   return deck;
 }
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+RunConfig run_config(const BenchConfig& b, int count, const std::string& exchange, Index depth) {
+  RunConfig c;
+  c.engine = b.engine;
+  c.precision_bits = b.precision_bits;
+  c.exchange = exchange;
+  c.halo_depth = depth;
+  c.probe_slots = 256;
+  if (b.engine == "cuda")
+    c.devices.assign(b.devices.begin(), b.devices.begin() + count);
+  else
+    c.subdomains = count;
+  return c;
+}
 
-template <typename Real>
-BenchSample time_engine(const std::string& name, int device, Index size, Index steps, Index warmup, int repeats) {
-  const Model model = build_model(bench_deck(size, warmup + steps * repeats));
-  EngineSetup<Real> setup = make_engine_setup<Real>(model, 0, size + 1, 1, 1);
-  setup.device = device;
-  auto engine = make_engine<Real>(name, setup);
-  // Never time zeros: start from small pseudo-random fields.
-  std::vector<Real> values(setup.layout.elements());
-  std::mt19937_64 rng(12345);
-  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  for (Component c : kAllComponents) {
-    for (auto& v : values) v = static_cast<Real>(uniform(rng) * (is_electric(c) ? 1.0 : 1.0 / 377.0));
-    engine->upload(c, values);
+BenchRow measure(const BenchConfig& b, BenchRow row) {
+  const RunConfig config = run_config(b, row.count, row.exchange == "-" ? "" : row.exchange, row.halo_depth);
+  try {
+    check_run_config(row.grid, config);
+  } catch (const std::invalid_argument& e) {
+    row.skipped = e.what();
+    return row;
   }
-  values = {};
-
-  const NodeRange range = update_nodes(model.grid);
-  Index n = 0;
-  const auto advance = [&](Index count) {
-    for (Index s = 0; s < count; ++s, ++n) {
-      engine->update_h(range);
-      engine->update_e(range);
-      engine->inject_sources(n);
-    }
-  };
-  advance(warmup);
-  engine->synchronize();
-  std::vector<double> per_step;
-  for (int r = 0; r < repeats; ++r) {
-    const auto t0 = Clock::now();
-    advance(steps);
-    engine->synchronize();
-    per_step.push_back(std::chrono::duration<double>(Clock::now() - t0).count() / steps);
-  }
-  std::sort(per_step.begin(), per_step.end());
-  BenchSample b;
-  b.size = size;
-  b.seconds_per_step = per_step[per_step.size() / 2];
-  b.min_seconds_per_step = per_step.front();
-  b.max_seconds_per_step = per_step.back();
-  const double cells = double(model.grid.cells());
-  b.gcells_per_second = cells / b.seconds_per_step / 1e9;
-  b.effective_gb_per_second = 18.0 * sizeof(Real) * cells / b.seconds_per_step / 1e9;
-  return b;
+  const Model model = build_model(bench_deck(row.grid, b.warmup + b.steps * b.repeats));
+  const StepTiming t = time_model(model, config, b.warmup, b.steps, b.repeats);
+  std::vector<double> s = t.seconds_per_step;
+  std::sort(s.begin(), s.end());
+  row.seconds_per_step = s[s.size() / 2];
+  row.min_seconds_per_step = s.front();
+  row.max_seconds_per_step = s.back();
+  row.exchange_per_step = t.exchange_per_step;
+  row.wait_per_step = t.wait_per_step;
+  row.gcells_per_second = double(row.grid.cells()) / row.seconds_per_step / 1e9;
+  return row;
 }
 
 }  // namespace
 
-BenchSample bench_engine(const std::string& engine, int precision_bits, int device, Index size, Index steps,
-                         Index warmup, int repeats) {
-  if (precision_bits == 64) return time_engine<double>(engine, device, size, steps, warmup, repeats);
-  return time_engine<float>(engine, device, size, steps, warmup, repeats);
+std::vector<BenchRow> run_bench(const BenchConfig& b, const std::function<void(const BenchRow&)>& report) {
+  std::vector<BenchRow> rows;
+  const auto emit = [&](const BenchRow& r) {
+    rows.push_back(r);
+    report(r);
+  };
+  for (Index n : b.sizes) {
+    // T1: one device, N^3 cells; it is the baseline of both scalings.
+    BenchRow base;
+    base.scaling = b.strong ? "strong" : "weak";
+    base.size = n;
+    base.grid = {n, n, n};
+    base.exchange = "-";
+    base = measure(b, base);
+    emit(base);
+    if (!base.skipped.empty()) continue;
+    for (const char* scaling : {"strong", "weak"}) {
+      if ((scaling == std::string("strong") && !b.strong) || (scaling == std::string("weak") && !b.weak)) continue;
+      for (const std::string& exchange : b.exchanges)
+        for (int count : b.counts) {
+          if (count == 1) continue;
+          BenchRow row;
+          row.scaling = scaling;
+          row.size = n;
+          row.grid = scaling == std::string("strong") ? GridShape{n, n, n} : GridShape{n, n, n * count};
+          row.exchange = exchange;
+          row.count = count;
+          row.halo_depth = exchange == "b2r" ? b.halo_depth : 1;
+          row = measure(b, row);
+          if (row.skipped.empty())
+            row.efficiency = scaling == std::string("strong") ? base.seconds_per_step / (count * row.seconds_per_step)
+                                                              : base.seconds_per_step / row.seconds_per_step;
+          emit(row);
+        }
+    }
+  }
+  return rows;
 }
 
 double memory_copy_bandwidth(const std::string& engine, int device) {
 #if YEEX_HAVE_CUDA
   if (engine == "cuda") return measure_device_copy_bandwidth(device, std::size_t(2) << 30);
 #endif
+  (void)engine;
+  (void)device;
   // Host: a parallel copy of 512 MiB, median of 7.
+  using Clock = std::chrono::steady_clock;
   const std::size_t n = (std::size_t(512) << 20) / sizeof(double);
   std::vector<double> a(n, 1.0), b(n, 0.0);
   std::vector<double> seconds;

@@ -1,30 +1,52 @@
-// Single-domain throughput benchmark: a PEC box with one dielectric block, fields filled with
-// pseudo-random values, warm-up steps, then the median of timed repeats.
+// `yeex bench`: the time loop alone, on a PEC box with one dielectric block, for a list of exchange
+// backends and device counts, in strong scaling (fixed global grid) and weak scaling (fixed cells
+// per device). The 1-device time T1 of each size is measured in the same invocation; strong
+// efficiency = T1 / (N * TN), weak efficiency = T1 / TN.
 #pragma once
 
+#include <functional>
 #include <string>
-
-#include <nlohmann/json.hpp>
+#include <vector>
 
 #include "io/deck.hpp"
 
 namespace yeex {
 
-// The bench problem: n^3 cells of 1 mm, a dielectric block (eps_r 4) over the middle third in
-// every axis, one z dipole at the centre.
-Deck bench_deck(Index n, Index steps);
+// The bench problem: nx x ny x nz cells of 1 mm, a dielectric block (eps_r 4) over the middle
+// third of every axis, one z dipole at the centre, `steps` steps.
+Deck bench_deck(const GridShape& grid, Index steps);
 
-struct BenchSample {
-  Index size = 0;
-  double seconds_per_step = 0;  // median over repeats
-  double min_seconds_per_step = 0, max_seconds_per_step = 0;
-  double gcells_per_second = 0;
-  double effective_gb_per_second = 0;  // 72 B/cell/step in f32, 144 in f64
+struct BenchConfig {
+  std::string engine = "host";
+  int precision_bits = 32;
+  std::vector<Index> sizes{256};        // cube edge: the global grid (strong) or per device (weak)
+  std::vector<int> counts{1};           // devices (cuda) or host slabs; 1 is always measured
+  std::vector<int> devices;             // cuda: the GPUs to use, in order (count N takes the first N)
+  std::vector<std::string> exchanges;   // backends for counts > 1
+  bool strong = true, weak = false;
+  Index halo_depth = 2;                 // of b2r (the other backends use 1)
+  Index steps = 100, warmup = 20;
+  int repeats = 5;
 };
 
-// Times `steps` steps `repeats` times after `warmup` steps.
-BenchSample bench_engine(const std::string& engine, int precision_bits, int device, Index size, Index steps,
-                         Index warmup, int repeats);
+struct BenchRow {
+  std::string scaling;   // "strong" or "weak"
+  Index size = 0;        // cube edge as given
+  GridShape grid;        // global grid of this row
+  std::string exchange;  // "-" for the 1-device baseline
+  int count = 1;
+  Index halo_depth = 1;
+  double seconds_per_step = 0;  // median of the repeats
+  double min_seconds_per_step = 0, max_seconds_per_step = 0;
+  double exchange_per_step = 0, wait_per_step = 0;  // synchronous backends, slowest device
+  double gcells_per_second = 0;
+  double efficiency = 1;  // against the 1-device time of the same size
+  std::string skipped;    // why the row did not run, if it did not
+};
+
+// Runs every row, calling `report` as each finishes (rows of one size: baseline first).
+std::vector<BenchRow> run_bench(const BenchConfig& config, const std::function<void(const BenchRow&)>& report);
+
 // Copy bandwidth of the engine's memory (GB/s, bytes read + written).
 double memory_copy_bandwidth(const std::string& engine, int device);
 

@@ -11,6 +11,14 @@
 namespace yeex {
 namespace {
 
+// The factories of a backend that needs CUDA; null in a build without it (the entry stays in the
+// catalogue so that users learn why it cannot run).
+#if YEEX_HAVE_CUDA
+#define YEEX_GPU_FACTORY(make) make<float>, make<double>
+#else
+#define YEEX_GPU_FACTORY(make) nullptr, nullptr
+#endif
+
 template <typename Real>
 using Factory = std::unique_ptr<HaloExchange<Real>> (*)(ExchangeContext<Real>, std::string);
 
@@ -27,7 +35,7 @@ std::string needs_gpu(const ExchangeRequest& r) {
   return r.engine == "cuda" ? "" : "needs the cuda engine (this run uses the " + r.engine + " engine)";
 #else
   (void)r;
-  return "this build has no CUDA (configure with YEEX_ENABLE_CUDA=ON)";
+  return "needs the cuda engine, and this build has no CUDA (configure with YEEX_ENABLE_CUDA=ON)";
 #endif
 }
 
@@ -51,24 +59,18 @@ std::vector<Entry> entries() {
   list.push_back({{"host-staged", "device -> pinned host buffer -> device, per halo plane (host engine: through a staging buffer)"},
                   [](const ExchangeRequest&) { return std::string(); },
                   make_host_staged_exchange<float>, make_host_staged_exchange<double>});
-#if YEEX_HAVE_CUDA
   list.push_back({{"p2p", "cudaMemcpyPeerAsync between GPUs with peer access, synchronous per half-step"},
                   [](const ExchangeRequest& r) {
                     auto why = needs_peer_access(r);
                     return why.empty() ? needs_depth_one(r) : why;
                   },
-                  make_p2p_exchange<float>, make_p2p_exchange<double>});
+                  YEEX_GPU_FACTORY(make_p2p_exchange)});
   list.push_back({{"b2r", "B+2R: R ghost planes exchanged once every R steps (--halo-depth R > 1), border recomputed; P2P on GPUs, staging on the host"},
                   [](const ExchangeRequest& r) -> std::string {
                     if (r.halo_depth < 2) return "needs --halo-depth R with R > 1";
                     return r.engine == "cuda" ? needs_peer_access(r) : "";
                   },
-                  nullptr, nullptr});
-#else
-  list.push_back({{"b2r", "B+2R: R ghost planes exchanged once every R steps (--halo-depth R > 1), border recomputed; staging on the host"},
-                  [](const ExchangeRequest& r) -> std::string { return r.halo_depth < 2 ? "needs --halo-depth R with R > 1" : ""; },
-                  nullptr, nullptr});
-#endif
+                  nullptr, nullptr});  // made in make_exchange: the engine's transport with depth R
   return list;
 }
 

@@ -74,6 +74,32 @@ TEST(Cli, DoublePrecisionRuns) {
   EXPECT_EQ(read_json(out / "run.json")["run"]["precision"], "f64");
 }
 
+TEST(Cli, SplitRunsMatchTheSingleSlabChecksum) {
+  ScratchDir a, b;
+  const auto one = run_yeex("run --engine host --steps 60 --quiet --output " + a.path().string());
+  const auto three = run_yeex("run --engine host --subdomains 3 --exchange b2r --halo-depth 2 --steps 60 --quiet --output " +
+                              b.path().string());
+  ASSERT_EQ(one.exit_code, 0) << one.output;
+  ASSERT_EQ(three.exit_code, 0) << three.output;
+  EXPECT_EQ(read_json(a / "run.json")["checksum"]["fields"], read_json(b / "run.json")["checksum"]["fields"]);
+  EXPECT_EQ(read_json(b / "run.json")["run"]["subdomains"], 3);
+}
+
+TEST(Cli, ExchangeListAndBench) {
+  const auto list = run_yeex("exchanges --engine host --subdomains 2");
+  EXPECT_EQ(list.exit_code, 0);
+  EXPECT_THAT(list.output, HasSubstr("host-staged"));
+  EXPECT_EQ(run_yeex("run --engine host --exchange list").exit_code, 0);
+  ScratchDir out;
+  const auto bench = run_yeex("bench --engine host --size 16 --counts 1,2 --scaling both --steps 2 --warmup 1 --repeats 1 --json " +
+                              (out / "bench.json").string());
+  ASSERT_EQ(bench.exit_code, 0) << bench.output;
+  EXPECT_THAT(bench.output, HasSubstr("host-staged"));
+  const auto j = read_json(out / "bench.json");
+  EXPECT_EQ(j["format"], "yeex-bench-2");
+  EXPECT_GE(j["rows"].size(), 3u);
+}
+
 TEST(Cli, VersionAndHelp) {
   const auto v = run_yeex("--version");
   EXPECT_EQ(v.exit_code, 0);
@@ -137,7 +163,14 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"ZeroSteps", "", "DECK --steps 0 --output OUT", "--steps"},
         BadInput{"MissingDeck", "", "/nonexistent/deck.toml --output OUT", "deck"},
         BadInput{"OutputUnderAFile", "", "DECK --engine host --output DECK/out", "not a folder"},
-        BadInput{"UnwritableOutput", "", "DECK --engine host --output /proc/yeex-out", "not writable"}),
+        BadInput{"UnwritableOutput", "", "DECK --engine host --output /proc/yeex-out", "not writable"},
+        BadInput{"MoreSlabsThanPlanes", "", "DECK --engine host --subdomains 20 --output OUT", "cannot be split"},
+        BadInput{"HaloDeeperThanSlab", "", "DECK --engine host --subdomains 4 --exchange b2r --halo-depth 3 --output OUT",
+                 "halo depth"},
+        BadInput{"B2rWithoutDepth", "", "DECK --engine host --subdomains 2 --exchange b2r --output OUT", "--halo-depth"},
+        BadInput{"GpuBackendOnHost", "", "DECK --engine host --subdomains 2 --exchange p2p --output OUT", "cuda engine"},
+        BadInput{"GpusOnHostEngine", "", "DECK --engine host --gpus 2 --output OUT", "--gpus"},
+        BadInput{"UnknownExchange", "", "DECK --engine host --exchange carrier-pigeon --output OUT", "--exchange"}),
     [](const auto& info) { return info.param.name; });
 
 }  // namespace
