@@ -5,7 +5,12 @@
 #include "src/exchange/host_staged_exchange.hpp"
 #if YEEX_HAVE_CUDA
 #include "kernels/cuda/cuda_engine.hpp"
+#include "src/exchange/coop_exchange.hpp"
+#include "src/exchange/overlap_exchange.hpp"
 #include "src/exchange/p2p_exchange.hpp"
+#endif
+#if YEEX_HAVE_NCCL
+#include "src/exchange/nccl_exchange.hpp"
 #endif
 
 namespace yeex {
@@ -65,12 +70,35 @@ std::vector<Entry> entries() {
                     return why.empty() ? needs_depth_one(r) : why;
                   },
                   YEEX_GPU_FACTORY(make_p2p_exchange)});
+  list.push_back({{"overlap", "border planes first on a high-priority stream, pushed to the neighbours by cudaMemcpyPeerAsync while the bulk sweeps; GPUs ordered by events"},
+                  [](const ExchangeRequest& r) {
+                    auto why = needs_peer_access(r);
+                    return why.empty() ? needs_depth_one(r) : why;
+                  },
+                  YEEX_GPU_FACTORY(make_overlap_exchange)});
+  list.push_back({{"coop", "one persistent cooperative kernel per GPU: halos stored straight into the neighbours' ghost planes, GPUs ordered by flags; back to the host once per chunk of steps"},
+                  [](const ExchangeRequest& r) {
+                    auto why = needs_peer_access(r);
+                    if (why.empty()) why = needs_depth_one(r);
+#if YEEX_HAVE_CUDA
+                    if (why.empty()) why = coop_exchange_unavailable(r.devices);
+#endif
+                    return why;
+                  },
+                  YEEX_GPU_FACTORY(make_coop_exchange)});
   list.push_back({{"b2r", "B+2R: R ghost planes exchanged once every R steps (--halo-depth R > 1), border recomputed; P2P on GPUs, staging on the host"},
                   [](const ExchangeRequest& r) -> std::string {
                     if (r.halo_depth < 2) return "needs --halo-depth R with R > 1";
                     return r.engine == "cuda" ? needs_peer_access(r) : "";
                   },
                   nullptr, nullptr});  // made in make_exchange: the engine's transport with depth R
+  list.push_back({{"nccl", "ncclSend/ncclRecv, one group per exchange phase, ordered by stream order alone (no barrier); any halo depth"},
+#if YEEX_HAVE_NCCL
+                  needs_gpu, make_nccl_exchange<float>, make_nccl_exchange<double>});
+#else
+                  [](const ExchangeRequest&) { return std::string("this build has no NCCL (configure with YEEX_ENABLE_NCCL=ON)"); },
+                  nullptr, nullptr});
+#endif
   return list;
 }
 

@@ -1,0 +1,553 @@
+// coop: one persistent cooperative kernel per GPU (cudaLaunchCooperativeKernel on the engine's bulk
+// stream) runs a whole chunk of steps, halos included, and returns to the host, which then
+// fetches probes and snapshots. The one place where exchange and compute meet: the kernel calls
+// the cell functions of kernels/yee_stencil.hpp and injects sources and samples probes with the
+// arithmetic of the cuda engine, so its fields are bit for bit those of every other backend.
+//
+// Data path: halos go straight into the neighbour's ghost planes, by plain 16-byte stores through
+// peer pointers, no copy engine, no staging. After its H sweep a subdomain stores Hx, Hy of its
+// last owned plane into the upper neighbour; after its E sweep and sources, Ex, Ey of its first
+// owned plane into the lower neighbour. What goes where is the halo plan's (its BeforeE and
+// BeforeH transfers, sent by the subdomain that owns the planes), whole padded planes.
+//
+// Synchronisation: grid.sync() between phases on a GPU. Between GPUs, two counters in each
+// subdomain's own memory, holding absolute step numbers, each written by one neighbour only:
+//   e_ready = m  the E ghost plane holds the upper neighbour's E^m (it writes it at the end of its
+//                step m-1); the H sweep of step n waits for e_ready >= n.
+//   h_ready = m  the H ghost plane holds the lower neighbour's H^{m-1/2} (written after its H
+//                sweep of step m-1); the E sweep of step n waits for h_ready >= n+1.
+// A sender stores, fences (__threadfence_system), grid.sync()s, then one thread publishes with a
+// system-scope release store; on the receiver one thread acquires, then grid.sync() before any
+// thread reads the ghost (plain loads: the kernel uses no read-only cache for fields). A ghost is
+// never overwritten while its owner still reads it: the E ghost of step n+1 is written only after
+// its writer saw h_ready >= n+1, which the receiver released after its H sweep of step n, the
+// ghost's last reader; the H ghost of step n only after e_ready >= n, released after the
+// receiver's E sweep of step n-1. The counters persist, so a call that continues the previous one
+// starts without any host synchronisation; the first call, or one whose first step does not
+// follow the last, re-seeds: two team barriers around a cudaMemcpyPeer of each E plane and a
+// reset of the counters (fields may change between calls only then).
+// Bounded waits: a spinning thread gives up after kWaitLimitSeconds, records why in its status,
+// and poisons the counters its neighbours wait for, so they stop at once too; every thread leaves
+// at the next grid.sync() and advance() throws std::runtime_error. Never a hang.
+// Requirements: cuda engine; halo depth 1; one GPU per subdomain (two grids that each fill a GPU
+// are never resident together); cooperative launch; peer access between neighbouring GPUs
+// (enabled at construction). The grid is as many 256-thread blocks as fit on the GPU at once.
+// Times: the kernel is one unit, exchange and compute interleaved inside it; times() stays zero.
+#include "src/exchange/coop_exchange.hpp"
+
+#include <cooperative_groups.h>
+#include <cuda/atomic>
+#include <cuda_runtime.h>
+
+#include <atomic>
+#include <stdexcept>
+#include <utility>
+
+#include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/cuda_engine.hpp"
+
+namespace yeex {
+namespace {
+
+namespace cg = cooperative_groups;
+
+constexpr int kBlockSize = 256;
+// Register budget: 6 blocks of 256 per SM is 40 registers, which the kernel fits without spills in
+// both precisions (sm_90, CUDA 13; 8 blocks would spill). All loads of a cell come before its
+// stores (the field pointers are not __restrict__, see the kernel), so it needs more than the engine.
+constexpr int kMinBlocksPerSm = 6;
+constexpr unsigned long long kWaitLimitSeconds = 10;
+// Set in a counter by a subdomain that gave up: whoever waits on it gives up too.
+constexpr unsigned long long kAbortBit = 1ull << 63;
+
+enum Failure : unsigned long long { kFine = 0, kUpperStalled, kLowerStalled, kUpperFailed, kLowerFailed };
+
+// In each subdomain's device memory. Counters on their own 128-byte lines: different GPUs write them.
+struct CoopSignals {
+  alignas(128) unsigned long long e_ready;  // written by the upper neighbour
+  alignas(128) unsigned long long h_ready;  // written by the lower neighbour
+  alignas(128) unsigned long long failure;  // a Failure, written by this subdomain's kernel
+  long long failed_step;
+};
+
+// One halo transfer a subdomain sends: whole planes, contiguous per component.
+template <typename Real>
+struct PlanePush {
+  int components = 0;
+  const Real* from[kComponentCount] = {};
+  Real* to[kComponentCount] = {};  // in the receiver's memory
+  Index elements = 0;              // per component
+  Index vectors = 0;               // per component, in 16-byte vectors
+  unsigned long long* ready = nullptr;  // the receiver's counter, released after the stores
+};
+
+// A sweep over a box of nodes in grid-stride order, x fastest (a warp touches contiguous nodes).
+// Worked out on the host so that the loop holds few registers and divides nothing: the grid's
+// thread count as a step in (i, j) and in array offset, and the corrections when i or j wraps.
+struct SweepPlan {
+  Index nodes = 0;         // in the box; 0: nothing to do
+  Index first_offset = 0;  // array offset of the box's first node
+  int nx = 1, ny = 1;      // box extent in x and y
+  int step_i = 0, step_j = 0;
+  Index step_offset = 0;
+  Index wrap_i = 0, wrap_j = 0;  // offset change when i wraps to the next row, j to the next plane
+};
+
+SweepPlan make_sweep_plan(const FieldLayout& L, const NodeRange& r, Index threads) {
+  SweepPlan s;
+  if (r.empty()) return s;
+  const Index nx = r.i1 - r.i0, ny = r.j1 - r.j0;
+  s.nodes = r.count();
+  s.first_offset = L.offset(r.i0, r.j0, r.k0);
+  s.nx = static_cast<int>(nx);
+  s.ny = static_cast<int>(ny);
+  s.step_i = static_cast<int>(threads % nx);
+  s.step_j = static_cast<int>(threads / nx % ny);
+  s.step_offset = s.step_i + s.step_j * L.pitch_y + threads / (nx * ny) * L.pitch_z;
+  s.wrap_i = L.pitch_y - nx;
+  s.wrap_j = L.pitch_z - ny * L.pitch_y;
+  return s;
+}
+
+// Everything one subdomain's kernel needs, passed by value (__grid_constant__).
+template <typename Real>
+struct CoopKernelParams {
+  FieldPointers<Real> fields;
+  const std::uint8_t* material_class;
+  const CellCoefficients<Real>* classes;
+  Index pitch_y, pitch_z;
+  Index threads;               // in the grid
+  SweepPlan h_sweep, e_sweep;  // the plan's update ranges, local
+  const PointSource* sources;
+  int source_count;
+  const Real* source_samples;  // [step][source]
+  const ProbePoint* probes;
+  int probe_count;
+  Real* probe_buffer;  // [slot][probe]
+  PlanePush<Real> push_h;  // after the H sweep, to the upper neighbour (the plan's BeforeE)
+  PlanePush<Real> push_e;  // after the E sweep, to the lower neighbour (the plan's BeforeH of the next step)
+  bool wait_e, wait_h;     // whether an upper / lower neighbour sends to this subdomain
+  CoopSignals* signals;    // this subdomain's
+  Index first, count;
+};
+
+__device__ __forceinline__ unsigned long long global_time_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+__device__ __forceinline__ void release(unsigned long long* counter, unsigned long long value) {
+  cuda::atomic_ref<unsigned long long, cuda::thread_scope_system>(*counter).store(value, cuda::memory_order_release);
+}
+
+// Run by one thread: spins until *counter >= target (acquire), or gives up (returns false) after
+// kWaitLimitSeconds or when the neighbour has given up, recording why and poisoning the counters
+// this subdomain's neighbours wait on.
+template <typename Real>
+__device__ bool wait_for(const CoopKernelParams<Real>& p, unsigned long long* counter, unsigned long long target,
+                         Failure stalled, Failure failed, Index step) {
+  cuda::atomic_ref<unsigned long long, cuda::thread_scope_system> flag(*counter);
+  unsigned long long value = flag.load(cuda::memory_order_acquire);
+  if (value < target) {
+    const unsigned long long start = global_time_ns();
+    unsigned int pause = 32;
+    while (value < target) {  // the abort bit makes value huge
+      if (global_time_ns() - start > kWaitLimitSeconds * 1000000000ull) break;
+      __nanosleep(pause);
+      pause = pause < 256 ? 2 * pause : pause;
+      value = flag.load(cuda::memory_order_acquire);
+    }
+  }
+  if (value >= target && !(value & kAbortBit)) {
+    __threadfence();  // belt and braces: order the ghost loads after the acquire
+    return true;
+  }
+  p.signals->failed_step = step;
+  p.signals->failure = value & kAbortBit ? failed : stalled;
+  if (p.push_h.ready) release(p.push_h.ready, kAbortBit);
+  if (p.push_e.ready) release(p.push_e.ready, kAbortBit);
+  return false;
+}
+
+// Whether the leader gave up at the wait before the last grid.sync().
+template <typename Real>
+__device__ __forceinline__ bool stopped(const CoopKernelParams<Real>& p) {
+  return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(p.signals->failure).load(
+             cuda::memory_order_relaxed) != kFine;
+}
+
+// One sweep (see SweepPlan). The node index advances by the grid's thread count; (i, j) and the
+// array offset follow it by carries.
+template <typename Real, bool UpdateH>
+__device__ void sweep(const CoopKernelParams<Real>& p, const SweepPlan& s, unsigned rank) {
+  if (rank >= s.nodes) return;
+  int i = static_cast<int>(rank % s.nx);
+  const unsigned row = rank / s.nx;
+  int j = static_cast<int>(row % s.ny);
+  Index c = s.first_offset + i + j * p.pitch_y + Index(row / s.ny) * p.pitch_z;
+#pragma unroll 1
+  for (Index node = rank; node < s.nodes; node += p.threads) {
+    const CellCoefficients<Real> m = p.classes[p.material_class[c]];  // all loads before the cell's stores
+    if constexpr (UpdateH)
+      update_h_cell(p.fields, c, p.pitch_y, p.pitch_z, m);
+    else
+      update_e_cell(p.fields, c, p.pitch_y, p.pitch_z, m);
+    c += s.step_offset;
+    i += s.step_i;
+    if (i >= s.nx) {
+      i -= s.nx;
+      ++j;
+      c += s.wrap_i;
+    }
+    j += s.step_j;
+    if (j >= s.ny) {
+      j -= s.ny;
+      c += s.wrap_j;
+    }
+  }
+}
+
+// Stores the planes of `push` into the receiver, then fences them out to system scope.
+template <typename Real>
+__device__ void push_planes(const PlanePush<Real>& push, unsigned rank, Index threads) {
+  for (int c = 0; c < push.components; ++c) {
+    const uint4* from = reinterpret_cast<const uint4*>(push.from[c]);
+    uint4* to = reinterpret_cast<uint4*>(push.to[c]);
+#pragma unroll 1
+    for (Index v = rank; v < push.vectors; v += threads) to[v] = from[v];
+  }
+  if (rank < push.vectors) __threadfence_system();
+}
+
+template <typename Real>
+__device__ __forceinline__ Real* component_array(const FieldPointers<Real>& f, Component c) {
+  switch (c) {
+    case Component::Ex: return f.ex;
+    case Component::Ey: return f.ey;
+    case Component::Ez: return f.ez;
+    case Component::Hx: return f.hx;
+    case Component::Hy: return f.hy;
+    default: return f.hz;
+  }
+}
+
+template <typename Real>
+__global__ void __launch_bounds__(kBlockSize, kMinBlocksPerSm) coop_kernel(const __grid_constant__ CoopKernelParams<Real> p) {
+  cg::grid_group grid = cg::this_grid();
+  const unsigned rank = blockIdx.x * blockDim.x + threadIdx.x;
+  const bool leader = rank == 0;
+  for (Index n = p.first; n < p.first + p.count; ++n) {
+    const auto next = static_cast<unsigned long long>(n + 1);
+    // ---- BeforeH: the upper neighbour's E^n is in my ghost plane ----
+    if (p.wait_e) {
+      if (leader) wait_for(p, &p.signals->e_ready, next - 1, kUpperStalled, kUpperFailed, n);
+      grid.sync();
+      if (stopped(p)) return;
+    }
+    // ---- H sweep ----
+    sweep<Real, true>(p, p.h_sweep, rank);
+    grid.sync();
+    // ---- BeforeE, sending: my last H plane into the upper neighbour's ghost plane ----
+    if (p.push_h.components) {
+      push_planes(p.push_h, rank, p.threads);
+      grid.sync();
+      if (leader) release(p.push_h.ready, next);
+    }
+    // ---- BeforeE, receiving: the lower neighbour's H^{n+1/2} is in my ghost plane ----
+    if (p.wait_h) {
+      if (leader) wait_for(p, &p.signals->h_ready, next, kLowerStalled, kLowerFailed, n);
+      grid.sync();
+      if (stopped(p)) return;
+    }
+    // ---- E sweep, sources (as the cuda engine's inject_sources_kernel), probes ----
+    sweep<Real, false>(p, p.e_sweep, rank);
+    grid.sync();
+    if (p.source_count > 0) {
+      if (Index(rank) < p.source_count) {
+        const PointSource src = p.sources[rank];
+        component_array(p.fields, src.component)[src.offset] -=
+            static_cast<Real>(src.coefficient) * p.source_samples[n * p.source_count + rank];
+      }
+      grid.sync();
+    }
+    if (Index(rank) < p.probe_count) {
+      const ProbePoint probe = p.probes[rank];
+      p.probe_buffer[(n - p.first) * p.probe_count + rank] = component_array(p.fields, probe.component)[probe.offset];
+    }
+    // ---- BeforeH of step n+1, sending: my first E plane into the lower neighbour's ghost plane ----
+    if (p.push_e.components) push_planes(p.push_e, rank, p.threads);
+    if (p.push_e.components || p.probe_count > 0) {
+      grid.sync();  // also: probes read H before the next H sweep writes it
+      if (leader && p.push_e.components) release(p.push_e.ready, next);
+    }
+  }
+}
+
+// Occupancy of the kernel for Real on `device` (0: it cannot run).
+template <typename Real>
+int blocks_per_sm(int device) {
+  YEEX_CUDA(cudaSetDevice(device));
+  int blocks = 0;
+  YEEX_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, coop_kernel<Real>, kBlockSize, 0));
+  return blocks;
+}
+
+// Why the kernel cannot run on `devices` (one subdomain each), or "" when it can. Throws CudaError.
+std::string unavailable_on(const std::vector<int>& devices) {
+  for (std::size_t a = 0; a < devices.size(); ++a) {
+    for (std::size_t b = 0; b < a; ++b)
+      if (devices[a] == devices[b])
+        return "needs one GPU per subdomain (GPU " + std::to_string(devices[a]) +
+               " holds two; two persistent grids that each fill a GPU are never resident together)";
+    int cooperative = 0;
+    YEEX_CUDA(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, devices[a]));
+    if (!cooperative) return "GPU " + std::to_string(devices[a]) + " does not support cooperative launches";
+    if (blocks_per_sm<float>(devices[a]) == 0 || blocks_per_sm<double>(devices[a]) == 0)
+      return "the persistent kernel cannot be co-resident on GPU " + std::to_string(devices[a]) +
+             ": not one block of " + std::to_string(kBlockSize) + " threads fits on a multiprocessor";
+  }
+  return "";
+}
+
+// First element of local plane k (x = -origin_x, y = -origin_y): whole padded planes, 128-byte aligned.
+Index plane_start(const FieldLayout& layout, Index k) { return (k + layout.origin_z) * layout.pitch_z; }
+
+template <typename Real>
+class CoopExchange final : public HaloExchange<Real> {
+ public:
+  CoopExchange(ExchangeContext<Real> context, std::string name)
+      : HaloExchange<Real>(std::move(context)), name_(std::move(name)) {
+    const auto& ctx = this->context_;
+    if (ctx.plan.halo_depth != 1 || !ctx.plan.transfers(HaloPhase::BeforeBlock).empty())
+      throw std::invalid_argument("coop: runs with --halo-depth 1 only");
+    std::vector<int> devices;
+    for (Engine<Real>* e : ctx.engines) {
+      cuda_engine_view(*e);  // throws unless it is the cuda engine
+      devices.push_back(e->device());
+    }
+    if (const std::string why = unavailable_on(devices); !why.empty()) throw std::invalid_argument("coop: " + why);
+    try {
+      set_up(devices);
+    } catch (...) {
+      release_memory();
+      throw;
+    }
+  }
+
+  ~CoopExchange() override { release_memory(); }
+
+  std::string name() const override { return name_; }
+
+  void advance(int s, Index first, Index count) override {
+    if (count <= 0) return;
+    Subdomain& me = sub_[s];
+    try {
+      if (failed_.load()) throw std::runtime_error("coop: an earlier advance failed; the fields are inconsistent");
+      YEEX_CUDA(cudaSetDevice(me.device));
+      if (first != me.next_step) seed(s, first);
+      me.next_step = -1;
+      CoopKernelParams<Real> params = me.params;
+      params.first = first;
+      params.count = count;
+      void* args[] = {&params};
+      const auto stream = static_cast<cudaStream_t>(me.stream);
+      YEEX_CUDA(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(&coop_kernel<Real>), dim3(me.grid),
+                                            dim3(kBlockSize), args, 0, stream));
+      YEEX_CUDA(cudaMemcpyAsync(me.status, me.signals, sizeof(CoopSignals), cudaMemcpyDeviceToHost, stream));
+      YEEX_CUDA(cudaStreamSynchronize(stream));
+    } catch (...) {
+      failed_ = true;
+      poison_neighbours(s);  // they stop at once instead of waiting out the limit
+      throw;
+    }
+    if (me.status->failure != kFine) {
+      failed_ = true;
+      throw std::runtime_error(failure_message(s));
+    }
+    me.next_step = first + count;
+  }
+
+ private:
+  struct Subdomain {
+    CoopKernelParams<Real> params{};
+    int device = -1;
+    unsigned grid = 0;
+    void* stream = nullptr;
+    CoopSignals* signals = nullptr;  // device memory of `device`
+    CoopSignals* status = nullptr;   // pinned host copy, read after each launch
+    int upper = kNoNeighbour, lower = kNoNeighbour;  // the subdomains that send to this one
+    int e_receiver = kNoNeighbour, h_receiver = kNoNeighbour;  // the ones this one sends to
+    Index next_step = -1;            // the step the previous call stopped before
+  };
+
+  void set_up(const std::vector<int>& devices) {
+    const auto& ctx = this->context_;
+    const SlabDecomposition& d = *ctx.decomposition;
+    const int count = static_cast<int>(ctx.engines.size());
+    sub_.resize(count);
+    for (int s = 0; s < count; ++s) {
+      Subdomain& me = sub_[s];
+      me.device = devices[s];
+      YEEX_CUDA(cudaSetDevice(me.device));
+      int multiprocessors = 0;
+      YEEX_CUDA(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, me.device));
+      me.grid = static_cast<unsigned>(blocks_per_sm<Real>(me.device) * multiprocessors);
+      YEEX_CUDA(cudaMalloc(&me.signals, sizeof(CoopSignals)));
+      YEEX_CUDA(cudaMemset(me.signals, 0, sizeof(CoopSignals)));
+      me.status = static_cast<CoopSignals*>(allocate_pinned(sizeof(CoopSignals)));
+    }
+    for (int s = 0; s < count; ++s) {
+      const CudaEngineView<Real> v = cuda_engine_view(*ctx.engines[s]);
+      const SweepRanges ranges = update_ranges(d, s, 1, 0);
+      CoopKernelParams<Real>& p = sub_[s].params;
+      p = {};
+      p.fields = v.fields;
+      p.material_class = v.material_class;
+      p.classes = v.classes;
+      p.pitch_y = v.layout.pitch_y;
+      p.pitch_z = v.layout.pitch_z;
+      p.threads = Index(sub_[s].grid) * kBlockSize;
+      p.h_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.h), p.threads);
+      p.e_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.e), p.threads);
+      p.sources = v.sources;
+      p.source_count = v.source_count;
+      p.source_samples = v.source_samples;
+      p.probes = v.probes;
+      p.probe_count = v.probe_count;
+      p.probe_buffer = v.probe_buffer;
+      p.signals = sub_[s].signals;
+      sub_[s].stream = v.stream;
+    }
+    // The plan's transfers, each sent by the subdomain that owns its planes.
+    for (HaloPhase phase : {HaloPhase::BeforeH, HaloPhase::BeforeE}) {
+      const bool e_planes = phase == HaloPhase::BeforeH;
+      for (const HaloTransfer& t : ctx.plan.transfers(phase)) {
+        const SlabSubdomain& receiver = d.subdomain(t.to);
+        if (t.from != (e_planes ? receiver.upper : receiver.lower))
+          throw std::invalid_argument("coop: the halo plan sends " + std::string(phase_name(phase)) +
+                                      " planes from a subdomain that is not the expected neighbour");
+        enable_peer_access(devices[t.from], devices[t.to]);
+        CoopKernelParams<Real>& sender = sub_[t.from].params;
+        CoopKernelParams<Real>& taker = sub_[t.to].params;
+        PlanePush<Real>& push = e_planes ? sender.push_e : sender.push_h;
+        bool& waits = e_planes ? taker.wait_e : taker.wait_h;
+        if (push.components || waits)
+          throw std::invalid_argument("coop: the halo plan has two " + std::string(phase_name(phase)) +
+                                      " transfers for one subdomain");
+        const FieldLayout& from_layout = ctx.engines[t.from]->layout();
+        const FieldLayout& to_layout = ctx.engines[t.to]->layout();
+        if (from_layout.pitch_z != to_layout.pitch_z || (from_layout.pitch_z * sizeof(Real)) % sizeof(uint4) != 0)
+          throw std::logic_error("coop: halo planes differ in size or are not whole 16-byte vectors");
+        push.elements = t.source.count() * from_layout.pitch_z;
+        push.vectors = push.elements * Index(sizeof(Real)) / Index(sizeof(uint4));
+        for (Component c : t.components) {
+          push.from[push.components] =
+              ctx.engines[t.from]->field_data(c) + plane_start(from_layout, d.local_k(t.from, t.source.begin));
+          push.to[push.components] =
+              ctx.engines[t.to]->field_data(c) + plane_start(to_layout, d.local_k(t.to, t.destination.begin));
+          ++push.components;
+        }
+        CoopSignals* theirs = sub_[t.to].signals;
+        push.ready = e_planes ? &theirs->e_ready : &theirs->h_ready;
+        waits = true;
+        (e_planes ? sub_[t.to].upper : sub_[t.to].lower) = t.from;
+        (e_planes ? sub_[t.from].e_receiver : sub_[t.from].h_receiver) = t.to;
+      }
+    }
+  }
+
+  // Every subdomain calls it at the same call (they see the same steps): makes each E ghost plane
+  // hold the upper neighbour's E^first and sets the counters to say so.
+  void seed(int s, Index first) {
+    Subdomain& me = sub_[s];
+    const auto stream = static_cast<cudaStream_t>(me.stream);
+    const bool team = this->context_.team && sub_.size() > 1;
+    if (team) this->context_.team->barrier();  // no kernel of an earlier call is running
+    const PlanePush<Real>& push = me.params.push_e;
+    for (int c = 0; c < push.components; ++c)
+      YEEX_CUDA(cudaMemcpyPeerAsync(push.to[c], sub_[me.e_receiver].device, push.from[c], me.device,
+                                    push.elements * sizeof(Real), stream));
+    me.status->e_ready = static_cast<unsigned long long>(first);
+    me.status->h_ready = static_cast<unsigned long long>(first);
+    me.status->failure = kFine;
+    me.status->failed_step = 0;
+    YEEX_CUDA(cudaMemcpyAsync(me.signals, me.status, sizeof(CoopSignals), cudaMemcpyHostToDevice, stream));
+    YEEX_CUDA(cudaStreamSynchronize(stream));
+    if (team) this->context_.team->barrier();  // every ghost plane and counter set before any kernel starts
+  }
+
+  // From the host, in the neighbours' own contexts (this GPU's may be the broken one); best
+  // effort: they give up after the wait limit anyway.
+  void poison_neighbours(int s) noexcept {
+    static const unsigned long long abort = kAbortBit;
+    const Subdomain& me = sub_[s];
+    const std::pair<int, unsigned long long*> theirs[2] = {{me.h_receiver, me.params.push_h.ready},
+                                                           {me.e_receiver, me.params.push_e.ready}};
+    for (const auto& [receiver, counter] : theirs)
+      if (counter && (cudaSetDevice(sub_[receiver].device) != cudaSuccess ||
+                      cudaMemcpy(counter, &abort, sizeof(abort), cudaMemcpyHostToDevice) != cudaSuccess))
+        cudaGetLastError();
+    cudaSetDevice(me.device);
+  }
+
+  std::string failure_message(int s) const {
+    const Subdomain& me = sub_[s];
+    const auto failure = me.status->failure;
+    const bool upper = failure == kUpperStalled || failure == kUpperFailed;
+    const int other = upper ? me.upper : me.lower;
+    const std::string who = std::string(upper ? "upper" : "lower") + " neighbour (subdomain " + std::to_string(other) +
+                            ", GPU " + std::to_string(other >= 0 ? sub_[other].device : -1) + ")";
+    const std::string what = upper ? "its E plane" : "its H plane";
+    const std::string at = std::to_string(s) + " (GPU " + std::to_string(me.device) + ")";
+    if (failure == kUpperStalled || failure == kLowerStalled)
+      return "coop: subdomain " + at + " waited more than " + std::to_string(kWaitLimitSeconds) + " s for " + what +
+             " from its " + who + " at step " + std::to_string(me.status->failed_step) +
+             ": that kernel stopped or never started (its thread failed, or its GPU is hung or busy)";
+    return "coop: subdomain " + at + " stopped at step " + std::to_string(me.status->failed_step) + ": its " + who +
+           " gave up first";
+  }
+
+  void release_memory() noexcept {
+    for (Subdomain& me : sub_) {
+      if (me.signals) {
+        cudaSetDevice(me.device);
+        cudaFree(me.signals);
+        me.signals = nullptr;
+      }
+      free_pinned(me.status);
+      me.status = nullptr;
+    }
+  }
+
+  std::string name_;
+  std::vector<Subdomain> sub_;
+  std::atomic<bool> failed_{false};
+};
+
+}  // namespace
+
+template <typename Real>
+std::unique_ptr<HaloExchange<Real>> make_coop_exchange(ExchangeContext<Real> context, std::string name) {
+  return std::make_unique<CoopExchange<Real>>(std::move(context), std::move(name));
+}
+template std::unique_ptr<HaloExchange<float>> make_coop_exchange(ExchangeContext<float>, std::string);
+template std::unique_ptr<HaloExchange<double>> make_coop_exchange(ExchangeContext<double>, std::string);
+
+std::string coop_exchange_unavailable(const std::vector<int>& devices) {
+  int previous = 0;
+  if (cudaGetDevice(&previous) != cudaSuccess) {
+    cudaGetLastError();
+    return "no usable CUDA device";
+  }
+  std::string why;
+  try {
+    why = unavailable_on(devices);
+  } catch (const CudaError& e) {
+    why = e.what();
+  }
+  cudaSetDevice(previous);
+  return why;
+}
+
+}  // namespace yeex
