@@ -20,6 +20,12 @@ namespace yeex {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// An empty device list means GPU 0 alone.
+RunConfig with_device_list(RunConfig config) {
+  if (config.devices.empty()) config.devices = {0};
+  return config;
+}
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 // Progress line with ETA: carriage-return updates on a terminal, a line every 10 s otherwise.
@@ -52,26 +58,26 @@ class Run {
  public:
   Run(const Model& model, const RunConfig& config)
       : model_(model),
-        config_(config),
-        decomposition_(model.grid, config.engine == "cuda" ? static_cast<int>(config.devices.size()) : config.subdomains,
-                       config.halo_depth),
+        config_(with_device_list(config)),
+        decomposition_(model.grid, config_.engine == "cuda" ? static_cast<int>(config_.devices.size()) : config_.subdomains,
+                       config_.halo_depth),
         team_(decomposition_.size()) {
     const auto t0 = Clock::now();
     const SlabDecomposition& d = decomposition_;
     ExchangeContext<Real> context;
     context.decomposition = &d;
-    context.plan = halo_plan(d, config.halo_depth);
+    context.plan = halo_plan(d, config_.halo_depth);
     context.team = &team_;
     for (int s = 0; s < d.size(); ++s) {
       const SlabSubdomain& sub = d.subdomain(s);
       EngineSetup<Real> setup = make_engine_setup<Real>(model, sub.k_begin, sub.stored_planes, sub.ghost,
-                                                        config.probe_slots, source_planes(d, s, config.halo_depth));
-      if (config.engine == "cuda") setup.device = config.devices[s];
+                                                        config_.probe_slots, source_planes(d, s, config_.halo_depth));
+      if (config_.engine == "cuda") setup.device = config_.devices[s];
       probe_counts_.push_back(setup.probes.size());
-      engines_.push_back(make_engine<Real>(config.engine, setup));
+      engines_.push_back(make_engine<Real>(config_.engine, setup));
       context.engines.push_back(engines_.back().get());
     }
-    exchange_name_ = config.exchange.empty() ? default_exchange(request()) : config.exchange;
+    exchange_name_ = config_.exchange.empty() ? default_exchange(request()) : config_.exchange;
     if (const std::string why = exchange_unavailable(exchange_name_, request()); !why.empty())
       throw std::invalid_argument("--exchange " + exchange_name_ + ": " + why);
     exchange_ = make_exchange<Real>(exchange_name_, std::move(context));
@@ -320,7 +326,8 @@ RunResult run_model(const Model& model, const RunConfig& config) {
   return Run<float>(model, config).execute();
 }
 
-void check_run_config(const GridShape& grid, const RunConfig& config) {
+void check_run_config(const GridShape& grid, const RunConfig& given) {
+  const RunConfig config = with_device_list(given);
   const int slabs = config.engine == "cuda" ? static_cast<int>(config.devices.size()) : config.subdomains;
   const SlabDecomposition d(grid, slabs, config.halo_depth);
   const ExchangeRequest request{config.engine, config.engine == "cuda" ? config.devices : std::vector<int>{}, d.size(),

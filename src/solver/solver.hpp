@@ -17,7 +17,7 @@ namespace yeex {
 struct RunConfig {
   std::string engine = "host";
   int precision_bits = 32;  // 32 or 64
-  std::vector<int> devices{0};  // cuda engine: the GPU of each subdomain
+  std::vector<int> devices;     // cuda engine: the GPU of each subdomain (empty: GPU 0 alone)
   int subdomains = 1;           // host engine: z-slabs (the cuda engine has one per device)
   std::string exchange;         // backend name; empty: default_exchange()
   Index halo_depth = 1;
@@ -40,7 +40,7 @@ struct RunResult {
   double seconds_output = 0;    // probe fetches, snapshots, final download and checksum
   double gcells_per_second = 0;  // cells * steps / seconds_stepping / 1e9
   double seconds_exchange = 0;   // slowest subdomain: moving halos (synchronous backends)
-  double seconds_wait = 0;       // slowest subdomain: waiting at barriers
+  double seconds_wait = 0;       // slowest subdomain: waiting at barriers for the other GPUs
   std::array<std::uint64_t, kComponentCount> component_checksums{};
   std::uint64_t checksum = 0;
   ProbeFile probes;

@@ -42,7 +42,7 @@ RunResult run_on(int gpus, const std::string& exchange, Index depth) {
   config.exchange = exchange;
   config.halo_depth = depth;
   config.probe_slots = 50;  // several returns to the host per run
-  for (int d = 0; d < gpus; ++d) config.devices.push_back(d);
+  for (int d = 0; d < gpus; ++d) config.devices.push_back(d);  // RunConfig's default list is empty
   return run_model(build_model(contract_deck()), config);
 }
 
