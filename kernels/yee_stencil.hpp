@@ -12,6 +12,7 @@
 // inside a PEC object or outside the grid is simply one whose coefficients are zero.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 #include "decomposition/grid.hpp"
@@ -39,6 +40,23 @@ struct CellCoefficients {
   Real h_curl_b[3];
 };
 
+// a * b + c as one explicit fused multiply-add (one rounding), so that every loop and kernel that
+// calls the cell functions rounds identically whatever contractions the compiler would choose in
+// its context: the engine's sweep kernels and the cooperative backend's persistent kernel must
+// agree bit for bit (the bitwise contract across backends rests on this), and the host and cuda
+// engines then perform the same operations too.
+template <typename Real>
+YEEX_HOST_DEVICE Real fused(Real a, Real b, Real c) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (sizeof(Real) == 4)
+    return __fmaf_rn(a, b, c);
+  else
+    return __fma_rn(a, b, c);
+#else
+  return std::fma(a, b, c);  // one instruction with FMA hardware (x86-64-v3), vectorised by omp simd
+#endif
+}
+
 template <typename Real>
 struct FieldPointers {
   Real* ex;
@@ -60,9 +78,13 @@ YEEX_HOST_DEVICE void update_h_cell(const FieldPointers<Real>& f, Index c, Index
   const Real ey_up_x = f.ey[c + 1], ey_up_z = f.ey[c + sz];
   const Real ez_up_x = f.ez[c + 1], ez_up_y = f.ez[c + sy];
   const Real hx = f.hx[c], hy = f.hy[c], hz = f.hz[c];
-  f.hx[c] = m.h_decay[0] * hx - (m.h_curl_a[0] * (ez_up_y - ez) - m.h_curl_b[0] * (ey_up_z - ey));  // dEz/dy - dEy/dz
-  f.hy[c] = m.h_decay[1] * hy - (m.h_curl_a[1] * (ex_up_z - ex) - m.h_curl_b[1] * (ez_up_x - ez));  // dEx/dz - dEz/dx
-  f.hz[c] = m.h_decay[2] * hz - (m.h_curl_a[2] * (ey_up_x - ey) - m.h_curl_b[2] * (ex_up_y - ex));  // dEy/dx - dEx/dy
+  // H = decay * H - (a * dA - b * dB)
+  const Real curl_x = fused(m.h_curl_a[0], ez_up_y - ez, -(m.h_curl_b[0] * (ey_up_z - ey)));  // dEz/dy - dEy/dz
+  const Real curl_y = fused(m.h_curl_a[1], ex_up_z - ex, -(m.h_curl_b[1] * (ez_up_x - ez)));  // dEx/dz - dEz/dx
+  const Real curl_z = fused(m.h_curl_a[2], ey_up_x - ey, -(m.h_curl_b[2] * (ex_up_y - ex)));  // dEy/dx - dEx/dy
+  f.hx[c] = fused(m.h_decay[0], hx, -curl_x);
+  f.hy[c] = fused(m.h_decay[1], hy, -curl_y);
+  f.hz[c] = fused(m.h_decay[2], hz, -curl_z);
 }
 
 // E^n -> E^{n+1} at the node with array offset c.
@@ -74,9 +96,19 @@ YEEX_HOST_DEVICE void update_e_cell(const FieldPointers<Real>& f, Index c, Index
   const Real hy_down_x = f.hy[c - 1], hy_down_z = f.hy[c - sz];
   const Real hz_down_x = f.hz[c - 1], hz_down_y = f.hz[c - sy];
   const Real ex = f.ex[c], ey = f.ey[c], ez = f.ez[c];
-  f.ex[c] = m.e_decay[0] * ex + (m.e_curl_a[0] * (hz - hz_down_y) - m.e_curl_b[0] * (hy - hy_down_z));  // dHz/dy - dHy/dz
-  f.ey[c] = m.e_decay[1] * ey + (m.e_curl_a[1] * (hx - hx_down_z) - m.e_curl_b[1] * (hz - hz_down_x));  // dHx/dz - dHz/dx
-  f.ez[c] = m.e_decay[2] * ez + (m.e_curl_a[2] * (hy - hy_down_x) - m.e_curl_b[2] * (hx - hx_down_y));  // dHy/dx - dHx/dy
+  // E = decay * E + (a * dA - b * dB)
+  const Real curl_x = fused(m.e_curl_a[0], hz - hz_down_y, -(m.e_curl_b[0] * (hy - hy_down_z)));  // dHz/dy - dHy/dz
+  const Real curl_y = fused(m.e_curl_a[1], hx - hx_down_z, -(m.e_curl_b[1] * (hz - hz_down_x)));  // dHx/dz - dHz/dx
+  const Real curl_z = fused(m.e_curl_a[2], hy - hy_down_x, -(m.e_curl_b[2] * (hx - hx_down_y)));  // dHy/dx - dHx/dy
+  f.ex[c] = fused(m.e_decay[0], ex, curl_x);
+  f.ey[c] = fused(m.e_decay[1], ey, curl_y);
+  f.ez[c] = fused(m.e_decay[2], ez, curl_z);
+}
+
+// A soft current source: E -= coefficient * sample (see kernels/engine.hpp, PointSource).
+template <typename Real>
+YEEX_HOST_DEVICE void add_source(Real& e, Real coefficient, Real sample) {
+  e = fused(-coefficient, sample, e);
 }
 
 }  // namespace yeex

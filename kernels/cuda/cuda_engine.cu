@@ -44,7 +44,7 @@ __global__ void inject_sources_kernel(FieldPointers<Real> f, const PointSource* 
   if (s >= count) return;
   Real* fields[3] = {f.ex, f.ey, f.ez};
   const PointSource src = sources[s];
-  fields[static_cast<int>(src.component)][src.offset] -= static_cast<Real>(src.coefficient) * samples[s];
+  add_source(fields[static_cast<int>(src.component)][src.offset], static_cast<Real>(src.coefficient), samples[s]);
 }
 
 template <typename Real>

@@ -65,8 +65,8 @@ class HostEngine final : public Engine<Real> {
     const std::size_t n = setup_.sources.size();
     for (std::size_t s = 0; s < n; ++s) {
       const PointSource& src = setup_.sources[s];
-      fields_[static_cast<int>(src.component)][src.offset] -=
-          static_cast<Real>(src.coefficient) * setup_.source_samples[step * n + s];
+      add_source(fields_[static_cast<int>(src.component)][src.offset], static_cast<Real>(src.coefficient),
+                 setup_.source_samples[step * n + s]);
     }
   }
 

@@ -266,8 +266,8 @@ __global__ void __launch_bounds__(kBlockSize, kMinBlocksPerSm) coop_kernel(const
     if (p.source_count > 0) {
       if (Index(rank) < p.source_count) {
         const PointSource src = p.sources[rank];
-        component_array(p.fields, src.component)[src.offset] -=
-            static_cast<Real>(src.coefficient) * p.source_samples[n * p.source_count + rank];
+        add_source(component_array(p.fields, src.component)[src.offset], static_cast<Real>(src.coefficient),
+                   p.source_samples[n * p.source_count + rank]);
       }
       grid.sync();
     }
