@@ -48,6 +48,27 @@ class HaloExchange {
   const std::vector<ExchangeTimes>& times() const { return times_; }
 
  protected:
+  // The halo plan's step loop for subdomain s (see decomposition/halo_plan.hpp), for backends
+  // that move planes between the sweeps; exchange(phase) moves that phase's planes (and returns
+  // at once for a phase without transfers of its own).
+  template <typename ExchangePhase>
+  void plan_steps(int s, Index first, Index count, ExchangePhase exchange) {
+    const SlabDecomposition& d = *context_.decomposition;
+    Engine<Real>& engine = *context_.engines[s];
+    const Index R = context_.plan.halo_depth;
+    for (Index n = first; n < first + count; ++n) {
+      // ---- one Yee step of subdomain s ----
+      if (exchange_due(R, n)) exchange(HaloPhase::BeforeBlock);
+      const SweepRanges ranges = update_ranges(d, s, R, n % R);
+      exchange(HaloPhase::BeforeH);
+      engine.update_h(d.to_local(s, ranges.h));
+      exchange(HaloPhase::BeforeE);
+      engine.update_e(d.to_local(s, ranges.e));
+      engine.inject_sources(n);
+      engine.sample_probes(n - first);
+    }
+  }
+
   ExchangeContext<Real> context_;
   std::vector<ExchangeTimes> times_ = std::vector<ExchangeTimes>(context_.engines.size());
 };

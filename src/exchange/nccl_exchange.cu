@@ -91,22 +91,10 @@ class NcclExchange final : public HaloExchange<Real> {
 
   std::string name() const override { return name_; }
 
+  // The halo plan's step loop with every phase in stream order (see the header comment).
   void advance(int s, Index first, Index count) override {
-    const auto& d = *this->context_.decomposition;
-    Engine<Real>& engine = *this->context_.engines[s];
-    const Index R = this->context_.plan.halo_depth;
-    YEEX_CUDA(cudaSetDevice(engine.device()));
-    for (Index n = first; n < first + count; ++n) {
-      // ---- one Yee step of subdomain s: the halo plan's loop, every phase in stream order ----
-      if (exchange_due(R, n)) exchange(s, HaloPhase::BeforeBlock);
-      const SweepRanges ranges = update_ranges(d, s, R, n % R);
-      exchange(s, HaloPhase::BeforeH);
-      engine.update_h(d.to_local(s, ranges.h));
-      exchange(s, HaloPhase::BeforeE);
-      engine.update_e(d.to_local(s, ranges.e));
-      engine.inject_sources(n);
-      engine.sample_probes(n - first);
-    }
+    YEEX_CUDA(cudaSetDevice(this->context_.engines[s]->device()));
+    this->plan_steps(s, first, count, [&](HaloPhase phase) { exchange(s, phase); });
   }
 
  private:

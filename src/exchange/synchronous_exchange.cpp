@@ -33,20 +33,7 @@ void SynchronousExchange<Real>::exchange(int s, HaloPhase phase) {
 
 template <typename Real>
 void SynchronousExchange<Real>::advance(int s, Index first, Index count) {
-  const auto& d = *this->context_.decomposition;
-  Engine<Real>& engine = *this->context_.engines[s];
-  const Index R = this->context_.plan.halo_depth;
-  for (Index n = first; n < first + count; ++n) {
-    // ---- one Yee step of subdomain s, as the halo plan prescribes ----
-    if (exchange_due(R, n)) exchange(s, HaloPhase::BeforeBlock);
-    const SweepRanges ranges = update_ranges(d, s, R, n % R);
-    exchange(s, HaloPhase::BeforeH);
-    engine.update_h(d.to_local(s, ranges.h));
-    exchange(s, HaloPhase::BeforeE);
-    engine.update_e(d.to_local(s, ranges.e));
-    engine.inject_sources(n);
-    engine.sample_probes(n - first);
-  }
+  this->plan_steps(s, first, count, [&](HaloPhase phase) { exchange(s, phase); });
 }
 
 template class SynchronousExchange<float>;
