@@ -261,6 +261,19 @@ void enable_peer_access(int a, int b) {
   }
 }
 
+void set_peer_access(int a, int b, bool on) {
+  if (on) return enable_peer_access(a, b);
+  if (a == b) return;
+  for (auto [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
+    YEEX_CUDA(cudaSetDevice(from));
+    const cudaError_t status = cudaDeviceDisablePeerAccess(to);
+    if (status == cudaErrorPeerAccessNotEnabled)
+      cudaGetLastError();  // already off
+    else
+      YEEX_CUDA(status);
+  }
+}
+
 void* allocate_pinned(std::size_t bytes) {
   void* p = nullptr;
   YEEX_CUDA(cudaHostAlloc(&p, bytes, cudaHostAllocPortable));

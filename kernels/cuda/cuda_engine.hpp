@@ -37,6 +37,8 @@ CudaEngineView<Real> cuda_engine_view(Engine<Real>& engine);
 // idempotent).
 bool can_access_peer(int a, int b);
 void enable_peer_access(int a, int b);
+// Peer access on or off between a and b (both ways; idempotent).
+void set_peer_access(int a, int b, bool on);
 
 // Page-locked host memory (fast, asynchronous device copies); free with free_pinned.
 void* allocate_pinned(std::size_t bytes);

@@ -156,6 +156,7 @@ RunConfig resolve_split(const SplitOptions& o) {
   config.engine = resolve_engine(o.engine);
   config.exchange = o.exchange;
   config.halo_depth = o.halo_depth;
+  config.peer_access = !o.no_peer;
   if (o.halo_depth < 1) throw UsageError("--halo-depth must be at least 1");
   if (config.engine == "host") {
     if (!o.devices.empty() || o.gpus) throw UsageError("--gpus and --devices need the cuda engine; the host engine splits with --subdomains");
@@ -253,6 +254,7 @@ int bench_command(const BenchOptions& o) {
   b.strong = o.scaling != "weak";
   b.weak = o.scaling != "strong";
   b.halo_depth = std::max<Index>(o.split.halo_depth, 2);
+  b.peer_access = !o.split.no_peer;
   b.steps = o.steps;
   b.warmup = o.warmup;
   b.repeats = o.repeats;
@@ -277,6 +279,7 @@ int bench_command(const BenchOptions& o) {
                 (long long)b.warmup);
     std::printf("# memory copy bandwidth of one device: %.0f GB/s (read + write); effective GB/s = %d B/cell/step x Gcells/s per device\n",
                 copy, int(bytes));
+    if (!b.peer_access) std::printf("# --no-peer: peer access between GPUs is off\n");
     std::printf("# strong efficiency = T1 / (N x TN) on the same global grid; weak = T1 / TN with N^3 per device; T1 measured in this run\n");
     std::printf("# exchange, wait: per step, slowest device, synchronous backends only (host clock)\n");
     std::printf("%-7s %6s %-15s %-12s %4s %10s %9s %9s %9s %7s %9s\n", "scaling", "size", "grid", "exchange", "N",
@@ -316,6 +319,7 @@ int bench_command(const BenchOptions& o) {
                      {"engine", b.engine},
                      {"precision", b.precision_bits == 64 ? "f64" : "f32"},
                      {"devices", b.devices},
+                     {"peer_access", b.peer_access},
                      {"steps_per_repeat", b.steps},
                      {"warmup_steps", b.warmup},
                      {"repeats", b.repeats},
@@ -336,7 +340,7 @@ int exchanges_command(const SplitOptions& split) {
   RunConfig config = resolve_split(split);
   const ExchangeRequest request{config.engine, config.engine == "cuda" ? config.devices : std::vector<int>{},
                                 config.engine == "cuda" ? static_cast<int>(config.devices.size()) : config.subdomains,
-                                config.halo_depth};
+                                config.halo_depth, config.peer_access};
   std::printf("# exchange backends for the %s engine, %d subdomain(s), halo depth %lld\n", config.engine.c_str(),
               request.subdomains, (long long)request.halo_depth);
   std::printf("%-12s %-10s %s\n", "exchange", "runs here", "mechanism");

@@ -26,6 +26,7 @@ struct SplitOptions {
   int subdomains = 1;             // host: z-slabs
   std::string exchange;           // empty: the default backend
   Index halo_depth = 1;
+  bool no_peer = false;           // cuda: never enable peer access (host-staged paths only)
 };
 
 struct RunOptions {

@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
         ->delimiter(',')
         ->excludes("--gpus");
     cmd->add_option("--subdomains", split.subdomains, "host engine: split into N z-slabs")->check(CLI::PositiveNumber);
+    cmd->add_flag("--no-peer", split.no_peer, "cuda engine: never enable peer access (host-staged paths only)");
     cmd->add_option("--halo-depth", split.halo_depth, "Ghost planes R; R > 1 exchanges every R steps (B+2R)")
         ->check(CLI::Range(Index(1), Index(64)));
   };

@@ -41,6 +41,7 @@ RunConfig run_config(const BenchConfig& b, int count, const std::string& exchang
   c.precision_bits = b.precision_bits;
   c.exchange = exchange;
   c.halo_depth = depth;
+  c.peer_access = b.peer_access;
   c.probe_slots = 256;
   if (b.engine == "cuda")
     c.devices.assign(b.devices.begin(), b.devices.begin() + count);

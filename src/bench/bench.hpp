@@ -25,6 +25,7 @@ struct BenchConfig {
   std::vector<std::string> exchanges;   // backends for counts > 1
   bool strong = true, weak = false;
   Index halo_depth = 2;                 // of b2r (the other backends use 1)
+  bool peer_access = true;              // false: --no-peer
   Index steps = 100, warmup = 20;
   int repeats = 5;
 };

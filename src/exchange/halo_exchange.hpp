@@ -24,6 +24,7 @@ struct ExchangeContext {
   HaloPlan plan;
   std::vector<Engine<Real>*> engines;  // engines[s] holds subdomain s
   ThreadTeam* team = nullptr;
+  bool peer_access = true;  // false (--no-peer): never enable peer access; copies go through the host
 };
 
 // Time of one subdomain's step split by what it waited for (seconds, host clock).

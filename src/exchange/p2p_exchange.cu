@@ -6,7 +6,8 @@
 // contiguous), on its bulk stream, and waits for them.
 // Synchronisation: SynchronousExchange's barriers around the phase (the sender's planes are final
 // before the copy; nobody sweeps until every copy has landed).
-// Requirements: cuda engine; peer access between neighbouring GPUs (enabled at construction).
+// Requirements: cuda engine; peer access between neighbouring GPUs (enabled at construction), or
+// --no-peer, which turns it off so that the driver stages every copy through host memory.
 #include "src/exchange/p2p_exchange.hpp"
 
 #include <cuda_runtime.h>
@@ -25,7 +26,7 @@ class P2PExchange final : public SynchronousExchange<Real> {
     const auto& engines = this->context_.engines;
     for (HaloPhase phase : kAllHaloPhases)
       for (const HaloTransfer& t : this->context_.plan.transfers(phase))
-        enable_peer_access(engines[t.from]->device(), engines[t.to]->device());
+        set_peer_access(engines[t.from]->device(), engines[t.to]->device(), this->context_.peer_access);
   }
 
   std::string name() const override { return name_; }

@@ -46,6 +46,7 @@ std::string needs_gpu(const ExchangeRequest& r) {
 
 std::string needs_peer_access(const ExchangeRequest& r) {
   if (auto why = needs_gpu(r); !why.empty()) return why;
+  if (!r.peer_access) return "needs peer access, which --no-peer turns off";
 #if YEEX_HAVE_CUDA
   for (std::size_t s = 0; s + 1 < r.devices.size(); ++s)
     if (!can_access_peer(r.devices[s], r.devices[s + 1]))
@@ -53,6 +54,13 @@ std::string needs_peer_access(const ExchangeRequest& r) {
              std::to_string(r.devices[s + 1]);
 #endif
   return "";
+}
+
+// cudaMemcpyPeerAsync runs without peer access too (the driver stages it through the host), so
+// p2p and b2r run under --no-peer; with peer access on they need it between neighbours.
+std::string needs_peer_copies(const ExchangeRequest& r) {
+  if (auto why = needs_gpu(r); !why.empty()) return why;
+  return r.peer_access ? needs_peer_access(r) : "";
 }
 
 std::string needs_depth_one(const ExchangeRequest& r) {
@@ -64,9 +72,9 @@ std::vector<Entry> entries() {
   list.push_back({{"host-staged", "device -> pinned host buffer -> device, per halo plane (host engine: through a staging buffer)"},
                   [](const ExchangeRequest&) { return std::string(); },
                   make_host_staged_exchange<float>, make_host_staged_exchange<double>});
-  list.push_back({{"p2p", "cudaMemcpyPeerAsync between GPUs with peer access, synchronous per half-step"},
+  list.push_back({{"p2p", "cudaMemcpyPeerAsync between GPUs with peer access (through the host with --no-peer), synchronous per half-step"},
                   [](const ExchangeRequest& r) {
-                    auto why = needs_peer_access(r);
+                    auto why = needs_peer_copies(r);
                     return why.empty() ? needs_depth_one(r) : why;
                   },
                   YEEX_GPU_FACTORY(make_p2p_exchange)});
@@ -89,12 +97,16 @@ std::vector<Entry> entries() {
   list.push_back({{"b2r", "B+2R: R ghost planes exchanged once every R steps (--halo-depth R > 1), border recomputed; P2P on GPUs, staging on the host"},
                   [](const ExchangeRequest& r) -> std::string {
                     if (r.halo_depth < 2) return "needs --halo-depth R with R > 1";
-                    return r.engine == "cuda" ? needs_peer_access(r) : "";
+                    return r.engine == "cuda" ? needs_peer_copies(r) : "";
                   },
                   nullptr, nullptr});  // made in make_exchange: the engine's transport with depth R
   list.push_back({{"nccl", "ncclSend/ncclRecv, one group per exchange phase, ordered by stream order alone (no barrier); any halo depth"},
 #if YEEX_HAVE_NCCL
-                  needs_gpu, make_nccl_exchange<float>, make_nccl_exchange<double>});
+                  [](const ExchangeRequest& r) -> std::string {
+                    if (!r.peer_access) return "NCCL picks its own paths; --no-peer leaves the host-staged paths only";
+                    return needs_gpu(r);
+                  },
+                  make_nccl_exchange<float>, make_nccl_exchange<double>});
 #else
                   [](const ExchangeRequest&) { return std::string("this build has no NCCL (configure with YEEX_ENABLE_NCCL=ON)"); },
                   nullptr, nullptr});

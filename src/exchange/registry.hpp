@@ -15,6 +15,7 @@ struct ExchangeRequest {
   std::vector<int> devices;  // GPU of each subdomain (cuda engine)
   int subdomains = 1;
   Index halo_depth = 1;
+  bool peer_access = true;  // false: --no-peer
 };
 
 struct ExchangeInfo {

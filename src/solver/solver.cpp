@@ -68,6 +68,7 @@ class Run {
     context.decomposition = &d;
     context.plan = halo_plan(d, config_.halo_depth);
     context.team = &team_;
+    context.peer_access = config_.peer_access;
     for (int s = 0; s < d.size(); ++s) {
       const SlabSubdomain& sub = d.subdomain(s);
       EngineSetup<Real> setup = make_engine_setup<Real>(model, sub.k_begin, sub.stored_planes, sub.ghost,
@@ -178,7 +179,7 @@ class Run {
 
   ExchangeRequest request() const {
     return {config_.engine, config_.engine == "cuda" ? config_.devices : std::vector<int>{}, decomposition_.size(),
-            config_.halo_depth};
+            config_.halo_depth, config_.peer_access};
   }
 
   Index steps_to_next_snapshot(Index n) const {
@@ -331,7 +332,7 @@ void check_run_config(const GridShape& grid, const RunConfig& given) {
   const int slabs = config.engine == "cuda" ? static_cast<int>(config.devices.size()) : config.subdomains;
   const SlabDecomposition d(grid, slabs, config.halo_depth);
   const ExchangeRequest request{config.engine, config.engine == "cuda" ? config.devices : std::vector<int>{}, d.size(),
-                                config.halo_depth};
+                                config.halo_depth, config.peer_access};
   const std::string name = config.exchange.empty() ? default_exchange(request) : config.exchange;
   if (const std::string why = exchange_unavailable(name, request); !why.empty())
     throw std::invalid_argument("--exchange " + name + ": " + why);

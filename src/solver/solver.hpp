@@ -21,6 +21,7 @@ struct RunConfig {
   int subdomains = 1;           // host engine: z-slabs (the cuda engine has one per device)
   std::string exchange;         // backend name; empty: default_exchange()
   Index halo_depth = 1;
+  bool peer_access = true;  // false (--no-peer): GPUs never enable peer access
   bool progress = false;    // progress line with ETA on stderr
   std::optional<std::filesystem::path> output_dir;  // unset: write no files
   Index probe_slots = 1024;  // probe samples buffered on the device between fetches
