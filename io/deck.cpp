@@ -4,8 +4,10 @@
 // Every table is read through a TableReader that is told which keys its table may hold, and
 // refuses any other key before anything else is read: a misspelt key is then reported as itself
 // ("source[1].frequncy: unknown key (did you mean 'frequency'?)") and not as the "missing
-// frequency" it causes. Tables are read in the order of the format (grid, time, boundary,
-// materials, geometry, sources, probes, snapshots, output) and the first problem is thrown.
+// frequency" it causes. A [[geometry]] entry is read with the keys of every shape, then checked
+// again against those of its own shape. Tables are read in the order of the format (grid, time,
+// boundary, materials, geometry, sources, probes, snapshots, output) and the first problem is
+// thrown; the resolution warnings are worked out last, from the complete deck.
 #include "io/deck.hpp"
 
 #include <algorithm>
@@ -32,6 +34,7 @@ constexpr std::array<std::string_view, 6> kFaceNames = {"x_min", "x_max", "y_min
 constexpr std::array<std::string_view, 4> kWaveformNames = {"gaussian", "gaussian_derivative", "ricker",
                                                             "ramped_sine"};
 constexpr std::array<std::string_view, 1> kBoundaryNames = {"pec"};  // indexed by BoundaryKind
+constexpr std::array<std::string_view, 3> kShapeNames = {"box", "sphere", "cylinder"};  // indexed by ShapeKind
 constexpr std::array<std::string_view, 2> kBuiltinMaterials = {"free_space", "pec"};
 
 // ---- small text helpers -----------------------------------------------------------------------
@@ -166,8 +169,18 @@ class TableReader {
       if (!is_known(key.str())) throw DeckError(key_path(key.str()), unknown_key_problem(key.str()));
   }
 
+  const std::string& path() const { return path_; }
   std::string key_path(std::string_view key) const {
     return path_.empty() ? std::string(key) : path_ + "." + std::string(key);
+  }
+
+  // Throws on the first key that is not in `allowed`, for a table whose keys depend on one of its
+  // values (a geometry object's shape); `kind` names what the table is, e.g. "a sphere".
+  void allow_only(std::initializer_list<std::string_view> allowed, std::string_view kind) const {
+    for (const auto& [key, node] : *table_)
+      if (std::find(allowed.begin(), allowed.end(), key.str()) == allowed.end())
+        throw DeckError(key_path(key.str()), "unknown key for " + std::string(kind) + " (" + std::string(kind) +
+                                                 " takes: " + join(allowed) + ")");
   }
   bool has(std::string_view key) const { return table_->contains(key); }
 
@@ -443,33 +456,99 @@ void parse_materials(const TableReader& root, Deck& deck) {
 
 ShapeKind parse_shape(const TableReader& entry) {
   const auto shape = entry.get_or<std::string>("shape", "box");
-  if (shape == "box") return ShapeKind::box;
-  if (shape == "sphere" || shape == "cylinder")
-    throw DeckError(entry.key_path("shape"), "'" + shape + "' is not supported yet (only box for now)");
-  throw DeckError(entry.key_path("shape"), "unknown shape '" + shape + "' (expected box)");
+  const auto it = std::find(kShapeNames.begin(), kShapeNames.end(), shape);
+  if (it == kShapeNames.end())
+    throw DeckError(entry.key_path("shape"),
+                    "unknown shape '" + shape + "' (expected one of: " + join(kShapeNames) + ")");
+  return static_cast<ShapeKind>(it - kShapeNames.begin());
+}
+
+void parse_box(const TableReader& entry, const Vec3& extent, GeometryObject& object) {
+  object.lower = entry.require<Vec3>("lower");
+  object.upper = entry.require<Vec3>("upper");
+  check_inside_grid(object.lower, extent, entry.key_path("lower"));
+  check_inside_grid(object.upper, extent, entry.key_path("upper"));
+  for (int axis = 0; axis < 3; ++axis)
+    if (!(object.lower[axis] < object.upper[axis]))
+      throw DeckError(entry.key_path("upper"), "upper must be greater than lower on every axis; along " +
+                                                   std::string(kAxisNames[axis]) +
+                                                   " lower = " + format_number(object.lower[axis]) +
+                                                   ", upper = " + format_number(object.upper[axis]));
+}
+
+void parse_sphere(const TableReader& entry, GeometryObject& object) {
+  object.centre = entry.require<Vec3>("centre");
+  object.radius = positive(entry.require<double>("radius"), entry.key_path("radius"));
+}
+
+void parse_cylinder(const TableReader& entry, GeometryObject& object) {
+  object.axis = required_choice(entry, "axis", kAxisNames);
+  object.centre = entry.require<Vec3>("centre");
+  object.radius = positive(entry.require<double>("radius"), entry.key_path("radius"));
+  object.axis_lower = entry.require<double>("lower");
+  object.axis_upper = entry.require<double>("upper");
+  if (!(object.axis_lower < object.axis_upper))
+    throw DeckError(entry.key_path("upper"), "upper must be greater than lower (the extent along the " +
+                                                 std::string(kAxisNames[object.axis]) + " axis); lower = " +
+                                                 format_number(object.axis_lower) +
+                                                 ", upper = " + format_number(object.axis_upper));
+}
+
+// Squared distance from `point` to the nearest point of the grid, over every axis but `skip`
+// (-1: all three).
+double squared_distance_to_grid(const Vec3& point, const Vec3& extent, int skip) {
+  double sum = 0;
+  for (int axis = 0; axis < 3; ++axis) {
+    if (axis == skip) continue;
+    const double gap = std::max({0.0, -point[axis], point[axis] - extent[axis]});
+    sum += gap * gap;
+  }
+  return sum;
+}
+
+// A sphere or cylinder may reach beyond the grid (the model clips it) but must not miss it.
+// Boxes are checked corner by corner instead (both corners inside the grid).
+void check_overlaps_grid(const GeometryObject& object, const Vec3& extent, const std::string& path) {
+  const double radius_squared = object.radius * object.radius;
+  bool outside = false;
+  if (object.shape == ShapeKind::sphere)
+    outside = squared_distance_to_grid(object.centre, extent, -1) > radius_squared;
+  if (object.shape == ShapeKind::cylinder)
+    outside = object.axis_upper < 0 || object.axis_lower > extent[object.axis] ||
+              squared_distance_to_grid(object.centre, extent, object.axis) > radius_squared;
+  if (outside)
+    throw DeckError(path, "the " + std::string(kShapeNames[static_cast<int>(object.shape)]) +
+                              " lies outside the grid, which spans [0, " + format_number(extent[0]) + "] x [0, " +
+                              format_number(extent[1]) + "] x [0, " + format_number(extent[2]) +
+                              "] m; at least part of it must be inside");
 }
 
 void parse_geometry(const TableReader& root, Deck& deck) {
   const Vec3 extent = grid_extent(deck);
-  for (const TableReader& entry : root.array_of_tables("geometry", {"shape", "material", "lower", "upper"})) {
+  const auto entries =
+      root.array_of_tables("geometry", {"shape", "material", "lower", "upper", "centre", "radius", "axis"});
+  for (const TableReader& entry : entries) {
     GeometryObject object;
     object.shape = parse_shape(entry);
+    switch (object.shape) {
+      case ShapeKind::box: entry.allow_only({"shape", "material", "lower", "upper"}, "a box"); break;
+      case ShapeKind::sphere: entry.allow_only({"shape", "material", "centre", "radius"}, "a sphere"); break;
+      case ShapeKind::cylinder:
+        entry.allow_only({"shape", "material", "axis", "centre", "radius", "lower", "upper"}, "a cylinder");
+        break;
+    }
     object.material = entry.require<std::string>("material");
     if (!find_material(deck, object.material))
       throw DeckError(
           entry.key_path("material"),
           "unknown material '" + object.material +
               "' (define it in a [[material]] table, or use a built-in: " + join(kBuiltinMaterials) + ")");
-    object.lower = entry.require<Vec3>("lower");
-    object.upper = entry.require<Vec3>("upper");
-    check_inside_grid(object.lower, extent, entry.key_path("lower"));
-    check_inside_grid(object.upper, extent, entry.key_path("upper"));
-    for (int axis = 0; axis < 3; ++axis)
-      if (!(object.lower[axis] < object.upper[axis]))
-        throw DeckError(entry.key_path("upper"), "upper must be greater than lower on every axis; along " +
-                                                     std::string(kAxisNames[axis]) +
-                                                     " lower = " + format_number(object.lower[axis]) +
-                                                     ", upper = " + format_number(object.upper[axis]));
+    switch (object.shape) {
+      case ShapeKind::box: parse_box(entry, extent, object); break;
+      case ShapeKind::sphere: parse_sphere(entry, object); break;
+      case ShapeKind::cylinder: parse_cylinder(entry, object); break;
+    }
+    check_overlaps_grid(object, extent, entry.path());
     deck.geometry.push_back(object);
   }
 }
@@ -534,6 +613,43 @@ void parse_snapshots(const TableReader& root, Deck& deck) {
   }
 }
 
+// ---- advice on a valid deck ---------------------------------------------------------------------
+
+// The Yee scheme's phase error grows as (cell / wavelength)^2: below about 10 cells per wavelength
+// pulses visibly spread and lag.
+constexpr double kFewestCellsPerWavelength = 10;
+
+// The highest frequency a waveform puts real energy into: 3 f for the pulses (the gaussian's
+// spectrum is down to about 1% there), f for the sine.
+double highest_frequency(const Source& source) {
+  return source.waveform == WaveformKind::ramped_sine ? source.frequency : 3 * source.frequency;
+}
+
+// One warning per source whose shortest wavelength, in the slowest material any object is made
+// of, spans fewer than kFewestCellsPerWavelength of the largest cell size.
+std::vector<std::string> resolution_warnings(const Deck& deck) {
+  double slowest = 1.0;  // eps_r * mu_r of the free-space background
+  for (const GeometryObject& object : deck.geometry) {
+    const Material material = find_material(deck, object.material).value();
+    slowest = std::max(slowest, material.eps_r * material.mu_r);
+  }
+  const double largest_cell = *std::max_element(deck.cell_size.begin(), deck.cell_size.end());
+  std::vector<std::string> warnings;
+  for (std::size_t i = 0; i < deck.sources.size(); ++i) {
+    const Source& source = deck.sources[i];
+    const double cells = kSpeedOfLight / std::sqrt(slowest) / highest_frequency(source) / largest_cell;
+    if (cells >= kFewestCellsPerWavelength) continue;
+    char count[32];
+    std::snprintf(count, sizeof count, "%.1f", cells);
+    warnings.push_back("warning: " + indexed("source", i) + ".frequency: " + format_number(source.frequency) +
+                       " Hz (" + std::string(kWaveformNames[static_cast<int>(source.waveform)]) +
+                       ", content up to " + format_number(highest_frequency(source)) + " Hz) gives " + count +
+                       " cells per wavelength in the slowest material (eps_r*mu_r = " + format_number(slowest) +
+                       "); fewer than ~10 cells per wavelength means visible numerical dispersion");
+  }
+  return warnings;
+}
+
 void parse_output(const TableReader& root, Deck& deck) {
   const auto output = root.table("output", {"directory"});
   if (!output) return;
@@ -578,9 +694,25 @@ nlohmann::json Deck::to_json() const {
   };
   for (const Material& m : materials)
     out["material"].push_back({{"name", m.name}, {"eps_r", m.eps_r}, {"sigma", m.sigma}, {"mu_r", m.mu_r}});
-  for (const GeometryObject& g : geometry)
-    out["geometry"].push_back(
-        {{"shape", "box"}, {"material", g.material}, {"lower", g.lower}, {"upper", g.upper}});
+  for (const GeometryObject& g : geometry) {
+    json object = {{"shape", kShapeNames[static_cast<int>(g.shape)]}, {"material", g.material}};
+    switch (g.shape) {
+      case ShapeKind::box:
+        object.update({{"lower", g.lower}, {"upper", g.upper}});
+        break;
+      case ShapeKind::sphere:
+        object.update({{"centre", g.centre}, {"radius", g.radius}});
+        break;
+      case ShapeKind::cylinder:
+        object.update({{"axis", kAxisNames[g.axis]},
+                       {"centre", g.centre},
+                       {"radius", g.radius},
+                       {"lower", g.axis_lower},
+                       {"upper", g.axis_upper}});
+        break;
+    }
+    out["geometry"].push_back(object);
+  }
   for (const Source& s : sources)
     out["source"].push_back({{"type", "hertzian_dipole"},
                              {"name", s.name},
@@ -625,6 +757,7 @@ Deck parse_deck_string(const std::string& text, const std::string& origin) {
   parse_probes(root, deck);
   parse_snapshots(root, deck);
   parse_output(root, deck);
+  deck.warnings = resolution_warnings(deck);
   return deck;
 }
 

@@ -1,7 +1,8 @@
 // The input deck: a TOML file describing one model, parsed and validated into a Deck.
 //
 // Every problem is reported as a DeckError naming the key (e.g. "source[2].frequency") and what
-// is wrong with it; the CLI turns it into exit code 2 before anything is written.
+// is wrong with it; the CLI turns it into exit code 2 before anything is written. What is legal
+// but probably unwise goes into Deck::warnings, which the CLI prints before running.
 #pragma once
 
 #include <array>
@@ -38,12 +39,18 @@ struct Material {
   bool pec = false;    // perfect electric conductor: tangential E forced to zero
 };
 
-enum class ShapeKind { box };  // sphere and cylinder come with the physics issue
+enum class ShapeKind { box, sphere, cylinder };
 
+// One object of [[geometry]]. Which fields describe it depends on the shape; the others keep
+// their defaults and are neither read from the deck nor written to run.json.
 struct GeometryObject {
   ShapeKind shape = ShapeKind::box;
   std::string material;  // name of a Material (or the built-ins "free_space", "pec")
-  Vec3 lower{}, upper{};  // metres, box corners
+  Vec3 lower{}, upper{};  // box: lowest and highest corner (m)
+  Vec3 centre{};          // sphere: centre; cylinder: a point on its axis (m)
+  double radius = 0.0;    // sphere, cylinder (m)
+  int axis = 2;           // cylinder: 0,1,2 = x,y,z
+  double axis_lower = 0.0, axis_upper = 0.0;  // cylinder: its extent along `axis` (m)
 };
 
 enum class WaveformKind { gaussian, gaussian_derivative, ricker, ramped_sine };
@@ -87,6 +94,9 @@ struct Deck {
   std::vector<Probe> probes;
   std::vector<Snapshot> snapshots;
   std::string output_dir = "yeex-output";
+  // Advice that does not stop the run (e.g. too few cells per wavelength), one line each, filled
+  // by the parser; not part of the resolved deck (to_json).
+  std::vector<std::string> warnings;
 
   // The time step implied by courant and the cell size (seconds).
   double dt() const;

@@ -192,6 +192,8 @@ RunConfig resolve_split(const SplitOptions& o) {
 
 int run_command(const RunOptions& o) {
   Deck deck = o.deck ? parse_deck_file(*o.deck) : default_deck();
+  if (!o.quiet)
+    for (const std::string& warning : deck.warnings) std::cerr << "yeex: " << warning << "\n";
   if (o.steps) {
     if (*o.steps < 1) throw UsageError("--steps must be at least 1");
     deck.steps = *o.steps;

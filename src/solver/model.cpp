@@ -11,10 +11,45 @@ namespace {
 constexpr std::int16_t kFreeSpace = 0;
 constexpr std::int16_t kPec = 1;
 
-bool inside_box(const GeometryObject& o, const Vec3& p) {
+// The point-in-object test runs in two steps, both with `<=` so that the surface counts as
+// inside: each axis on its own (the object's extent along that axis: a box's sides, centre ±
+// radius for a sphere, and for a cylinder its lower/upper along the axis, centre ± radius across
+// it), then, for a curved object and a point that passed all three axes, the squared distance
+// from the centre (sphere) or the axis (cylinder). class_key runs the axis step once per node and
+// object for all six components at once, which rejects most objects before any multiplication.
+
+// The squared distances are rounded; this relative slack on the radius keeps a point that lies
+// on the surface in exact arithmetic inside.
+constexpr double kRadiusSlack = 1e-9;
+
+// kHalfCell[c][d]: 1 where component c sits half a cell above its node along axis d, else 0.
+constexpr auto kHalfCell = [] {
+  std::array<std::array<int, 3>, kComponentCount> half{};
+  for (Component c : kAllComponents)
+    for (int d = 0; d < 3; ++d) half[static_cast<int>(c)][d] = stagger(c)[d] != 0 ? 1 : 0;
+  return half;
+}();
+
+double slack_radius(const GeometryObject& o) { return o.radius * (1 + kRadiusSlack); }
+
+// Does coordinate x along axis d lie within the object's extent along d?
+bool within_along(const GeometryObject& o, int d, double x, double radius) {
+  switch (o.shape) {
+    case ShapeKind::box: return o.lower[d] <= x && x <= o.upper[d];
+    case ShapeKind::sphere: return std::abs(x - o.centre[d]) <= radius;
+    case ShapeKind::cylinder:
+      return d == o.axis ? (o.axis_lower <= x && x <= o.axis_upper) : std::abs(x - o.centre[d]) <= radius;
+  }
+  return false;
+}
+
+// For a point within the object's extent along every axis: is it inside?
+bool inside_across(const GeometryObject& o, const Vec3& p, double radius) {
+  if (o.shape == ShapeKind::box) return true;
+  double squared = 0;
   for (int d = 0; d < 3; ++d)
-    if (p[d] < o.lower[d] || p[d] > o.upper[d]) return false;
-  return true;
+    if (o.shape == ShapeKind::sphere || d != o.axis) squared += (p[d] - o.centre[d]) * (p[d] - o.centre[d]);
+  return squared <= radius * radius;
 }
 
 // Is component c at node (i,j,k) a live unknown? E must not be tangential to an outer PEC face
@@ -51,21 +86,39 @@ std::array<Index, 3> Model::nearest_node(const Vec3& p) const {
 }
 
 ClassKey Model::class_key(Index i, Index j, Index k) const {
-  ClassKey key;
   const std::array<Index, 3> n{i, j, k};
+  // Along each axis a component of this node sits at the node (half = 0) or half a cell above
+  // it (half = 1), depending on its stagger.
+  std::array<std::array<double, 2>, 3> x;
+  for (int d = 0; d < 3; ++d) x[d] = {(n[d] + 0.0) * cell[d], (n[d] + 0.5) * cell[d]};
+
+  std::array<std::int16_t, kComponentCount> material;
+  material.fill(kFreeSpace);
+  for (std::size_t o = 0; o < deck.geometry.size(); ++o) {
+    const GeometryObject& object = deck.geometry[o];
+    const double radius = slack_radius(object);
+    // within[d][h]: x[d][h] lies within the object's extent along d.
+    std::array<std::array<bool, 2>, 3> within;
+    bool reaches_node = true;
+    for (int d = 0; d < 3 && reaches_node; ++d) {
+      within[d] = {within_along(object, d, x[d][0], radius), within_along(object, d, x[d][1], radius)};
+      reaches_node = within[d][0] || within[d][1];
+    }
+    if (!reaches_node) continue;
+    for (int c = 0; c < kComponentCount; ++c) {
+      const auto& h = kHalfCell[c];
+      if (within[0][h[0]] && within[1][h[1]] && within[2][h[2]] &&
+          inside_across(object, {x[0][h[0]], x[1][h[1]], x[2][h[2]]}, radius))
+        material[c] = object_material[o];  // later objects win
+    }
+  }
+
+  ClassKey key;
   const auto cells = grid.as_array();
   for (Component c : kAllComponents) {
-    auto& slot = key[static_cast<int>(c)];
-    if (!component_in_grid(c, n, cells)) {
-      slot = kPinned;
-      continue;
-    }
-    const auto s = stagger(c);
-    const Vec3 p{(i + s[0]) * cell[0], (j + s[1]) * cell[1], (k + s[2]) * cell[2]};
-    std::int16_t material = kFreeSpace;
-    for (std::size_t o = 0; o < deck.geometry.size(); ++o)
-      if (inside_box(deck.geometry[o], p)) material = object_material[o];
-    slot = (is_electric(c) && materials[material].pec) ? kPinned : material;
+    const auto m = material[static_cast<int>(c)];
+    const bool pinned = !component_in_grid(c, n, cells) || (is_electric(c) && materials[m].pec);
+    key[static_cast<int>(c)] = pinned ? kPinned : m;
   }
   return key;
 }

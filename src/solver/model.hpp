@@ -1,8 +1,9 @@
 // From a validated Deck to what an engine needs: the per-node material classes, their update
 // coefficients, the source samples and the probe offsets.
 //
-// Material rule: every field component takes the material of the last geometry object that
-// contains its own staggered position (points on a face count as inside), free space elsewhere.
+// Material rule: every field component takes the material of the last geometry object (box,
+// sphere or cylinder) that contains its own staggered position (points on the surface count as
+// inside; an object reaching beyond the grid is clipped by it), free space elsewhere.
 // A component is pinned to zero (all coefficients zero) where it is tangential to a PEC outer
 // face, outside the grid, or (E only) inside a PEC material. The six per-component materials of
 // a node form a tuple; the distinct tuples are the material classes, numbered in sorted order so

@@ -57,13 +57,43 @@ every = 10
 plane = { axis = "z", position = 0.05 }
 )";
 
-// kValidDeck with the one occurrence of `from` replaced by `to`.
-std::string edited(std::string_view from, std::string_view to) {
-  std::string text = kValidDeck;
+// A sphere and a cylinder to append to kValidDeck: they become geometry[1] and geometry[2].
+const std::string kSphere = R"(
+[[geometry]]
+shape = "sphere"
+material = "glass"
+centre = [0.06, 0.05, 0.04]
+radius = 0.02
+)";
+
+const std::string kCylinder = R"(
+[[geometry]]
+shape = "cylinder"
+material = "pec"
+axis = "y"
+centre = [0.03, 0.5, 0.07]
+radius = 0.01
+lower = 0.02
+upper = 0.08
+)";
+
+// `text` with the one occurrence of `from` replaced by `to`.
+std::string edited(std::string text, std::string_view from, std::string_view to) {
   const auto at = text.find(from);
   if (at == std::string::npos || text.find(from, at + 1) != std::string::npos)
     throw std::logic_error("test deck edit '" + std::string(from) + "' does not match exactly once");
   return text.replace(at, from.size(), to);
+}
+
+// kValidDeck with the one occurrence of `from` replaced by `to`.
+std::string edited(std::string_view from, std::string_view to) { return edited(kValidDeck, from, to); }
+
+std::string sphere_edited(std::string_view from, std::string_view to) {
+  return kValidDeck + edited(kSphere, from, to);
+}
+
+std::string cylinder_edited(std::string_view from, std::string_view to) {
+  return kValidDeck + edited(kCylinder, from, to);
 }
 
 double cfl_formula(const Vec3& d, double courant) {
@@ -227,6 +257,42 @@ every = 1
   EXPECT_FALSE(deck.snapshots.at(0).plane_axis);
 }
 
+TEST(Deck, ParsesSpheresAndCylinders) {
+  const Deck deck = parse_deck_string(kValidDeck + kSphere + kCylinder);
+  ASSERT_EQ(deck.geometry.size(), 3u);
+  const GeometryObject& sphere = deck.geometry[1];
+  EXPECT_EQ(sphere.shape, ShapeKind::sphere);
+  EXPECT_EQ(sphere.material, "glass");
+  EXPECT_EQ(sphere.centre, (Vec3{0.06, 0.05, 0.04}));
+  EXPECT_DOUBLE_EQ(sphere.radius, 0.02);
+  const GeometryObject& cylinder = deck.geometry[2];
+  EXPECT_EQ(cylinder.shape, ShapeKind::cylinder);
+  EXPECT_EQ(cylinder.material, "pec");
+  EXPECT_EQ(cylinder.axis, 1);
+  EXPECT_EQ(cylinder.centre, (Vec3{0.03, 0.5, 0.07}));  // y lies outside the grid: along the axis it is unused
+  EXPECT_DOUBLE_EQ(cylinder.radius, 0.01);
+  EXPECT_DOUBLE_EQ(cylinder.axis_lower, 0.02);
+  EXPECT_DOUBLE_EQ(cylinder.axis_upper, 0.08);
+
+  // run.json holds each shape's own keys and no others.
+  const nlohmann::json geometry = deck.to_json()["geometry"];
+  EXPECT_EQ(geometry[1], nlohmann::json::parse(R"({"shape": "sphere", "material": "glass",
+                                                   "centre": [0.06, 0.05, 0.04], "radius": 0.02})"));
+  EXPECT_EQ(geometry[2], nlohmann::json::parse(R"({"shape": "cylinder", "material": "pec", "axis": "y",
+                                                   "centre": [0.03, 0.5, 0.07], "radius": 0.01,
+                                                   "lower": 0.02, "upper": 0.08})"));
+}
+
+// Curved objects may reach beyond the grid (the model clips them); they only must not miss it.
+TEST(Deck, AcceptsCurvedObjectsPartlyOutsideTheGrid) {
+  // A sphere around the x_max, y_max, z_max corner of the 0.1 m grid.
+  EXPECT_NO_THROW(parse_deck_string(sphere_edited("centre = [0.06, 0.05, 0.04]", "centre = [0.11, 0.11, 0.11]")));
+  // A cylinder whose axis runs outside the grid, beyond both ends.
+  const std::string beyond = edited(edited(kCylinder, "centre = [0.03, 0.5, 0.07]", "centre = [-0.005, 0, 0.05]"),
+                                    "lower = 0.02", "lower = -1");
+  EXPECT_NO_THROW(parse_deck_string(kValidDeck + edited(beyond, "upper = 0.08", "upper = 1")));
+}
+
 TEST(Deck, TimeStepIsCourantTimesCflLimit) {
   const Deck deck = parse_deck_string(R"(
 [grid]
@@ -283,7 +349,7 @@ TEST(Deck, JsonHoldsTheResolvedDeck) {
 // The resolved JSON mirrors the TOML keys: written back as a deck, it parses to the same deck.
 TEST(Deck, JsonRoundTripsThroughToml) {
   const std::string with_duration = edited("steps = 100", "duration = 2e-9\ncourant = 0.7");
-  for (const std::string& text : {kValidDeck, with_duration}) {
+  for (const std::string& text : {kValidDeck, with_duration, kValidDeck + kSphere + kCylinder}) {
     const nlohmann::json resolved = parse_deck_string(text).to_json();
     EXPECT_EQ(parse_deck_string(resolved_deck_as_toml(resolved)).to_json(), resolved);
   }
@@ -309,10 +375,64 @@ TEST(Deck, EveryExampleDeckParses) {
     EXPECT_NO_THROW(parse_deck_file(entry.path()));
     ++decks;
   }
-  EXPECT_GE(decks, 2);
+  EXPECT_GE(decks, 3);
   const Deck slab = parse_deck_file(kInputs / "dielectric_slab_probe.toml");
   EXPECT_EQ(slab.grid.as_array(), (std::array<Index, 3>{32, 32, 48}));
   EXPECT_EQ(slab.step_count(), 200);
+
+  // The scatterers deck uses every shape and is resolved finely enough not to warn.
+  const Deck scatterers = parse_deck_file(kInputs / "scatterers.toml");
+  std::vector<ShapeKind> shapes;
+  for (const GeometryObject& object : scatterers.geometry) shapes.push_back(object.shape);
+  EXPECT_EQ(shapes, (std::vector{ShapeKind::sphere, ShapeKind::cylinder, ShapeKind::box}));
+  EXPECT_EQ(scatterers.warnings, std::vector<std::string>{});
+}
+
+// The shortest wavelength (at 3 x frequency for the pulses, the frequency for the sine) in the
+// slowest material any object is made of, over the largest cell: below 10 cells it warns.
+TEST(Deck, WarnsOfTooFewCellsPerWavelength) {
+  // kValidDeck: a 1 GHz gaussian and glass (eps_r = 4) on 1 cm cells: c / 2 / 3 GHz = 5.0 cells.
+  const Deck coarse = parse_deck_string(kValidDeck);
+  ASSERT_EQ(coarse.warnings.size(), 1u);
+  EXPECT_EQ(coarse.warnings[0],
+            "warning: source[0].frequency: 1e+09 Hz (gaussian, content up to 3e+09 Hz) gives 5.0 cells per "
+            "wavelength in the slowest material (eps_r*mu_r = 4); fewer than ~10 cells per wavelength means "
+            "visible numerical dispersion");
+  // A tenth of the frequency: 50 cells.
+  EXPECT_TRUE(parse_deck_string(edited("frequency = 1e9", "frequency = 1e8")).warnings.empty());
+  // A sine has no content above its frequency: 15 cells.
+  EXPECT_TRUE(parse_deck_string(edited("waveform = \"gaussian\"", "waveform = \"ramped_sine\"")).warnings.empty());
+  // mu_r counts as much as eps_r: 4 x 4 = 16, so 2.5 cells.
+  const Deck magnetic = parse_deck_string(edited("sigma = 0.0", "sigma = 0.0\nmu_r = 4"));
+  ASSERT_EQ(magnetic.warnings.size(), 1u);
+  EXPECT_THAT(magnetic.warnings[0], HasSubstr("gives 2.5 cells per wavelength"));
+  EXPECT_THAT(magnetic.warnings[0], HasSubstr("(eps_r*mu_r = 16)"));
+  // A material no object is made of does not count: free space, 2 GHz: 5.0 cells.
+  const Deck unused = parse_deck_string(
+      edited(edited("material = \"glass\"", "material = \"pec\""), "frequency = 1e9", "frequency = 2e9"));
+  ASSERT_EQ(unused.warnings.size(), 1u);
+  EXPECT_THAT(unused.warnings[0], HasSubstr("gives 5.0 cells per wavelength"));
+  EXPECT_THAT(unused.warnings[0], HasSubstr("(eps_r*mu_r = 1)"));
+  // One warning per source, naming it; the largest cell size counts.
+  const Deck two = parse_deck_string(edited(R"([[source]]
+polarisation = "z")", R"([[source]]
+name = "fine"
+polarisation = "y"
+position = [0.05, 0.05, 0.05]
+waveform = "ricker"
+frequency = 1e7
+[[source]]
+polarisation = "z")"));
+  ASSERT_EQ(two.warnings.size(), 1u);
+  EXPECT_THAT(two.warnings[0], ::testing::StartsWith("warning: source[1].frequency: 1e+09 Hz"));
+  // 50 cells of 1 cm at a tenth of the frequency, but 5.0 of 10 cm.
+  const Deck long_cells = parse_deck_string(
+      edited(edited("cell_size = [0.01, 0.01, 0.01]", "cell_size = [0.01, 0.01, 0.1]"), "frequency = 1e9",
+             "frequency = 1e8"));
+  ASSERT_EQ(long_cells.warnings.size(), 1u);
+  EXPECT_THAT(long_cells.warnings[0], HasSubstr("gives 5.0 cells per wavelength"));
+  // The default deck is built, not parsed: it carries no warnings.
+  EXPECT_TRUE(default_deck().warnings.empty());
 }
 
 TEST(Deck, FindsBuiltInAndUserMaterials) {
@@ -363,7 +483,11 @@ TEST_P(DeckErrorTest, IsRefusedNamingTheKey) {
   }
 }
 
-TEST(Deck, ErrorCasesStartFromAValidDeck) { EXPECT_NO_THROW(parse_deck_string(kValidDeck)); }
+TEST(Deck, ErrorCasesStartFromAValidDeck) {
+  EXPECT_NO_THROW(parse_deck_string(kValidDeck));
+  EXPECT_NO_THROW(parse_deck_string(kValidDeck + kSphere));
+  EXPECT_NO_THROW(parse_deck_string(kValidDeck + kCylinder));
+}
 
 const std::string kSecondSource = R"(
 [[source]]
@@ -436,8 +560,56 @@ INSTANTIATE_TEST_SUITE_P(
                   "geometry[0].upper", "y = 0.2 m is outside the grid"},
         ErrorCase{"BoxLowerAboveUpper", edited("upper = [0.04, 0.04, 0.04]", "upper = [0.04, 0.04, 0.01]"),
                   "geometry[0].upper", "upper must be greater than lower"},
-        ErrorCase{"SphereNotYet", edited("[[geometry]]", "[[geometry]]\nshape = \"sphere\""),
-                  "geometry[0].shape", "not supported yet"},
+        ErrorCase{"UnknownShape", edited("[[geometry]]", "[[geometry]]\nshape = \"cone\""),
+                  "geometry[0].shape", "unknown shape 'cone' (expected one of: box, sphere, cylinder)"},
+        ErrorCase{"BoxWithRadius", edited("upper = [0.04, 0.04, 0.04]", "upper = [0.04, 0.04, 0.04]\nradius = 1"),
+                  "geometry[0].radius", "unknown key for a box (a box takes: shape, material, lower, upper)"},
+        ErrorCase{"SphereWithLower", sphere_edited("radius = 0.02", "radius = 0.02\nlower = [0, 0, 0]"),
+                  "geometry[1].lower", "unknown key for a sphere (a sphere takes: shape, material, centre, radius)"},
+        ErrorCase{"SphereMisspeltRadius", sphere_edited("radius = 0.02", "raduis = 0.02"), "geometry[1].raduis",
+                  "unknown key (did you mean 'radius'?)"},
+        ErrorCase{"SphereMissingCentre", sphere_edited("centre = [0.06, 0.05, 0.04]\n", ""), "geometry[1].centre",
+                  "missing required key"},
+        ErrorCase{"SphereMissingRadius", sphere_edited("radius = 0.02\n", ""), "geometry[1].radius",
+                  "missing required key"},
+        ErrorCase{"SphereZeroRadius", sphere_edited("radius = 0.02", "radius = 0"), "geometry[1].radius",
+                  "must be > 0"},
+        ErrorCase{"SphereNegativeRadius", sphere_edited("radius = 0.02", "radius = -0.02"), "geometry[1].radius",
+                  "must be > 0"},
+        ErrorCase{"SphereNonFiniteCentre",
+                  sphere_edited("centre = [0.06, 0.05, 0.04]", "centre = [0.06, nan, 0.04]"),
+                  "geometry[1].centre[1]", "finite"},
+        ErrorCase{"SphereCentreWrongLength", sphere_edited("centre = [0.06, 0.05, 0.04]", "centre = [0.06, 0.05]"),
+                  "geometry[1].centre", "exactly 3 entries"},
+        // Beyond the x_max-y_max edge: its bounding box reaches into the grid, the sphere does not.
+        ErrorCase{"SphereOutsideGrid",
+                  sphere_edited("centre = [0.06, 0.05, 0.04]\nradius = 0.02", "centre = [0.12, 0.12, 0.05]\nradius = 0.025"),
+                  "geometry[1]", "the sphere lies outside the grid, which spans [0, 0.1] x [0, 0.1] x [0, 0.1] m"},
+        ErrorCase{"CylinderMissingAxis", cylinder_edited("axis = \"y\"\n", ""), "geometry[1].axis",
+                  "missing required key"},
+        ErrorCase{"CylinderBadAxis", cylinder_edited("axis = \"y\"", "axis = \"r\""), "geometry[1].axis",
+                  "'r' is not one of: x, y, z"},
+        ErrorCase{"CylinderMissingLower", cylinder_edited("lower = 0.02\n", ""), "geometry[1].lower",
+                  "missing required key"},
+        ErrorCase{"CylinderMissingRadius", cylinder_edited("radius = 0.01\n", ""), "geometry[1].radius",
+                  "missing required key"},
+        ErrorCase{"CylinderNegativeRadius", cylinder_edited("radius = 0.01", "radius = -0.01"),
+                  "geometry[1].radius", "must be > 0"},
+        ErrorCase{"CylinderNonFiniteUpper", cylinder_edited("upper = 0.08", "upper = inf"), "geometry[1].upper",
+                  "finite"},
+        ErrorCase{"CylinderLowerAsBoxCorner", cylinder_edited("lower = 0.02", "lower = [0, 0, 0]"),
+                  "geometry[1].lower", "expected a number, got an array"},
+        ErrorCase{"CylinderLowerAboveUpper", cylinder_edited("upper = 0.08", "upper = 0.01"), "geometry[1].upper",
+                  "upper must be greater than lower (the extent along the y axis); lower = 0.02, upper = 0.01"},
+        ErrorCase{"CylinderWithCorner", cylinder_edited("radius = 0.01", "radius = 0.01\ncorner = 1"),
+                  "geometry[1].corner", "unknown key"},
+        ErrorCase{"CylinderBeyondTheGridAlongItsAxis",
+                  cylinder_edited("lower = 0.02\nupper = 0.08", "lower = 0.11\nupper = 0.2"), "geometry[1]",
+                  "the cylinder lies outside the grid"},
+        // Beyond the x_max-z_max edge, across its axis.
+        ErrorCase{"CylinderBesideTheGrid",
+                  cylinder_edited("centre = [0.03, 0.5, 0.07]\nradius = 0.01", "centre = [0.12, 0, 0.12]\nradius = 0.025"),
+                  "geometry[1]", "the cylinder lies outside the grid"},
         // sources
         ErrorCase{"UnknownWaveform", edited("waveform = \"gaussian\"", "waveform = \"sinc\""),
                   "source[0].waveform",

@@ -1,6 +1,10 @@
-// The model builder: material classes per node, the pinned components of a PEC box, sources
-// and probes mapped to nodes, checksums that chain over z-slabs.
+// The model builder: material classes per node (boxes, spheres and cylinders, each component at
+// its own staggered position), the pinned components of a PEC box, sources and probes mapped to
+// nodes, checksums that chain over z-slabs.
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
 
 #include "src/solver/field_stats.hpp"
 #include "tests/support/engine_fixture.hpp"
@@ -42,6 +46,191 @@ TEST(Model, LaterObjectsWinAndEachComponentUsesItsOwnPosition) {
   EXPECT_EQ(m.class_key(6, 2, 2)[int(Component::Ex)], kPinned);
   EXPECT_EQ(m.class_key(6, 2, 2)[int(Component::Hz)], 1);  // H inside PEC keeps mu0
   EXPECT_EQ(m.classes.front(), (ClassKey{kPinned, kPinned, kPinned, kPinned, kPinned, kPinned}));
+}
+
+// Component c of node (i,j,k): its material id.
+std::int16_t at(const Model& m, Component c, Index i, Index j, Index k) {
+  return m.class_key(i, j, k)[static_cast<int>(c)];
+}
+
+// A 10 mm cube of 1 mm cells holding one object.
+Deck deck_with(const GeometryObject& object) {
+  Deck d;
+  d.grid = {10, 10, 10};
+  d.cell_size = {1e-3, 1e-3, 1e-3};
+  d.steps = 10;
+  d.materials.push_back({"glass", 4.0, 0.0, 1.0, false});
+  d.materials.push_back({"lossy", 2.0, 0.5, 1.0, false});
+  d.geometry.push_back(object);
+  return d;
+}
+
+GeometryObject sphere(const std::string& material, const Vec3& centre, double radius) {
+  return {.shape = ShapeKind::sphere, .material = material, .centre = centre, .radius = radius};
+}
+
+GeometryObject cylinder(const std::string& material, int axis, const Vec3& centre, double radius, double lower,
+                        double upper) {
+  return {.shape = ShapeKind::cylinder,
+          .material = material,
+          .centre = centre,
+          .radius = radius,
+          .axis = axis,
+          .axis_lower = lower,
+          .axis_upper = upper};
+}
+
+constexpr std::int16_t kGlass = 2, kLossy = 3;
+
+TEST(Model, SphereHoldsTheComponentsWithinItsRadius) {
+  // Centre (5, 5, 5) mm, radius 1.5 mm; positions below are in mm.
+  const Model m = build_model(deck_with(sphere("glass", {5e-3, 5e-3, 5e-3}, 1.5e-3)));
+  using enum Component;
+  EXPECT_EQ(at(m, Ex, 5, 5, 5), kGlass);  // (5.5, 5, 5): 0.5 from the centre
+  EXPECT_EQ(at(m, Hz, 5, 5, 5), kGlass);  // (5.5, 5.5, 5): 0.71
+  EXPECT_EQ(at(m, Hy, 4, 5, 4), kGlass);  // (4.5, 5, 4.5): 0.71
+  // On the surface, 1.5 from the centre, along each axis and on both sides: inside.
+  EXPECT_EQ(at(m, Ex, 6, 5, 5), kGlass);  // (6.5, 5, 5)
+  EXPECT_EQ(at(m, Ex, 3, 5, 5), kGlass);  // (3.5, 5, 5)
+  EXPECT_EQ(at(m, Ey, 5, 6, 5), kGlass);  // (5, 6.5, 5)
+  EXPECT_EQ(at(m, Ez, 5, 5, 3), kGlass);  // (5, 5, 3.5)
+  // Outside.
+  EXPECT_EQ(at(m, Ex, 7, 5, 5), 0);  // (7.5, 5, 5): 2.5
+  EXPECT_EQ(at(m, Ez, 5, 5, 2), 0);  // (5, 5, 2.5): 2.5
+  // Within the radius along every axis (inside the bounding box), but not within the sphere.
+  EXPECT_EQ(at(m, Ex, 6, 6, 5), 0);  // (6.5, 6, 5): 1.80
+  EXPECT_EQ(at(m, Hz, 6, 6, 5), 0);  // (6.5, 6.5, 5): 2.12
+  EXPECT_EQ(at(m, Hx, 5, 5, 6), 0);  // (5, 5.5, 6.5): 1.58
+  // On the surface off the axes: Ez(6, 6, 5) at (6, 6, 5.5) is sqrt(1 + 1 + 0.25) = 1.5 away.
+  EXPECT_EQ(at(m, Ez, 6, 6, 5), kGlass);
+  EXPECT_EQ(at(m, Ez, 6, 6, 6), 0);  // (6, 6, 6.5): 2.06
+}
+
+TEST(Model, CylinderHoldsTheComponentsWithinItsRadiusAndExtent) {
+  // Axis along z through (3, 4) mm, radius 2 mm, from z = 2 to 6 mm; the centre's z is unused.
+  const Model m = build_model(deck_with(cylinder("lossy", 2, {3e-3, 4e-3, 0}, 2e-3, 2e-3, 6e-3)));
+  using enum Component;
+  EXPECT_EQ(at(m, Ez, 3, 4, 3), kLossy);  // (3, 4, 3.5): on the axis
+  EXPECT_EQ(at(m, Ex, 4, 4, 4), kLossy);  // (4.5, 4, 4): 1.5 from the axis
+  EXPECT_EQ(at(m, Hz, 3, 4, 4), kLossy);  // (3.5, 4.5, 4): 0.71
+  // On the curved surface (2 from the axis) and on the end faces: inside.
+  EXPECT_EQ(at(m, Ez, 5, 4, 3), kLossy);  // (5, 4, 3.5)
+  EXPECT_EQ(at(m, Ez, 1, 4, 3), kLossy);  // (1, 4, 3.5)
+  EXPECT_EQ(at(m, Ez, 3, 6, 3), kLossy);  // (3, 6, 3.5)
+  EXPECT_EQ(at(m, Ex, 3, 4, 2), kLossy);  // (3.5, 4, 2): the lower end
+  EXPECT_EQ(at(m, Ex, 3, 4, 6), kLossy);  // (3.5, 4, 6): the upper end
+  // Outside: across the axis, and beyond the ends.
+  EXPECT_EQ(at(m, Ez, 5, 5, 3), 0);  // (5, 5, 3.5): 2.24
+  EXPECT_EQ(at(m, Hz, 4, 5, 3), 0);  // (4.5, 5.5, 3): 2.12, within 2 along x and y
+  EXPECT_EQ(at(m, Ex, 3, 4, 1), 0);  // z = 1
+  EXPECT_EQ(at(m, Ez, 3, 4, 6), 0);  // z = 6.5
+  EXPECT_EQ(at(m, Hx, 3, 4, 6), 0);  // (3, 4.5, 6.5)
+  EXPECT_EQ(at(m, Hx, 3, 4, 5), kLossy);  // (3, 4.5, 5.5)
+}
+
+TEST(Model, CylinderAxisCanBeXOrY) {
+  using enum Component;
+  // Along x through (y, z) = (5, 5) mm, radius 1 mm, over the whole grid.
+  const Model x = build_model(deck_with(cylinder("glass", 0, {0, 5e-3, 5e-3}, 1e-3, 0, 10e-3)));
+  EXPECT_EQ(at(x, Ex, 0, 5, 5), kGlass);  // (0.5, 5, 5)
+  EXPECT_EQ(at(x, Ex, 9, 5, 5), kGlass);  // (9.5, 5, 5)
+  EXPECT_EQ(at(x, Ex, 7, 6, 5), kGlass);  // (7.5, 6, 5): on the surface
+  EXPECT_EQ(at(x, Hx, 7, 5, 5), kGlass);  // (7, 5.5, 5.5): 0.71
+  EXPECT_EQ(at(x, Ey, 7, 5, 5), kGlass);  // (7, 5.5, 5): 0.5
+  EXPECT_EQ(at(x, Ey, 7, 6, 5), 0);       // (7, 6.5, 5): 1.5
+  EXPECT_EQ(at(x, Ez, 7, 6, 5), 0);       // (7, 6, 5.5): 1.12
+
+  // Along y through (x, z) = (5, 5) mm, radius 1 mm, from y = 2 to 4 mm.
+  const Model y = build_model(deck_with(cylinder("glass", 1, {5e-3, 0, 5e-3}, 1e-3, 2e-3, 4e-3)));
+  EXPECT_EQ(at(y, Ey, 5, 2, 5), kGlass);  // (5, 2.5, 5)
+  EXPECT_EQ(at(y, Ey, 5, 4, 5), 0);       // (5, 4.5, 5): beyond the upper end
+  EXPECT_EQ(at(y, Ex, 5, 4, 5), kGlass);  // (5.5, 4, 5): on the upper end
+  EXPECT_EQ(at(y, Hy, 5, 3, 5), kGlass);  // (5.5, 3, 5.5): 0.71
+  EXPECT_EQ(at(y, Ez, 6, 3, 5), 0);       // (6, 3, 5.5): 1.12
+}
+
+// Objects reaching beyond the grid are clipped: the components inside the grid still see them.
+TEST(Model, ObjectsArePartlyOutsideTheGrid) {
+  using enum Component;
+  const Model m = build_model(deck_with(sphere("glass", {0, 0, 0}, 3e-3)));
+  EXPECT_EQ(at(m, Hx, 0, 1, 1), kGlass);    // (0, 1.5, 1.5): on the x = 0 face, live
+  EXPECT_EQ(at(m, Ex, 0, 1, 1), kGlass);    // (0.5, 1, 1)
+  EXPECT_EQ(at(m, Ex, 0, 0, 1), kPinned);   // tangential on the y = 0 face
+  EXPECT_EQ(at(m, Hz, 2, 2, 0), 0);         // (2.5, 2.5, 0): 3.54
+}
+
+// Later objects win wherever they overlap, whatever their shapes; E in PEC is pinned.
+TEST(Model, LaterObjectsWinAcrossShapes) {
+  using enum Component;
+  Deck d = deck_with({ShapeKind::box, "glass", {2e-3, 2e-3, 2e-3}, {8e-3, 8e-3, 8e-3}});
+  d.geometry.push_back(sphere("pec", {5e-3, 5e-3, 5e-3}, 2e-3));
+  d.geometry.push_back(cylinder("lossy", 0, {0, 5e-3, 5e-3}, 1e-3, 0, 10e-3));
+  const Model m = build_model(d);
+  EXPECT_EQ(at(m, Ex, 5, 5, 5), kLossy);   // (5.5, 5, 5): in all three, the cylinder is last
+  EXPECT_EQ(at(m, Hx, 5, 5, 5), kLossy);   // (5, 5.5, 5.5)
+  EXPECT_EQ(at(m, Ex, 1, 5, 5), kLossy);   // (1.5, 5, 5): in the cylinder only
+  EXPECT_EQ(at(m, Ex, 5, 6, 6), kPinned);  // (5.5, 6, 6): in the PEC sphere and the box
+  EXPECT_EQ(at(m, Hz, 5, 6, 6), 1);        // (5.5, 6.5, 6): H in PEC keeps mu0 (material pec)
+  EXPECT_EQ(at(m, Ey, 5, 6, 3), kGlass);   // (5, 6.5, 3): in the box only
+  EXPECT_EQ(at(m, Ey, 5, 8, 3), 0);        // (5, 8.5, 3): in none
+
+  // The same objects in the reverse order: the box now covers the sphere and the cylinder.
+  std::reverse(d.geometry.begin(), d.geometry.end());
+  const Model reversed = build_model(d);
+  EXPECT_EQ(at(reversed, Ex, 5, 5, 5), kGlass);
+  EXPECT_EQ(at(reversed, Ex, 5, 6, 6), kGlass);
+  EXPECT_EQ(at(reversed, Ex, 1, 5, 5), kLossy);
+}
+
+// class_key against the plain definition, component by component over every node, for shapes
+// placed so that no component lies within rounding of a surface.
+TEST(Model, ClassKeysMatchAPlainPointInObjectTest) {
+  Deck d = deck_with({ShapeKind::box, "glass", {1.3e-3, 2.2e-3, 0.7e-3}, {6.1e-3, 7.7e-3, 5.4e-3}});
+  d.geometry.push_back(sphere("lossy", {4.3e-3, 5.1e-3, 4.6e-3}, 2.7e-3));
+  d.geometry.push_back(cylinder("pec", 2, {7.2e-3, 3.3e-3, 0}, 1.9e-3, 2.1e-3, 8.3e-3));
+  d.geometry.push_back(cylinder("glass", 0, {0, 7.4e-3, 6.6e-3}, 2.3e-3, 3.2e-3, 20e-3));
+  d.geometry.push_back(sphere("free_space", {9.6e-3, 0.4e-3, 9.2e-3}, 3.3e-3));
+  const Model m = build_model(d);
+  const auto contains = [](const GeometryObject& o, const Vec3& p) {
+    const auto squared = [&](int axis) { return (p[axis] - o.centre[axis]) * (p[axis] - o.centre[axis]); };
+    switch (o.shape) {
+      case ShapeKind::box:
+        return o.lower[0] <= p[0] && p[0] <= o.upper[0] && o.lower[1] <= p[1] && p[1] <= o.upper[1] &&
+               o.lower[2] <= p[2] && p[2] <= o.upper[2];
+      case ShapeKind::sphere: return std::sqrt(squared(0) + squared(1) + squared(2)) <= o.radius;
+      case ShapeKind::cylinder: {
+        const int a = o.axis, b = (o.axis + 1) % 3, c = (o.axis + 2) % 3;
+        return o.axis_lower <= p[a] && p[a] <= o.axis_upper && std::sqrt(squared(b) + squared(c)) <= o.radius;
+      }
+    }
+    return false;
+  };
+  Deck empty = d;
+  empty.geometry.clear();
+  const Model bare = build_model(empty);  // pins only the components on PEC faces and outside the grid
+  std::vector<int> holds(d.geometry.size(), 0);  // components each object wins
+  for (Index k = 0; k <= 10; ++k)
+    for (Index j = 0; j <= 10; ++j)
+      for (Index i = 0; i <= 10; ++i) {
+        const ClassKey key = m.class_key(i, j, k), bare_key = bare.class_key(i, j, k);
+        for (Component c : kAllComponents) {
+          const int slot = static_cast<int>(c);
+          const auto s = stagger(c);
+          const Vec3 p{(i + s[0]) * 1e-3, (j + s[1]) * 1e-3, (k + s[2]) * 1e-3};
+          std::int16_t material = 0;
+          for (std::size_t o = 0; o < d.geometry.size(); ++o)
+            if (contains(d.geometry[o], p)) material = m.object_material[o];
+          for (std::size_t o = d.geometry.size(); o-- > 0;)
+            if (contains(d.geometry[o], p)) {
+              ++holds[o];
+              break;
+            }
+          const bool pinned = bare_key[slot] == kPinned || (is_electric(c) && m.materials[material].pec);
+          ASSERT_EQ(key[slot], pinned ? kPinned : material)
+              << component_name(c) << " at node (" << i << ", " << j << ", " << k << ")";
+        }
+      }
+  for (std::size_t o = 0; o < holds.size(); ++o) EXPECT_GT(holds[o], 0) << "object " << o;
 }
 
 TEST(Model, SourceInsidePecIsRefused) {
