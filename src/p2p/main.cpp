@@ -1,0 +1,146 @@
+// yeex-p2p: the P2P micro-benchmark of the interconnect the solver runs on (read p2p_test.hpp
+// first, then harness.hpp, then any one test file). Exit codes: 0 measured and verified;
+// 1 no GPU, a CUDA error or a wrong byte; 2 bad input (checked before any GPU is touched).
+// Not there yet: NCCL send/recv tests, a device-initiated ping-pong, NVML link types.
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "src/p2p/options.hpp"
+#include "src/p2p/p2p_test.hpp"
+#include "src/runtime/build_info.hpp"
+#include "src/runtime/provenance.hpp"
+
+namespace {
+
+using namespace yeex::p2p;
+
+void write_json(const std::string& path, nlohmann::json document) {
+  if (path.empty()) return;
+  document["provenance"] = yeex::provenance();
+  std::ofstream out(path);
+  out << document.dump(2) << "\n";
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string command_line;
+  for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
+
+  CLI::App app{"yeex-p2p: GPU-to-GPU bandwidth and latency (copy engines, SM copies, host staging), verified"};
+  app.set_version_flag("--version", std::string("yeex-p2p ") + yeex::kYeexVersion + " (" + yeex::kGitCommit + ")");
+  bool list = false;
+  std::vector<std::string> tests;
+  std::string size_text = "64M", sweep_text = "4:256M", json_path;
+  std::vector<int> devices;
+  P2POptions options;
+  app.add_flag("--list", list, "List the tests and whether each can run here");
+  app.add_option("--test", tests, "Tests to run, e.g. ce-unidir,latency (default: all that can run here)")->delimiter(',');
+  app.add_option("--size", size_text, "Bytes per transfer, K/M/G binary suffixes (1K = 1024)")->capture_default_str();
+  app.add_option("--sweep", sweep_text, "sweep: MIN:MAX message sizes, powers of 2")->capture_default_str();
+  app.add_option("--repeats", options.repeats, "Timed repeats after one warm-up (the median is reported)")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  app.add_option("--devices", devices, "GPUs to use, e.g. 0,2 (default: all visible)")->delimiter(',');
+  app.add_option("--json", json_path, "Also write the results (with provenance) as JSON to this file");
+  auto* topo = app.add_subcommand("topo", "Print the GPUs (PCI bus id, NUMA node) and the runtime's P2P attribute matrices");
+  topo->fallthrough();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return e.get_exit_code() == 0 ? 0 : 2;
+  }
+
+  int visible = 0;
+  try {
+    options.bytes = parse_size(size_text);
+    std::tie(options.sweep_min, options.sweep_max) = parse_sweep(sweep_text);
+    check_test_names(tests, p2p_test_names());
+    visible = visible_gpu_count();
+    check_devices(devices, visible);
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "yeex-p2p: %s\n", e.what());
+    return 2;
+  }
+  if (devices.empty())
+    for (int d = 0; d < visible; ++d) devices.push_back(d);
+  if (tests.empty()) tests = p2p_test_names();
+
+  try {
+    const Machine machine = detect_machine(devices);
+    nlohmann::json document{{"program", "yeex-p2p"}, {"command_line", command_line}, {"topology", to_json(machine.topology)}};
+
+    if (list) {
+      for (const auto& t : p2p_tests()) {
+        const std::string why = t.unavailable(machine);
+        std::printf("%-12s %-4s %s%s\n", t.name.c_str(), why.empty() ? "yes" : "no:", why.empty() ? "" : (why + "; ").c_str(),
+                    t.description.c_str());
+      }
+      return 0;
+    }
+    if (topo->parsed()) {
+      std::cout << format_topology(machine.topology);
+      write_json(json_path, document);
+      return 0;
+    }
+    if (machine.gpu_count() == 0) {
+      std::fprintf(stderr, "yeex-p2p: no CUDA device is visible\n");
+      return 1;
+    }
+    // Two buffers per GPU at most (ce-bidir); the sweep's largest message likewise.
+    const std::size_t largest = std::max(options.bytes, options.sweep_max);
+    for (const auto& g : machine.topology.gpus)
+      if (2 * largest > g.free_bytes) {
+        std::fprintf(stderr, "yeex-p2p: --size/--sweep: 2 buffers of %s do not fit in the %s free on GPU %d\n",
+                     format_size(largest).c_str(), format_size(g.free_bytes).c_str(), g.device);
+        return 2;
+      }
+
+    std::printf("# yeex-p2p %s (%s)\n", yeex::kYeexVersion, yeex::kGitCommit);
+    for (const auto& g : machine.topology.gpus) std::printf("# GPU %d: %s, PCI %s\n", g.device, g.name.c_str(), g.pci_bus_id.c_str());
+    std::printf("# every figure: median of %d repeats after one warm-up, each timed with CUDA events around the transfers\n"
+                "# alone; GB/s = 1e9 bytes/s; every transfer verified byte for byte (a wrong byte exits 1)\n",
+                options.repeats);
+    nlohmann::json results = nlohmann::json::array(), skipped = nlohmann::json::array();
+    const bool chosen = app.count("--test") > 0;
+    for (const auto& entry : p2p_tests()) {
+      if (std::find(tests.begin(), tests.end(), entry.name) == tests.end()) continue;
+      const std::string why = entry.unavailable(machine);
+      if (!why.empty()) {
+        if (chosen) {
+          std::fprintf(stderr, "yeex-p2p: %s cannot run here: %s\n", entry.name.c_str(), why.c_str());
+          return 1;
+        }
+        std::printf("\n# skipped %s: %s\n", entry.name.c_str(), why.c_str());
+        skipped.push_back({{"test", entry.name}, {"reason", why}});
+        continue;
+      }
+      const TestResult result = entry.make()->run(machine, options);
+      for (const auto& m : result.matrices) std::cout << "\n" << format_matrix(m);
+      for (const auto& c : result.curves) std::cout << "\n" << format_curve(c);
+      std::cout.flush();
+      results.push_back(to_json(result));
+    }
+    document["options"] = {{"bytes", options.bytes}, {"sweep_min", options.sweep_min}, {"sweep_max", options.sweep_max},
+                           {"repeats", options.repeats}, {"devices", devices}, {"tests", tests}};
+    document["results"] = results;
+    document["skipped"] = skipped;
+    write_json(json_path, document);
+    return 0;
+  } catch (const VerificationError& e) {
+    std::fprintf(stderr, "yeex-p2p: verification failed: %s\n", e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "yeex-p2p: %s\n", e.what());
+    return 1;
+  }
+}
