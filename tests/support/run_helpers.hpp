@@ -19,9 +19,9 @@ struct CommandResult {
   std::string output;  // stdout and stderr together
 };
 
-// Runs `yeex ARGS` through the shell and captures what it prints.
-inline CommandResult run_yeex(const std::string& args) {
-  const std::string command = std::string(YEEX_BINARY) + " " + args + " 2>&1";
+// Runs `BINARY ARGS` through the shell and captures what it prints.
+inline CommandResult run_program(const std::string& binary, const std::string& args) {
+  const std::string command = binary + " " + args + " 2>&1";
   CommandResult r;
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return r;
@@ -31,6 +31,8 @@ inline CommandResult run_yeex(const std::string& args) {
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
 }
+
+inline CommandResult run_yeex(const std::string& args) { return run_program(YEEX_BINARY, args); }
 
 // A fresh empty folder under the system temp folder, removed on destruction.
 class ScratchDir {

@@ -16,15 +16,7 @@ namespace {
 using namespace yeex::p2p;
 
 yeex::testing::CommandResult run_p2p(const std::string& args) {
-  const std::string command = std::string(YEEX_P2P_BINARY) + " " + args + " 2>&1";
-  yeex::testing::CommandResult r;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return r;
-  char buffer[4096];
-  while (std::fgets(buffer, sizeof buffer, pipe)) r.output += buffer;
-  const int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return yeex::testing::run_program(YEEX_P2P_BINARY, args);
 }
 
 Matrix two_by_two() {
