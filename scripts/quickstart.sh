@@ -8,6 +8,8 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 readonly ROOT DECK=inputs/dipole_box.toml CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+# shellcheck source=scripts/cmake-env.sh
+source "$ROOT/scripts/cmake-env.sh"
 
 section() { printf '\n=== %s\n' "$*"; }
 
@@ -53,6 +55,7 @@ main() {
   cd "$ROOT"
   section "setup: system packages"
   "$ROOT/scripts/setup.sh"
+  yeex_cmake_path
 
   local preset
   preset=$(choose_preset)

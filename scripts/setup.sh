@@ -8,8 +8,9 @@
 # CUDA is not installed here: the cuda preset expects nvcc under /usr/local/cuda (or on PATH).
 set -euo pipefail
 
-# Minimum CMake: CMakePresets.json is version 6, which needs 3.25 (Debian 12 ships 3.25.1).
-readonly CMAKE_MIN=3.25
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=scripts/cmake-env.sh
+source "$ROOT/scripts/cmake-env.sh"
 
 # Compiler, build tools and the libraries CMakeLists.txt looks for; MPI and the HDF5 command-line
 # tools (h5dump, h5ls) are for the MPI mode and for inspecting output files.
@@ -66,17 +67,25 @@ install_missing() {
   log "installed ${#missing[@]} package(s)"
 }
 
-# The first cmake on PATH is the one the other scripts use; it may come from pip or pyenv rather
-# than from the Debian package, so check its version rather than trusting the package.
+# The first cmake on PATH (after yeex_cmake_path) is the one the other scripts use; it may come
+# from pip or pyenv rather than from the Debian package, so check its version. When it is older
+# than YEEX_CMAKE_MIN, install a newer one from PyPI into build/tools/cmake (a venv).
+cmake_version() { cmake --version | sed -n '1s/^cmake version \([0-9.]*\).*/\1/p'; }
+new_enough() { [[ "$(printf '%s\n%s\n' "$YEEX_CMAKE_MIN" "$1" | sort -V | head -1)" == "$YEEX_CMAKE_MIN" ]]; }
+
 check_cmake() {
+  yeex_cmake_path
   command -v cmake >/dev/null 2>&1 || die "no cmake on PATH after installing the cmake package"
-  local version
-  version=$(cmake --version | sed -n '1s/^cmake version \([0-9.]*\).*/\1/p')
-  if [[ "$(printf '%s\n%s\n' "$CMAKE_MIN" "$version" | sort -V | head -1)" != "$CMAKE_MIN" ]]; then
-    die "cmake $version at $(command -v cmake) is older than $CMAKE_MIN (needed by CMakePresets.json);" \
-        "get a newer one with: python3 -m pip install --user 'cmake>=$CMAKE_MIN' and put ~/.local/bin first on PATH"
+  if ! new_enough "$(cmake_version)"; then
+    log "cmake $(cmake_version) is older than $YEEX_CMAKE_MIN: installing one from PyPI into build/tools/cmake"
+    python3 -m venv "$ROOT/build/tools/cmake" \
+      || die "python3 -m venv failed (install python3-venv), or put a cmake >= $YEEX_CMAKE_MIN first on PATH"
+    "$ROOT/build/tools/cmake/bin/python" -m pip install --quiet "cmake>=$YEEX_CMAKE_MIN" \
+      || die "could not install cmake>=$YEEX_CMAKE_MIN from PyPI"
+    yeex_cmake_path
   fi
-  log "cmake $version ($(command -v cmake))"
+  new_enough "$(cmake_version)" || die "cmake $(cmake_version) at $(command -v cmake) is older than $YEEX_CMAKE_MIN"
+  log "cmake $(cmake_version) ($(command -v cmake))"
 }
 
 main() {

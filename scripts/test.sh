@@ -8,6 +8,8 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 readonly ROOT PRESET=host
+# shellcheck source=scripts/cmake-env.sh
+source "$ROOT/scripts/cmake-env.sh"
 
 section() { printf '\n=== %s\n' "$*"; }
 
@@ -22,6 +24,7 @@ main() {
   cd "$ROOT"
   section "setup: system packages"
   "$ROOT/scripts/setup.sh"
+  yeex_cmake_path
 
   section "configure: cmake --preset $PRESET"
   configure
