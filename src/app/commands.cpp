@@ -203,7 +203,7 @@ int run_command(const RunOptions& o) {
   RunConfig config = resolve_split(o.split);
   const std::string& engine = config.engine;
   const int bits = precision_bits(o.precision);
-  const int slabs = engine == "cuda" ? static_cast<int>(config.devices.size()) : config.subdomains;
+  const int slabs = exchange_request(config).subdomains;
   // The cuda engine needs its slab on each GPU; host slabs all share the host's memory.
   const std::size_t need = estimate_engine_bytes(deck, bits) / (engine == "cuda" ? slabs : 1),
                     have = available_memory(engine, engine == "cuda" ? config.devices.front() : 0);
@@ -340,9 +340,7 @@ int bench_command(const BenchOptions& o) {
 
 int exchanges_command(const SplitOptions& split) {
   RunConfig config = resolve_split(split);
-  const ExchangeRequest request{config.engine, config.engine == "cuda" ? config.devices : std::vector<int>{},
-                                config.engine == "cuda" ? static_cast<int>(config.devices.size()) : config.subdomains,
-                                config.halo_depth, config.peer_access};
+  const ExchangeRequest request = exchange_request(config);
   std::printf("# exchange backends for the %s engine, %d subdomain(s), halo depth %lld\n", config.engine.c_str(),
               request.subdomains, (long long)request.halo_depth);
   std::printf("%-12s %-10s %s\n", "exchange", "runs here", "mechanism");

@@ -59,8 +59,7 @@ class Run {
   Run(const Model& model, const RunConfig& config)
       : model_(model),
         config_(with_device_list(config)),
-        decomposition_(model.grid, config_.engine == "cuda" ? static_cast<int>(config_.devices.size()) : config_.subdomains,
-                       config_.halo_depth),
+        decomposition_(model.grid, exchange_request(config_).subdomains, config_.halo_depth),
         team_(decomposition_.size()) {
     const auto t0 = Clock::now();
     const SlabDecomposition& d = decomposition_;
@@ -78,9 +77,7 @@ class Run {
       engines_.push_back(make_engine<Real>(config_.engine, setup));
       context.engines.push_back(engines_.back().get());
     }
-    exchange_name_ = config_.exchange.empty() ? default_exchange(request()) : config_.exchange;
-    if (const std::string why = exchange_unavailable(exchange_name_, request()); !why.empty())
-      throw std::invalid_argument("--exchange " + exchange_name_ + ": " + why);
+    exchange_name_ = chosen_exchange(config_);
     exchange_ = make_exchange<Real>(exchange_name_, std::move(context));
     for (auto& e : engines_) e->synchronize();
     open_snapshots();
@@ -175,11 +172,6 @@ class Run {
       }
     }
     scratch_.resize(engines_.size());
-  }
-
-  ExchangeRequest request() const {
-    return {config_.engine, config_.engine == "cuda" ? config_.devices : std::vector<int>{}, decomposition_.size(),
-            config_.halo_depth, config_.peer_access};
   }
 
   Index steps_to_next_snapshot(Index n) const {
@@ -327,15 +319,24 @@ RunResult run_model(const Model& model, const RunConfig& config) {
   return Run<float>(model, config).execute();
 }
 
-void check_run_config(const GridShape& grid, const RunConfig& given) {
+ExchangeRequest exchange_request(const RunConfig& given) {
   const RunConfig config = with_device_list(given);
-  const int slabs = config.engine == "cuda" ? static_cast<int>(config.devices.size()) : config.subdomains;
-  const SlabDecomposition d(grid, slabs, config.halo_depth);
-  const ExchangeRequest request{config.engine, config.engine == "cuda" ? config.devices : std::vector<int>{}, d.size(),
-                                config.halo_depth, config.peer_access};
+  const bool cuda = config.engine == "cuda";
+  return {config.engine, cuda ? config.devices : std::vector<int>{},
+          cuda ? static_cast<int>(config.devices.size()) : config.subdomains, config.halo_depth, config.peer_access};
+}
+
+std::string chosen_exchange(const RunConfig& config) {
+  const ExchangeRequest request = exchange_request(config);
   const std::string name = config.exchange.empty() ? default_exchange(request) : config.exchange;
   if (const std::string why = exchange_unavailable(name, request); !why.empty())
     throw std::invalid_argument("--exchange " + name + ": " + why);
+  return name;
+}
+
+void check_run_config(const GridShape& grid, const RunConfig& config) {
+  const SlabDecomposition split(grid, exchange_request(config).subdomains, config.halo_depth);  // throws
+  chosen_exchange(config);
 }
 
 StepTiming time_model(const Model& model, const RunConfig& config, Index warmup, Index steps, int repeats) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "io/probe_writer.hpp"
+#include "src/exchange/registry.hpp"
 #include "src/solver/model.hpp"
 
 namespace yeex {
@@ -65,6 +66,13 @@ struct StepTiming {
   double wait_per_step = 0;      // slowest subdomain, waiting at barriers (else 0)
 };
 StepTiming time_model(const Model& model, const RunConfig& config, Index warmup, Index steps, int repeats);
+
+// What a run of `config` asks of the exchange backends: engine, GPUs (an empty list: GPU 0),
+// slab count (one per GPU on the cuda engine), halo depth, peer access.
+ExchangeRequest exchange_request(const RunConfig& config);
+// The backend a run of `config` uses (the named one, else the default); throws
+// std::invalid_argument when it cannot run.
+std::string chosen_exchange(const RunConfig& config);
 
 // Throws std::invalid_argument when the split or the exchange backend of `config` cannot run for
 // this grid (so a run can be refused before anything is written).
