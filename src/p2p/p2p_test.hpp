@@ -10,12 +10,18 @@
 #include <vector>
 
 #include "src/p2p/report.hpp"
+#include "src/runtime/topology.hpp"
 
 namespace yeex::p2p {
 
-// The GPUs the user selected (--devices, default all), in that order, as the runtime describes them.
+// The GPUs the user selected (--devices, default all), in that order: their topology (shared with
+// the solver, src/runtime/topology.hpp) and their memory.
 struct Machine {
   Topology topology;  // topology.gpus[i].device is the CUDA ordinal
+  struct Memory {
+    std::size_t free_bytes = 0, total_bytes = 0;
+  };
+  std::vector<Memory> memory;  // [i] of topology.gpus[i]
   std::size_t gpu_count() const { return topology.gpus.size(); }
   int device(std::size_t i) const { return topology.gpus[i].device; }
 };
@@ -65,7 +71,7 @@ std::unique_ptr<P2PTest> make_sweep_test();
 
 // Number of visible CUDA devices (0 without a driver, a GPU, or CUDA in the build).
 int visible_gpu_count();
-// Names, PCI bus ids, NUMA nodes, free memory and the runtime's P2P attribute matrices of `devices`.
+// The topology (detect_topology) and the free memory of `devices`.
 Machine detect_machine(const std::vector<int>& devices);
 
 }  // namespace yeex::p2p
