@@ -1,6 +1,6 @@
 // The one interface every yeex-p2p test implements, and the registry that names them.
 // A test is one small file (src/p2p/<name>.cu); the timing, verification and pair loops it
-// uses live once in src/p2p/harness.hpp.
+// uses live once in src/p2p/harness.hpp (and, for the NCCL tests, src/p2p/nccl_harness.hpp).
 #pragma once
 
 #include <cstddef>
@@ -53,7 +53,8 @@ class P2PTest {
 struct P2PTestEntry {
   std::string name;
   std::string description;
-  std::unique_ptr<P2PTest> (*make)();  // nullptr in a build without CUDA
+  std::unique_ptr<P2PTest> (*make)();  // nullptr in a build without CUDA (or NCCL, for needs_nccl)
+  bool needs_nccl = false;
   // Why the test cannot run here; empty when it can.
   std::string unavailable(const Machine& machine) const;
 };
@@ -67,7 +68,11 @@ std::unique_ptr<P2PTest> make_ce_bidir_test();
 std::unique_ptr<P2PTest> make_sm_copy_test();
 std::unique_ptr<P2PTest> make_host_staged_test();
 std::unique_ptr<P2PTest> make_latency_test();
+std::unique_ptr<P2PTest> make_pingpong_test();
 std::unique_ptr<P2PTest> make_sweep_test();
+// NCCL builds only.
+std::unique_ptr<P2PTest> make_nccl_pairs_test();
+std::unique_ptr<P2PTest> make_nccl_ring_test();
 
 // Number of visible CUDA devices (0 without a driver, a GPU, or CUDA in the build).
 int visible_gpu_count();
