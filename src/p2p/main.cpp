@@ -1,6 +1,7 @@
 // yeex-p2p: the P2P micro-benchmark of the interconnect the solver runs on (read p2p_test.hpp
 // first, then harness.hpp, then any one test file). Exit codes: 0 measured and verified;
-// 1 no GPU, a CUDA error or a wrong byte; 2 bad input (checked before any GPU is touched).
+// 1 no GPU, a CUDA/NCCL error or a wrong byte (the other tests still run); 2 bad input (checked
+// before any GPU is touched).
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -111,7 +112,7 @@ int main(int argc, char** argv) {
     std::printf("# every figure: median of %d repeats after one warm-up, each timed with CUDA events around the transfers\n"
                 "# alone; GB/s = 1e9 bytes/s; every transfer verified byte for byte (a wrong byte exits 1)\n",
                 options.repeats);
-    nlohmann::json results = nlohmann::json::array(), skipped = nlohmann::json::array();
+    nlohmann::json results = nlohmann::json::array(), skipped = nlohmann::json::array(), failed = nlohmann::json::array();
     const bool chosen = app.count("--test") > 0;
     for (const auto& entry : p2p_tests()) {
       if (std::find(tests.begin(), tests.end(), entry.name) == tests.end()) continue;
@@ -125,18 +126,29 @@ int main(int argc, char** argv) {
         skipped.push_back({{"test", entry.name}, {"reason", why}});
         continue;
       }
-      const TestResult result = entry.make()->run(machine, options);
-      for (const auto& m : result.matrices) std::cout << "\n" << format_matrix(m);
-      for (const auto& c : result.curves) std::cout << "\n" << format_curve(c);
+      // A failing test (wrong byte, CUDA or NCCL error) is reported and the suite goes on: the
+      // other figures are still worth having; the exit code says 1 at the end.
+      try {
+        const TestResult result = entry.make()->run(machine, options);
+        for (const auto& m : result.matrices) std::cout << "\n" << format_matrix(m);
+        for (const auto& c : result.curves) std::cout << "\n" << format_curve(c);
+        results.push_back(to_json(result));
+      } catch (const std::exception& e) {
+        const bool wrong = dynamic_cast<const VerificationError*>(&e) != nullptr;
+        const std::string what = std::string(wrong ? "verification failed: " : "") + e.what();
+        std::printf("\n# FAILED %s: %s\n", entry.name.c_str(), what.c_str());
+        std::fprintf(stderr, "yeex-p2p: %s: %s\n", entry.name.c_str(), what.c_str());
+        failed.push_back({{"test", entry.name}, {"error", what}});
+      }
       std::cout.flush();
-      results.push_back(to_json(result));
     }
     document["options"] = {{"bytes", options.bytes}, {"sweep_min", options.sweep_min}, {"sweep_max", options.sweep_max},
                            {"repeats", options.repeats}, {"devices", devices}, {"tests", tests}};
     document["results"] = results;
     document["skipped"] = skipped;
+    document["failed"] = failed;
     write_json(json_path, document);
-    return 0;
+    return failed.empty() ? 0 : 1;
   } catch (const VerificationError& e) {
     std::fprintf(stderr, "yeex-p2p: verification failed: %s\n", e.what());
     return 1;
