@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 
 #include <cstdio>
@@ -16,6 +17,7 @@
 #include "io/atomic_file.hpp"
 #include "io/deck.hpp"
 #include "src/bench/bench.hpp"
+#include "src/bench/exchange_model.hpp"
 #include "src/exchange/registry.hpp"
 #include "src/runtime/provenance.hpp"
 #include "src/solver/engines.hpp"
@@ -45,6 +47,13 @@ std::string resolve_engine(const std::string& requested) {
 std::string gib(std::size_t bytes) {
   char b[32];
   std::snprintf(b, sizeof b, "%.2f GiB", bytes / double(1u << 30));
+  return b;
+}
+
+// One number as printf's `spec` writes it.
+std::string format(const char* spec, double value) {
+  char b[64];
+  std::snprintf(b, sizeof b, spec, value);
   return b;
 }
 
@@ -268,13 +277,25 @@ int bench_command(const BenchOptions& o) {
     if (need > have) throw UsageError("--size " + std::to_string(n) + ": needs about " + gib(need) + ", " + gib(have) + " available");
   }
   if (o.json) check_output_directory(o.json->parent_path().empty() ? "." : o.json->parent_path());
+  std::optional<P2PSweep> sweep;
+  if (o.p2p_json) try {
+      sweep = load_p2p_sweep(*o.p2p_json);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+  // The sweep's prediction for the row's halo messages (src/bench/exchange_model.hpp); cuda only.
+  const auto predicted = [&](const BenchRow& r) {
+    if (!sweep || b.engine != "cuda" || !r.skipped.empty() || r.count < 2) return double(NAN);
+    return predicted_exchange_seconds(*sweep, r.grid, {b.devices.begin(), b.devices.begin() + r.count}, r.halo_depth,
+                                      std::size_t(b.precision_bits / 8));
+  };
 
   const int device = b.devices.empty() ? 0 : b.devices.front();
   const double copy = memory_copy_bandwidth(b.engine, device);
   const double bytes = kBytesPerCellStep * b.precision_bits / 32;
   if (o.csv) {
     std::printf("scaling,size,nx,ny,nz,exchange,devices,halo_depth,seconds_per_step,gcells_per_s,exchange_s_per_step,"
-                "wait_s_per_step,efficiency,effective_gb_per_s_per_device,skipped\n");
+                "predicted_exchange_s_per_step,wait_s_per_step,efficiency,effective_gb_per_s_per_device,skipped\n");
   } else {
     std::printf("# yeex bench: PEC box with one dielectric block, %s engine, %s, median of %d x %lld steps after %lld warm-up\n",
                 b.engine.c_str(), b.precision_bits == 64 ? "float64" : "float32", b.repeats, (long long)b.steps,
@@ -284,31 +305,38 @@ int bench_command(const BenchOptions& o) {
     if (!b.peer_access) std::printf("# --no-peer: peer access between GPUs is off\n");
     std::printf("# strong efficiency = T1 / (N x TN) on the same global grid; weak = T1 / TN with N^3 per device; T1 measured in this run\n");
     std::printf("# exchange, wait: per step, slowest device, synchronous backends only (host clock)\n");
-    std::printf("%-7s %6s %-15s %-12s %4s %10s %9s %9s %9s %7s %9s\n", "scaling", "size", "grid", "exchange", "N",
-                "ms/step", "Gcells/s", "exch ms", "wait ms", "eff.", "GB/s/dev");
+    if (sweep)
+      std::printf("# pred: %s; sweep from %s%s\n", exchange_model_definition().c_str(), sweep->source.c_str(),
+                  b.engine == "cuda" ? "" : " (not applied: host engine)");
+    std::printf("%-7s %6s %-15s %-12s %4s %10s %9s %9s %9s %9s %7s %9s\n", "scaling", "size", "grid", "exchange", "N",
+                "ms/step", "Gcells/s", "exch ms", "pred ms", "wait ms", "eff.", "GB/s/dev");
   }
   nlohmann::json rows = nlohmann::json::array();
   const auto report = [&](const BenchRow& r) {
     const std::string grid = std::to_string(r.grid.nx) + "x" + std::to_string(r.grid.ny) + "x" + std::to_string(r.grid.nz);
     const double per_device = r.gcells_per_second * bytes / r.count;
+    const double prediction = predicted(r);
     if (o.csv)
-      std::printf("%s,%lld,%lld,%lld,%lld,%s,%d,%lld,%.6e,%.4f,%.6e,%.6e,%.4f,%.1f,\"%s\"\n", r.scaling.c_str(),
+      std::printf("%s,%lld,%lld,%lld,%lld,%s,%d,%lld,%.6e,%.4f,%.6e,%s,%.6e,%.4f,%.1f,\"%s\"\n", r.scaling.c_str(),
                   (long long)r.size, (long long)r.grid.nx, (long long)r.grid.ny, (long long)r.grid.nz, r.exchange.c_str(),
                   r.count, (long long)r.halo_depth, r.seconds_per_step, r.gcells_per_second, r.exchange_per_step,
-                  r.wait_per_step, r.efficiency, per_device, r.skipped.c_str());
+                  std::isnan(prediction) ? "" : format("%.6e", prediction).c_str(), r.wait_per_step, r.efficiency,
+                  per_device, r.skipped.c_str());
     else if (!r.skipped.empty())
       std::printf("%-7s %6lld %-15s %-12s %4d   skipped: %s\n", r.scaling.c_str(), (long long)r.size, grid.c_str(),
                   r.exchange.c_str(), r.count, r.skipped.c_str());
     else
-      std::printf("%-7s %6lld %-15s %-12s %4d %10.4f %9.2f %9.4f %9.4f %6.1f%% %9.0f\n", r.scaling.c_str(),
+      std::printf("%-7s %6lld %-15s %-12s %4d %10.4f %9.2f %9.4f %9s %9.4f %6.1f%% %9.0f\n", r.scaling.c_str(),
                   (long long)r.size, grid.c_str(), (r.exchange + (r.halo_depth > 1 ? " R" + std::to_string(r.halo_depth) : "")).c_str(),
-                  r.count, r.seconds_per_step * 1e3, r.gcells_per_second, r.exchange_per_step * 1e3, r.wait_per_step * 1e3,
+                  r.count, r.seconds_per_step * 1e3, r.gcells_per_second, r.exchange_per_step * 1e3,
+                  std::isnan(prediction) ? "-" : format("%.4f", prediction * 1e3).c_str(), r.wait_per_step * 1e3,
                   100 * r.efficiency, per_device);
     std::fflush(stdout);
     rows.push_back({{"scaling", r.scaling}, {"size", r.size}, {"grid", {r.grid.nx, r.grid.ny, r.grid.nz}},
                     {"exchange", r.exchange}, {"devices", r.count}, {"halo_depth", r.halo_depth},
                     {"seconds_per_step_median", r.seconds_per_step}, {"seconds_per_step_min", r.min_seconds_per_step},
                     {"seconds_per_step_max", r.max_seconds_per_step}, {"exchange_seconds_per_step", r.exchange_per_step},
+                    {"predicted_exchange_seconds_per_step", std::isnan(prediction) ? nlohmann::json() : nlohmann::json(prediction)},
                     {"wait_seconds_per_step", r.wait_per_step}, {"gcells_per_s", r.gcells_per_second},
                     {"efficiency", r.efficiency}, {"effective_gb_per_s_per_device", per_device},
                     {"fraction_of_copy_bandwidth", per_device / copy}, {"skipped", r.skipped}});
@@ -331,8 +359,14 @@ int bench_command(const BenchOptions& o) {
                       {{"gcells_per_s", "global cells x steps / time / 1e9, time = median of the repeats"},
                        {"strong efficiency", "T1 / (N x TN), same global grid, T1 = 1 device in this run"},
                        {"weak efficiency", "T1 / TN, N^3 cells per device"},
-                       {"exchange, wait", "host-clock seconds per step of the slowest device; synchronous backends only"}}},
+                       {"exchange, wait", "host-clock seconds per step of the slowest device; synchronous backends only"},
+                       {"predicted exchange", exchange_model_definition()}}},
                      {"rows", rows}};
+    if (sweep) {
+      nlohmann::json pairs = nlohmann::json::array();
+      for (const auto& c : sweep->curves) pairs.push_back(std::to_string(c.src) + "->" + std::to_string(c.dst));
+      j["p2p_sweep"] = {{"source", sweep->source}, {"pairs", pairs}, {"applied", b.engine == "cuda"}};
+    }
     write_text_atomically(*o.json, j.dump(2) + "\n");
   }
   return 0;

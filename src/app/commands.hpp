@@ -52,6 +52,7 @@ struct BenchOptions {
   int repeats = 5;
   std::optional<std::filesystem::path> json;
   bool csv = false;
+  std::optional<std::filesystem::path> p2p_json;  // a yeex-p2p sweep: predicted exchange per row
   std::string command_line;
 };
 

@@ -71,6 +71,9 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--repeats", bench.repeats, "Timed repeats (the median is reported)")->check(CLI::Range(1, 1000))->capture_default_str();
   bench_cmd->add_option("--json", json_path, "Also write the results as JSON to this file");
   bench_cmd->add_flag("--csv", bench.csv, "CSV on stdout instead of the table");
+  std::string p2p_json_path;
+  bench_cmd->add_option("--p2p-json", p2p_json_path,
+                        "A `yeex-p2p --test sweep --json` file: show the exchange time its sweep predicts per row");
 
   app.add_subcommand("engines", "List the compute engines and whether each can run here");
 
@@ -95,6 +98,7 @@ int main(int argc, char** argv) {
     }
     if (*bench_cmd) {
       if (!json_path.empty()) bench.json = json_path;
+      if (!p2p_json_path.empty()) bench.p2p_json = p2p_json_path;
       return bench_command(bench);
     }
     return engines_command();

@@ -100,6 +100,26 @@ TEST(Cli, ExchangeListAndBench) {
   EXPECT_GE(j["rows"].size(), 3u);
 }
 
+TEST(Cli, BenchRecordsTopologyAndReadsAP2PSweep) {
+  ScratchDir out;
+  write_file(out / "p2p.json",
+             R"({"results": [{"test": "sweep", "curves": [{"title": "sweep/0->1", "points": [{"bytes": 4, "us": 2.0}]}]}]})");
+  const std::string common = "bench --engine host --size 16 --counts 1,2 --exchanges host-staged --steps 2 --warmup 1 --repeats 1 ";
+  const auto bench = run_yeex(common + "--p2p-json " + (out / "p2p.json").string() + " --json " + (out / "bench.json").string());
+  ASSERT_EQ(bench.exit_code, 0) << bench.output;
+  EXPECT_THAT(bench.output, HasSubstr("pred ms"));
+  const auto j = read_json(out / "bench.json");
+  EXPECT_TRUE(j["provenance"].contains("topology"));
+  EXPECT_EQ(j["p2p_sweep"]["pairs"][0], "0->1");
+  EXPECT_EQ(j["p2p_sweep"]["applied"], false);  // host engine: no GPU links to predict
+  EXPECT_TRUE(j["rows"][1]["predicted_exchange_seconds_per_step"].is_null());
+  write_file(out / "bad.json", R"({"results": []})");
+  const auto bad = run_yeex(common + "--p2p-json " + (out / "bad.json").string());
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_THAT(bad.output, HasSubstr("no sweep curve"));
+  EXPECT_EQ(run_yeex(common + "--p2p-json " + (out / "missing.json").string()).exit_code, 2);
+}
+
 TEST(Cli, VersionAndHelp) {
   const auto v = run_yeex("--version");
   EXPECT_EQ(v.exit_code, 0);
