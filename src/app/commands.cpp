@@ -21,6 +21,7 @@
 #include "src/solver/engines.hpp"
 #include "src/solver/field_stats.hpp"
 #include "src/solver/solver.hpp"
+#include "src/validate/validation.hpp"
 #if YEEX_HAVE_CUDA
 #include "kernels/cuda/cuda_engine.hpp"
 #endif
@@ -336,6 +337,58 @@ int bench_command(const BenchOptions& o) {
     write_text_atomically(*o.json, j.dump(2) + "\n");
   }
   return 0;
+}
+
+int validate_command(const ValidateOptions& o) {
+  ValidationContext context;
+  context.run = resolve_split(o.split);
+  context.run.precision_bits = precision_bits(o.precision);
+  context.quick = o.quick;
+  if (o.json) check_output_directory(o.json->parent_path().empty() ? "." : o.json->parent_path());
+  const RunConfig& r = context.run;
+  std::printf("# yeex validate%s: %s engine, %s, %s, exchange %s\n", o.quick ? " --quick" : "", r.engine.c_str(),
+              r.precision_bits == 64 ? "float64" : "float32",
+              (r.engine == "cuda" ? std::to_string(r.devices.size()) + " GPU(s)" : std::to_string(r.subdomains) + " slab(s)").c_str(),
+              r.exchange.empty() ? "default" : r.exchange.c_str());
+  std::printf("# error: relative = |measured - reference| / |reference|; pass when error <= tolerance\n");
+  std::printf("%-12s %-58s %14s %14s %10s %10s  %s\n", "problem", "quantity", "measured", "reference", "error",
+              "tolerance", "result");
+  nlohmann::json problems = nlohmann::json::array();
+  const auto report = [&](const ProblemOutcome& p) {
+    for (const CheckRow& row : p.rows) {
+      const std::string quantity = row.quantity + (row.unit.empty() ? "" : " (" + row.unit + ")");
+      std::printf("%-12s %-58s %14.8g %14.8g %10.3e %10.3e  %s\n", p.name.c_str(), quantity.c_str(), row.measured,
+                  row.reference, row.error, row.tolerance, row.pass ? "PASS" : "FAIL");
+    }
+    if (!p.failure.empty()) std::printf("%-12s run failed: %s  FAIL\n", p.name.c_str(), p.failure.c_str());
+    std::printf("%-12s %.1f s\n", "", p.seconds);
+    std::fflush(stdout);
+    problems.push_back(to_json(p));
+  };
+  std::vector<ProblemOutcome> outcomes;
+  try {
+    outcomes = run_validation(context, o.only, report);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  int failed = 0;
+  for (const auto& p : outcomes) failed += !p.pass();
+  std::printf("# %zu problem(s), %d failed: %s\n", outcomes.size(), failed, failed ? "FAIL" : "PASS");
+  if (o.json) {
+    const nlohmann::json j{{"format", "yeex-validate-1"},
+                           {"command", o.command_line},
+                           {"provenance", provenance()},
+                           {"engine", r.engine},
+                           {"precision", r.precision_bits == 64 ? "f64" : "f32"},
+                           {"devices", r.devices},
+                           {"subdomains", exchange_request(r).subdomains},
+                           {"exchange", r.exchange.empty() ? "default" : r.exchange},
+                           {"quick", o.quick},
+                           {"pass", failed == 0},
+                           {"problems", problems}};
+    write_text_atomically(*o.json, j.dump(2) + "\n");
+  }
+  return failed ? 1 : 0;
 }
 
 int exchanges_command(const SplitOptions& split) {

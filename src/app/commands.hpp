@@ -55,7 +55,18 @@ struct BenchOptions {
   std::string command_line;
 };
 
+struct ValidateOptions {
+  SplitOptions split;
+  std::string precision = "f32";
+  bool quick = false;
+  std::vector<std::string> only;  // problem names; empty: all
+  std::optional<std::filesystem::path> json;
+  std::string command_line;
+};
+
 int run_command(const RunOptions& options);
+// `yeex validate`: 0 every check passed, 1 a check failed, 2 bad options.
+int validate_command(const ValidateOptions& options);
 int bench_command(const BenchOptions& options);
 int engines_command();
 int exchanges_command(const SplitOptions& split);

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <map>
 
 #include "io/deck.hpp"
 #include "src/app/commands.hpp"
@@ -72,6 +73,19 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--json", json_path, "Also write the results as JSON to this file");
   bench_cmd->add_flag("--csv", bench.csv, "CSV on stdout instead of the table");
 
+  ValidateOptions validate;
+  validate.command_line = command_line;
+  std::string validate_json;
+  auto* validate_cmd = app.add_subcommand("validate", "Built-in problems with known answers: measured vs reference, PASS/FAIL");
+  add_split_options(validate_cmd, validate.split);
+  validate_cmd->add_option("--precision", validate.precision, "Field precision (the energy check always uses f64)")
+      ->transform(CLI::IsMember(std::map<std::string, std::string>{{"f32", "f32"}, {"32", "f32"}, {"f64", "f64"}, {"64", "f64"}}))
+      ->capture_default_str();
+  validate_cmd->add_flag("--quick", validate.quick, "Small sizes that run in seconds on a CPU (what CI runs)");
+  validate_cmd->add_option("--only", validate.only, "Run only these problems: cavity, energy, propagation, dipole")
+      ->delimiter(',');
+  validate_cmd->add_option("--json", validate_json, "Also write the results as JSON to this file");
+
   app.add_subcommand("engines", "List the compute engines and whether each can run here");
 
   try {
@@ -92,6 +106,10 @@ int main(int argc, char** argv) {
       if (!output.empty()) run.output = output;
       if (steps > 0) run.steps = steps;
       return run_command(run);
+    }
+    if (*validate_cmd) {
+      if (!validate_json.empty()) validate.json = validate_json;
+      return validate_command(validate);
     }
     if (*bench_cmd) {
       if (!json_path.empty()) bench.json = json_path;
