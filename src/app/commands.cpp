@@ -217,9 +217,17 @@ int run_command(const RunOptions& o) {
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
-  const Model model = build_model(deck);
   const std::filesystem::path out = deck.output_dir;
   check_output_directory(out);
+  if (o.dry_run) {
+    std::printf("yeex: %s: %lld x %lld x %lld cells, %lld steps, about %s on the %s engine%s, %d subdomain(s), "
+                "exchange %s; nothing run (--dry-run)\n",
+                deck.title.c_str(), (long long)deck.grid.nx, (long long)deck.grid.ny, (long long)deck.grid.nz,
+                (long long)deck.step_count(), gib(need).c_str(), engine.c_str(), engine == "cuda" ? " per GPU" : "",
+                slabs, chosen_exchange(config).c_str());
+    return 0;
+  }
+  const Model model = build_model(deck);
   std::filesystem::create_directories(out);
 
   config.precision_bits = bits;
@@ -241,6 +249,11 @@ int bench_command(const BenchOptions& o) {
   b.engine = pool.engine;
   b.precision_bits = precision_bits(o.precision);
   b.sizes = o.sizes;
+  if (o.deck) {
+    b.deck = parse_deck_file(*o.deck);
+    if (o.sizes.empty()) b.sizes = {b.deck->grid.nx};
+  }
+  if (b.sizes.empty()) b.sizes = {256};
   b.devices = pool.devices;
   const int available = b.engine == "cuda" ? static_cast<int>(pool.devices.size()) : std::max(pool.subdomains, 4);
   b.counts = o.counts;
@@ -277,7 +290,8 @@ int bench_command(const BenchOptions& o) {
     std::printf("scaling,size,nx,ny,nz,exchange,devices,halo_depth,seconds_per_step,gcells_per_s,exchange_s_per_step,"
                 "wait_s_per_step,efficiency,effective_gb_per_s_per_device,skipped\n");
   } else {
-    std::printf("# yeex bench: PEC box with one dielectric block, %s engine, %s, median of %d x %lld steps after %lld warm-up\n",
+    std::printf("# yeex bench: %s, %s engine, %s, median of %d x %lld steps after %lld warm-up\n",
+                b.deck ? ("deck '" + b.deck->title + "' stretched onto each grid").c_str() : "PEC box with one dielectric block",
                 b.engine.c_str(), b.precision_bits == 64 ? "float64" : "float32", b.repeats, (long long)b.steps,
                 (long long)b.warmup);
     std::printf("# memory copy bandwidth of one device: %.0f GB/s (read + write); effective GB/s = %d B/cell/step x Gcells/s per device\n",

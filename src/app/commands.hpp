@@ -37,13 +37,15 @@ struct RunOptions {
   std::optional<std::filesystem::path> output;
   bool json = false;
   bool quiet = false;
+  bool dry_run = false;  // check the deck, the split and the memory, print the plan, run nothing
   std::string command_line;
 };
 
 struct BenchOptions {
   SplitOptions split;                  // engine, GPUs (the pool), backends via `exchanges`
   std::string precision = "f32";
-  std::vector<Index> sizes{256};
+  std::vector<Index> sizes{256};      // with `deck`: default the deck's own nx
+  std::optional<std::filesystem::path> deck;  // bench this deck's model instead of the built-in box
   std::vector<int> counts;             // device or slab counts; default 1 and every power of 2 up to the pool
   std::vector<std::string> exchanges;  // default: every backend of the catalogue
   std::string scaling = "strong";      // strong, weak or both
