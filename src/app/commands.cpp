@@ -23,6 +23,7 @@
 #include "src/solver/engines.hpp"
 #include "src/solver/field_stats.hpp"
 #include "src/solver/solver.hpp"
+#include "src/validate/validation.hpp"
 #if YEEX_HAVE_CUDA
 #include "kernels/cuda/cuda_engine.hpp"
 #endif
@@ -225,9 +226,17 @@ int run_command(const RunOptions& o) {
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
-  const Model model = build_model(deck);
   const std::filesystem::path out = deck.output_dir;
   check_output_directory(out);
+  if (o.dry_run) {
+    std::printf("yeex: %s: %lld x %lld x %lld cells, %lld steps, about %s on the %s engine%s, %d subdomain(s), "
+                "exchange %s; nothing run (--dry-run)\n",
+                deck.title.c_str(), (long long)deck.grid.nx, (long long)deck.grid.ny, (long long)deck.grid.nz,
+                (long long)deck.step_count(), gib(need).c_str(), engine.c_str(), engine == "cuda" ? " per GPU" : "",
+                slabs, chosen_exchange(config).c_str());
+    return 0;
+  }
+  const Model model = build_model(deck);
   std::filesystem::create_directories(out);
 
   config.precision_bits = bits;
@@ -249,6 +258,11 @@ int bench_command(const BenchOptions& o) {
   b.engine = pool.engine;
   b.precision_bits = precision_bits(o.precision);
   b.sizes = o.sizes;
+  if (o.deck) {
+    b.deck = parse_deck_file(*o.deck);
+    if (o.sizes.empty()) b.sizes = {b.deck->grid.nx};
+  }
+  if (b.sizes.empty()) b.sizes = {256};
   b.devices = pool.devices;
   const int available = b.engine == "cuda" ? static_cast<int>(pool.devices.size()) : std::max(pool.subdomains, 4);
   b.counts = o.counts;
@@ -297,7 +311,8 @@ int bench_command(const BenchOptions& o) {
     std::printf("scaling,size,nx,ny,nz,exchange,devices,halo_depth,seconds_per_step,gcells_per_s,exchange_s_per_step,"
                 "predicted_exchange_s_per_step,wait_s_per_step,efficiency,effective_gb_per_s_per_device,skipped\n");
   } else {
-    std::printf("# yeex bench: PEC box with one dielectric block, %s engine, %s, median of %d x %lld steps after %lld warm-up\n",
+    std::printf("# yeex bench: %s, %s engine, %s, median of %d x %lld steps after %lld warm-up\n",
+                b.deck ? ("deck '" + b.deck->title + "' stretched onto each grid").c_str() : "PEC box with one dielectric block",
                 b.engine.c_str(), b.precision_bits == 64 ? "float64" : "float32", b.repeats, (long long)b.steps,
                 (long long)b.warmup);
     std::printf("# memory copy bandwidth of one device: %.0f GB/s (read + write); effective GB/s = %d B/cell/step x Gcells/s per device\n",
@@ -370,6 +385,58 @@ int bench_command(const BenchOptions& o) {
     write_text_atomically(*o.json, j.dump(2) + "\n");
   }
   return 0;
+}
+
+int validate_command(const ValidateOptions& o) {
+  ValidationContext context;
+  context.run = resolve_split(o.split);
+  context.run.precision_bits = precision_bits(o.precision);
+  context.quick = o.quick;
+  if (o.json) check_output_directory(o.json->parent_path().empty() ? "." : o.json->parent_path());
+  const RunConfig& r = context.run;
+  std::printf("# yeex validate%s: %s engine, %s, %s, exchange %s\n", o.quick ? " --quick" : "", r.engine.c_str(),
+              r.precision_bits == 64 ? "float64" : "float32",
+              (r.engine == "cuda" ? std::to_string(r.devices.size()) + " GPU(s)" : std::to_string(r.subdomains) + " slab(s)").c_str(),
+              r.exchange.empty() ? "default" : r.exchange.c_str());
+  std::printf("# error: relative = |measured - reference| / |reference|; pass when error <= tolerance\n");
+  std::printf("%-12s %-58s %14s %14s %10s %10s  %s\n", "problem", "quantity", "measured", "reference", "error",
+              "tolerance", "result");
+  nlohmann::json problems = nlohmann::json::array();
+  const auto report = [&](const ProblemOutcome& p) {
+    for (const CheckRow& row : p.rows) {
+      const std::string quantity = row.quantity + (row.unit.empty() ? "" : " (" + row.unit + ")");
+      std::printf("%-12s %-58s %14.8g %14.8g %10.3e %10.3e  %s\n", p.name.c_str(), quantity.c_str(), row.measured,
+                  row.reference, row.error, row.tolerance, row.pass ? "PASS" : "FAIL");
+    }
+    if (!p.failure.empty()) std::printf("%-12s run failed: %s  FAIL\n", p.name.c_str(), p.failure.c_str());
+    std::printf("%-12s %.1f s\n", "", p.seconds);
+    std::fflush(stdout);
+    problems.push_back(to_json(p));
+  };
+  std::vector<ProblemOutcome> outcomes;
+  try {
+    outcomes = run_validation(context, o.only, report);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  int failed = 0;
+  for (const auto& p : outcomes) failed += !p.pass();
+  std::printf("# %zu problem(s), %d failed: %s\n", outcomes.size(), failed, failed ? "FAIL" : "PASS");
+  if (o.json) {
+    const nlohmann::json j{{"format", "yeex-validate-1"},
+                           {"command", o.command_line},
+                           {"provenance", provenance()},
+                           {"engine", r.engine},
+                           {"precision", r.precision_bits == 64 ? "f64" : "f32"},
+                           {"devices", r.devices},
+                           {"subdomains", exchange_request(r).subdomains},
+                           {"exchange", r.exchange.empty() ? "default" : r.exchange},
+                           {"quick", o.quick},
+                           {"pass", failed == 0},
+                           {"problems", problems}};
+    write_text_atomically(*o.json, j.dump(2) + "\n");
+  }
+  return failed ? 1 : 0;
 }
 
 int exchanges_command(const SplitOptions& split) {

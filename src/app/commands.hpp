@@ -37,13 +37,15 @@ struct RunOptions {
   std::optional<std::filesystem::path> output;
   bool json = false;
   bool quiet = false;
+  bool dry_run = false;  // check the deck, the split and the memory, print the plan, run nothing
   std::string command_line;
 };
 
 struct BenchOptions {
   SplitOptions split;                  // engine, GPUs (the pool), backends via `exchanges`
   std::string precision = "f32";
-  std::vector<Index> sizes{256};
+  std::vector<Index> sizes{256};      // with `deck`: default the deck's own nx
+  std::optional<std::filesystem::path> deck;  // bench this deck's model instead of the built-in box
   std::vector<int> counts;             // device or slab counts; default 1 and every power of 2 up to the pool
   std::vector<std::string> exchanges;  // default: every backend of the catalogue
   std::string scaling = "strong";      // strong, weak or both
@@ -56,7 +58,18 @@ struct BenchOptions {
   std::string command_line;
 };
 
+struct ValidateOptions {
+  SplitOptions split;
+  std::string precision = "f32";
+  bool quick = false;
+  std::vector<std::string> only;  // problem names; empty: all
+  std::optional<std::filesystem::path> json;
+  std::string command_line;
+};
+
 int run_command(const RunOptions& options);
+// `yeex validate`: 0 every check passed, 1 a check failed, 2 bad options.
+int validate_command(const ValidateOptions& options);
 int bench_command(const BenchOptions& options);
 int engines_command();
 int exchanges_command(const SplitOptions& split);

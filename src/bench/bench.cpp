@@ -33,6 +33,16 @@ Deck bench_deck(const GridShape& grid, Index steps) {
   return deck;
 }
 
+Deck stretch_deck(const Deck& base, const GridShape& grid, Index steps) {
+  Deck deck = base;
+  const std::array<Index, 3> from{base.grid.nx, base.grid.ny, base.grid.nz}, to{grid.nx, grid.ny, grid.nz};
+  for (int a = 0; a < 3; ++a) deck.cell_size[a] = base.cell_size[a] * double(from[a]) / double(to[a]);
+  deck.grid = grid;
+  deck.steps = steps;
+  deck.duration.reset();
+  return deck;
+}
+
 namespace {
 
 RunConfig run_config(const BenchConfig& b, int count, const std::string& exchange, Index depth) {
@@ -58,7 +68,8 @@ BenchRow measure(const BenchConfig& b, BenchRow row) {
     row.skipped = e.what();
     return row;
   }
-  const Model model = build_model(bench_deck(row.grid, b.warmup + b.steps * b.repeats));
+  const Index steps = b.warmup + b.steps * b.repeats;
+  const Model model = build_model(b.deck ? stretch_deck(*b.deck, row.grid, steps) : bench_deck(row.grid, steps));
   const StepTiming t = time_model(model, config, b.warmup, b.steps, b.repeats);
   std::vector<double> s = t.seconds_per_step;
   std::sort(s.begin(), s.end());

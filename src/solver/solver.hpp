@@ -26,6 +26,14 @@ struct RunConfig {
   bool progress = false;    // progress line with ETA on stderr
   std::optional<std::filesystem::path> output_dir;  // unset: write no files
   Index probe_slots = 1024;  // probe samples buffered on the device between fetches
+  // > 0: record the discrete energy W^n (field_stats.hpp) at every step n that is a positive
+  // multiple of energy_every and not the last (W^n needs the state after step n + 1 too).
+  Index energy_every = 0;
+};
+
+struct EnergySample {
+  Index step = 0;       // n of W^n
+  double joules = 0.0;  // over the whole grid
 };
 
 struct RunResult {
@@ -46,6 +54,7 @@ struct RunResult {
   std::array<std::uint64_t, kComponentCount> component_checksums{};
   std::uint64_t checksum = 0;
   ProbeFile probes;
+  std::vector<EnergySample> energy;  // RunConfig::energy_every
   std::vector<std::filesystem::path> files;  // written, final names
 };
 
