@@ -40,9 +40,12 @@ echo "command: $0 $*"
 echo "git: $(git describe --always --dirty 2>/dev/null || echo unknown)"
 nvidia-smi --query-gpu=index,name,pci.bus_id,memory.total,driver_version --format=csv || true
 nvidia-smi topo -m | tee "$out/nvidia-smi-topo.txt" || true
-for binary in yeex yeex-p2p; do
+for binary in yeex yeex-p2p tests/gpu/test_topology_gpu; do
   [[ -x $build/$binary ]] || { echo "missing $build/$binary: build with 'cmake --preset cuda && cmake --build build/cuda'"; exit 1; }
 done
+
+section "gpu test of the shared topology"
+step topology-test 60 - "$build/tests/gpu/test_topology_gpu" --gtest_color=no
 
 section "yeex-p2p topo (compare with nvidia-smi topo -m above)"
 step topo 60 "$out/topo.txt" "$build/yeex-p2p" topo --json "$out/topo.json"

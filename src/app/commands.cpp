@@ -292,11 +292,13 @@ int bench_command(const BenchOptions& o) {
   }
   if (o.json) check_output_directory(o.json->parent_path().empty() ? "." : o.json->parent_path());
   std::optional<P2PSweep> sweep;
-  if (o.p2p_json) try {
+  if (o.p2p_json) {
+    try {
       sweep = load_p2p_sweep(*o.p2p_json);
     } catch (const std::invalid_argument& e) {
       throw UsageError(e.what());
     }
+  }
   // The sweep's prediction for the row's halo messages (src/bench/exchange_model.hpp); cuda only.
   const auto predicted = [&](const BenchRow& r) {
     if (!sweep || b.engine != "cuda" || !r.skipped.empty() || r.count < 2) return double(NAN);
@@ -323,6 +325,8 @@ int bench_command(const BenchOptions& o) {
     if (sweep)
       std::printf("# pred: %s; sweep from %s%s\n", exchange_model_definition().c_str(), sweep->source.c_str(),
                   b.engine == "cuda" ? "" : " (not applied: host engine)");
+    else
+      std::printf("# pred: the exchange time a yeex-p2p size sweep predicts; give one with --p2p-json FILE\n");
     std::printf("%-7s %6s %-15s %-12s %4s %10s %9s %9s %9s %9s %7s %9s\n", "scaling", "size", "grid", "exchange", "N",
                 "ms/step", "Gcells/s", "exch ms", "pred ms", "wait ms", "eff.", "GB/s/dev");
   }

@@ -108,6 +108,18 @@ TEST(P2PBinary, HelpListAndTopoWorkWithoutGpu) {
   EXPECT_NE(topo.output.find("no CUDA device is visible"), std::string::npos);
 }
 
+TEST(P2PBinary, TopoJsonSaysWhyThereIsNoGpu) {
+  yeex::testing::ScratchDir out;
+  const auto topo = run_p2p("topo --json " + (out / "topo.json").string());
+  ASSERT_EQ(topo.exit_code, 0) << topo.output;
+  const auto j = yeex::testing::read_json(out / "topo.json");
+  EXPECT_EQ(j["program"], "yeex-p2p");
+  if (j["topology"]["gpus"].empty())  // CI; on a GPU machine the GPUs are listed instead
+    EXPECT_NE(j["topology"]["note"].get<std::string>().find("no CUDA device is visible"), std::string::npos);
+  EXPECT_TRUE(j["topology"].contains("link_types"));
+  EXPECT_TRUE(j["provenance"].contains("topology"));  // the solver's run.json records the same
+}
+
 TEST(P2PBinary, MeasuringWithoutGpuExits1) {
   const auto r = run_p2p("");
   EXPECT_EQ(r.exit_code, 1);
