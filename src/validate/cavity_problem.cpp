@@ -65,15 +65,8 @@ Deck cavity_deck(bool quick) {
   const Vec3 L{d.grid.nx * d.cell_size[0], d.grid.ny * d.cell_size[1], d.grid.nz * d.cell_size[2]};
   const std::array<Vec3, 3> where{Vec3{0.23 * L[0], 0.37 * L[1], 0.29 * L[2]}, Vec3{0.61 * L[0], 0.21 * L[1], 0.67 * L[2]},
                                   Vec3{0.38 * L[0], 0.72 * L[1], 0.41 * L[2]}};
-  for (int a = 0; a < 3; ++a) {
-    Source s;
-    s.name = std::string("tx_") + "xyz"[a];
-    s.polarisation = a;
-    s.position = where[a];
-    s.waveform = WaveformKind::gaussian_derivative;
-    s.frequency = 12e9;  // spectrum peaks near 8.6 GHz, > 1/3 of its peak from 3 to 21 GHz
-    d.sources.push_back(s);
-  }
+  // gaussian_derivative at 12 GHz: spectrum peaks near 8.6 GHz, > 1/3 of its peak from 3 to 21 GHz.
+  add_dipole_triplet(d, where, WaveformKind::gaussian_derivative, 12e9);
   for (const Vec3& p : {Vec3{0.31 * L[0], 0.58 * L[1], 0.17 * L[2]}, Vec3{0.77 * L[0], 0.36 * L[1], 0.83 * L[2]}})
     d.probes.push_back({"rx" + std::to_string(d.probes.size()), p, {kAllComponents.begin(), kAllComponents.end()}});
   return d;

@@ -26,15 +26,7 @@ Deck closed_lossless_box(bool quick) {
   d.geometry.push_back({ShapeKind::box, "glass", {2e-3, 2e-3, 2e-3}, {7e-3, 8e-3, 5e-3}});
   d.geometry.push_back({ShapeKind::box, "ferrite", {6e-3, 4e-3, 4e-3}, {11e-3, 9e-3, 8e-3}});
   const std::array<Vec3, 3> where{Vec3{11.8e-3, 2.6e-3, 2.1e-3}, Vec3{3.1e-3, 4.9e-3, 3.2e-3}, Vec3{8.9e-3, 6.1e-3, 5.2e-3}};
-  for (int a = 0; a < 3; ++a) {
-    Source s;
-    s.name = std::string("tx_") + "xyz"[a];
-    s.polarisation = a;
-    s.position = where[a];
-    s.waveform = WaveformKind::gaussian_derivative;
-    s.frequency = kSpeedOfLight / (3 * d.cell_size[0]);
-    d.sources.push_back(s);
-  }
+  add_dipole_triplet(d, where, WaveformKind::gaussian_derivative, kSpeedOfLight / (3 * d.cell_size[0]));
   return d;
 }
 

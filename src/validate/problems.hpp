@@ -1,11 +1,16 @@
 // The validation problems (one file each): rows of measured against reference values.
 #pragma once
 
+#include <array>
 #include <vector>
 
 #include "src/validate/validation.hpp"
 
 namespace yeex {
+
+// Three short dipoles, x, y and z polarised, at where[0], where[1], where[2] (named tx_x, tx_y,
+// tx_z): between them they couple to every mode family of a box.
+void add_dipole_triplet(Deck& deck, const std::array<Vec3, 3>& where, WaveformKind waveform, double frequency);
 
 // PEC rectangular cavity: the lowest resonances against the discrete Yee dispersion relation.
 std::vector<CheckRow> validate_cavity(const ValidationContext& context);
