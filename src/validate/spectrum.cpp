@@ -69,11 +69,11 @@ double windowed_power(const std::vector<std::vector<double>>& signals, double dt
   return power;
 }
 
-std::vector<SpectralPeak> spectral_peaks(const std::vector<std::vector<double>>& signals, double dt, double f_max,
-                                         double relative_floor) {
+std::vector<SpectralPeak> coarse_spectral_peaks(const std::vector<std::vector<double>>& signals, double dt,
+                                                double f_max, double relative_floor, double& bin) {
+  bin = 0;
   if (signals.empty() || signals.front().size() < 16) return {};
   const std::size_t count = signals.front().size();
-  // Coarse spectrum: zero-padded 8x, so a peak's top lies within one padded bin of a sample.
   std::size_t size = 1;
   while (size < 8 * count) size <<= 1;
   std::vector<double> power(size / 2, 0.0);
@@ -84,7 +84,7 @@ std::vector<SpectralPeak> spectral_peaks(const std::vector<std::vector<double>>&
     fft(a);
     for (std::size_t b = 0; b < size / 2; ++b) power[b] += std::norm(a[b]);
   }
-  const double bin = 1.0 / (double(size) * dt);
+  bin = 1.0 / (double(size) * dt);
   const std::size_t last = std::min(size / 2 - 1, static_cast<std::size_t>(f_max / bin));
   std::vector<SpectralPeak> peaks;
   for (std::size_t b = 1; b < last; ++b)
@@ -92,26 +92,35 @@ std::vector<SpectralPeak> spectral_peaks(const std::vector<std::vector<double>>&
   double strongest = 0;
   for (const auto& p : peaks) strongest = std::max(strongest, p.power);
   std::erase_if(peaks, [&](const SpectralPeak& p) { return p.power < relative_floor * strongest; });
+  std::sort(peaks.begin(), peaks.end(), [](const auto& x, const auto& y) { return x.power > y.power; });
+  return peaks;
+}
 
-  // Golden-section search for the top within one padded bin either side.
+SpectralPeak refine_spectral_peak(const std::vector<std::vector<double>>& signals, double dt, SpectralPeak p,
+                                  double bin) {
   const double golden = (std::sqrt(5.0) - 1) / 2;
-  for (auto& p : peaks) {
-    double lo = p.frequency - bin, hi = p.frequency + bin;
-    double x1 = hi - golden * (hi - lo), x2 = lo + golden * (hi - lo);
-    double p1 = windowed_power(signals, dt, x1), p2 = windowed_power(signals, dt, x2);
-    while (hi - lo > 1e-10 * p.frequency) {
-      if (p1 < p2) {
-        lo = x1, x1 = x2, p1 = p2;
-        x2 = lo + golden * (hi - lo), p2 = windowed_power(signals, dt, x2);
-      } else {
-        hi = x2, x2 = x1, p2 = p1;
-        x1 = hi - golden * (hi - lo), p1 = windowed_power(signals, dt, x1);
-      }
+  double lo = p.frequency - bin, hi = p.frequency + bin;
+  double x1 = hi - golden * (hi - lo), x2 = lo + golden * (hi - lo);
+  double p1 = windowed_power(signals, dt, x1), p2 = windowed_power(signals, dt, x2);
+  while (hi - lo > 1e-10 * p.frequency) {
+    if (p1 < p2) {
+      lo = x1, x1 = x2, p1 = p2;
+      x2 = lo + golden * (hi - lo), p2 = windowed_power(signals, dt, x2);
+    } else {
+      hi = x2, x2 = x1, p2 = p1;
+      x1 = hi - golden * (hi - lo), p1 = windowed_power(signals, dt, x1);
     }
-    p.frequency = (lo + hi) / 2;
-    p.power = windowed_power(signals, dt, p.frequency);
   }
-  std::sort(peaks.begin(), peaks.end(), [](const auto& a, const auto& b) { return a.power > b.power; });
+  p.frequency = (lo + hi) / 2;
+  p.power = windowed_power(signals, dt, p.frequency);
+  return p;
+}
+
+std::vector<SpectralPeak> spectral_peaks(const std::vector<std::vector<double>>& signals, double dt, double f_max,
+                                         double relative_floor) {
+  double bin = 0;
+  std::vector<SpectralPeak> peaks = coarse_spectral_peaks(signals, dt, f_max, relative_floor, bin);
+  for (auto& p : peaks) p = refine_spectral_peak(signals, dt, p, bin);
   return peaks;
 }
 

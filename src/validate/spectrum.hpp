@@ -26,7 +26,17 @@ struct SpectralPeak {
 };
 
 // Local maxima of windowed_power in (0, f_max] with at least `relative_floor` times the largest
-// maximum's power, strongest first; each refined by golden-section search.
+// maximum's power, strongest first, at the bins of an 8x zero-padded FFT (spacing
+// 1 / (8 N dt), returned in `bin`).
+std::vector<SpectralPeak> coarse_spectral_peaks(const std::vector<std::vector<double>>& signals, double dt,
+                                                double f_max, double relative_floor, double& bin);
+
+// The top of the windowed DFT within one padded bin of a coarse peak, by golden-section search
+// to 1e-10 of the frequency.
+SpectralPeak refine_spectral_peak(const std::vector<std::vector<double>>& signals, double dt, SpectralPeak coarse,
+                                  double bin);
+
+// Both: every coarse peak refined.
 std::vector<SpectralPeak> spectral_peaks(const std::vector<std::vector<double>>& signals, double dt, double f_max,
                                          double relative_floor);
 

@@ -17,6 +17,18 @@ CheckRow relative_row(std::string quantity, std::string unit, double measured, d
   return row;
 }
 
+void add_dipole_triplet(Deck& deck, const std::array<Vec3, 3>& where, WaveformKind waveform, double frequency) {
+  for (int a = 0; a < 3; ++a) {
+    Source s;
+    s.name = std::string("tx_") + "xyz"[a];
+    s.polarisation = a;
+    s.position = where[a];
+    s.waveform = waveform;
+    s.frequency = frequency;
+    deck.sources.push_back(s);
+  }
+}
+
 const std::vector<ValidationProblem>& validation_problems() {
   static const std::vector<ValidationProblem> problems{
       {"cavity", "PEC box resonances vs the discrete Yee dispersion relation", validate_cavity},

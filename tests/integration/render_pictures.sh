@@ -3,7 +3,8 @@
 # 250 steps, renders its Ez snapshot through real ParaView (xvfb-run -a pvbatch
 # scripts/render_snapshot.py), so the XDMF/HDF5 files stay readable by ParaView, and plots a probe
 # with scripts/plot_probes.py; each PNG must exist, be larger than 10 kB and hold more than 50
-# colours (not a blank or single-colour image).
+# colours, and the middle of the snapshot picture (the field itself, not the colour bar or the
+# labels) more than 20: a blank or single-colour field fails.
 #
 # Usage: render_pictures.sh YEEX_BINARY SOURCE_DIR
 set -euo pipefail
@@ -37,4 +38,10 @@ for path in sys.argv[1:]:
                                                                  pixels.shape[0], colours))
     if size < 10000 or colours <= 50:
         sys.exit("render_pictures: %s looks blank" % path)
+height, width = image.imread(sys.argv[1]).shape[:2]
+middle = image.imread(sys.argv[1])[int(0.3 * height):int(0.7 * height), int(0.3 * width):int(0.7 * width)]
+field_colours = len(np.unique(middle.reshape(-1, middle.shape[-1]), axis=0))
+print("render_pictures: the field in the middle of the snapshot picture has %d colours" % field_colours)
+if field_colours <= 20:
+    sys.exit("render_pictures: the snapshot's field looks blank")
 PY

@@ -34,6 +34,15 @@ TEST(Physics, DiscreteEnergyIsConservedInAClosedLosslessBox) {
   EXPECT_LT(rows.front().measured, 1e-11) << "float64 rounding alone moves W by far less";
 }
 
+// The measurement is not blind: a conductivity of 1e-4 S/m in the glass block takes energy out,
+// and the drift shows it far above the 1e-9 tolerance.
+TEST(Physics, EnergyDriftSeesALossyBlock) {
+  Deck lossy = closed_lossless_box(true);
+  lossy.materials[0].sigma = 1e-4;
+  const EnergyDrift d = energy_drift(lossy, quick_host_f64().run, 1000);
+  EXPECT_GT(d.relative, 1e-6);
+}
+
 // The same closed box split into three slabs with host-staged exchange: W is conserved across
 // the slab boundaries too (the energy is summed over the slabs' own planes).
 TEST(Physics, DiscreteEnergyIsConservedAcrossSlabs) {
