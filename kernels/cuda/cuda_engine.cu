@@ -6,6 +6,7 @@
 #include "kernels/cuda/cuda_engine.hpp"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 #include <utility>
 #include <cstdlib>
@@ -18,12 +19,15 @@ namespace yeex {
 namespace {
 
 // One thread per node. The six field pointers arrive as separate __restrict__ parameters, so
-// the compiler may issue every load of the cell before its first store.
-template <typename Real, bool UpdateH>
+// the compiler may issue every load of the cell before its first store. With Cpml the same
+// thread then applies the node's CPML corrections (kernels/cpml.hpp): six index tests per node,
+// psi loads and stores only in the slabs. Without it the kernel is the plain sweep.
+template <typename Real, bool UpdateH, bool Cpml>
 __global__ void __launch_bounds__(256)
     yee_sweep_kernel(Real* __restrict__ ex, Real* __restrict__ ey, Real* __restrict__ ez, Real* __restrict__ hx,
                      Real* __restrict__ hy, Real* __restrict__ hz, const std::uint8_t* __restrict__ material_class,
-                     const CellCoefficients<Real>* __restrict__ classes, FieldLayout L, NodeRange r) {
+                     const CellCoefficients<Real>* __restrict__ classes, FieldLayout L, NodeRange r,
+                     const __grid_constant__ CpmlView<Real> cpml) {
   const Index i = r.i0 + blockIdx.x * blockDim.x + threadIdx.x;
   const Index j = r.j0 + blockIdx.y * blockDim.y + threadIdx.y;
   const Index k = r.k0 + blockIdx.z * blockDim.z + threadIdx.z;
@@ -35,6 +39,7 @@ __global__ void __launch_bounds__(256)
     update_h_cell(f, c, L.pitch_y, L.pitch_z, m);
   else
     update_e_cell(f, c, L.pitch_y, L.pitch_z, m);
+  if constexpr (Cpml) cpml_correct<Real, UpdateH>(cpml, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
 }
 
 template <typename Real>
@@ -119,6 +124,15 @@ class CudaEngine final : public Engine<Real> {
     samples_ = DeviceArray<Real>(setup.source_samples.data(), setup.source_samples.size());
     probes_ = DeviceArray<ProbePoint>(setup.probes.data(), setup.probes.size());
     probe_buffer_ = DeviceArray<Real>(setup.probes.size() * setup.probe_slots);
+    cpml_.faces = static_cast<int>(setup.cpml.size());
+    for (std::size_t f = 0; f < setup.cpml.size(); ++f) {
+      CpmlFace<Real>& face = cpml_.face[f] = setup.cpml[f].geometry;
+      cpml_tables_[f] = DeviceArray<Real>(setup.cpml[f].table.data(), setup.cpml[f].table.size());
+      cpml_psi_[f] = DeviceArray<Real>(4 * face.box());
+      YEEX_CUDA(cudaMemset(cpml_psi_[f].get(), 0, 4 * face.box() * sizeof(Real)));
+      face.table = cpml_tables_[f].get();
+      face.psi = cpml_psi_[f].get();
+    }
   }
   ~CudaEngine() override {
     cudaSetDevice(device_);
@@ -171,6 +185,17 @@ class CudaEngine final : public Engine<Real> {
     YEEX_CUDA(cudaStreamSynchronize(stream_));
   }
   Real* field_data(Component c) override { return field(c); }
+  CpmlView<Real> cpml() const override { return cpml_; }
+  void read_memory(const Real* from, Index count, Real* host) override {
+    synchronize();
+    YEEX_CUDA(cudaMemcpyAsync(host, from, count * sizeof(Real), cudaMemcpyDeviceToHost, stream_));
+    YEEX_CUDA(cudaStreamSynchronize(stream_));
+  }
+  void write_memory(Real* to, Index count, const Real* host) override {
+    synchronize();
+    YEEX_CUDA(cudaMemcpyAsync(to, host, count * sizeof(Real), cudaMemcpyHostToDevice, stream_));
+    YEEX_CUDA(cudaStreamSynchronize(stream_));
+  }
   void* native_stream(Lane lane) override { return stream(lane); }
   void synchronize() override {
     YEEX_CUDA(cudaSetDevice(device_));
@@ -180,7 +205,7 @@ class CudaEngine final : public Engine<Real> {
 
   CudaEngineView<Real> view() {
     return {pointers(), material_class_.get(), classes_.get(), layout_,      sources_.get(),      source_count_,
-            samples_.get(), probes_.get(),      probe_count_,   probe_buffer_.get(), device_, stream_};
+            samples_.get(), probes_.get(),      probe_count_,   probe_buffer_.get(), device_, stream_, cpml_};
   }
 
  private:
@@ -199,8 +224,12 @@ class CudaEngine final : public Engine<Real> {
                     static_cast<unsigned>((r.j1 - r.j0 + block_.y - 1) / block_.y),
                     static_cast<unsigned>((r.k1 - r.k0 + block_.z - 1) / block_.z));
     const FieldPointers<Real> f = pointers();
-    yee_sweep_kernel<Real, UpdateH><<<grid, block_, 0, stream>>>(f.ex, f.ey, f.ez, f.hx, f.hy, f.hz,
-                                                                   material_class_.get(), classes_.get(), layout_, r);
+    if (cpml_.faces > 0)
+      yee_sweep_kernel<Real, UpdateH, true><<<grid, block_, 0, stream>>>(
+          f.ex, f.ey, f.ez, f.hx, f.hy, f.hz, material_class_.get(), classes_.get(), layout_, r, cpml_);
+    else
+      yee_sweep_kernel<Real, UpdateH, false><<<grid, block_, 0, stream>>>(
+          f.ex, f.ey, f.ez, f.hx, f.hy, f.hz, material_class_.get(), classes_.get(), layout_, r, cpml_);
     YEEX_CUDA(cudaGetLastError());
   }
 
@@ -219,6 +248,8 @@ class CudaEngine final : public Engine<Real> {
   DeviceArray<Real> samples_;
   DeviceArray<ProbePoint> probes_;
   DeviceArray<Real> probe_buffer_;
+  CpmlView<Real> cpml_;
+  std::array<DeviceArray<Real>, kMaxCpmlFaces> cpml_tables_, cpml_psi_;
 };
 
 __global__ void copy_kernel(const float4* __restrict__ in, float4* __restrict__ out, std::size_t n) {

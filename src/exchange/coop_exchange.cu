@@ -129,6 +129,8 @@ struct CoopKernelParams {
   bool wait_e, wait_h;     // whether an upper / lower neighbour sends to this subdomain
   CoopSignals* signals;    // this subdomain's
   Index first, count;
+  CpmlView<Real> cpml;     // faces = 0 without CPML
+  FieldLayout layout;      // node indices of an offset, for the CPML corrections
 };
 
 __device__ __forceinline__ unsigned long long global_time_ns() {
@@ -193,6 +195,12 @@ __device__ void sweep(const CoopKernelParams<Real>& p, const SweepPlan& s, unsig
       update_h_cell(p.fields, c, p.pitch_y, p.pitch_z, m);
     else
       update_e_cell(p.fields, c, p.pitch_y, p.pitch_z, m);
+    if (p.cpml.faces > 0) {  // the same corrections as the engine's fused sweep, same thread (no race)
+      const FieldLayout& L = p.layout;
+      const Index k = c / L.pitch_z - L.origin_z, in_plane = c - (k + L.origin_z) * L.pitch_z;
+      const Index j = in_plane / L.pitch_y - L.origin_y, i = in_plane - (j + L.origin_y) * L.pitch_y - L.origin_x;
+      cpml_correct<Real, UpdateH>(p.cpml, p.fields, c, i, j, k, p.pitch_y, p.pitch_z, m);
+    }
     c += s.step_offset;
     i += s.step_i;
     if (i >= s.nx) {
@@ -417,6 +425,8 @@ class CoopExchange final : public HaloExchange<Real> {
       p.probe_count = v.probe_count;
       p.probe_buffer = v.probe_buffer;
       p.signals = sub_[s].signals;
+      p.cpml = v.cpml;
+      p.layout = v.layout;
       sub_[s].stream = v.stream;
     }
     // The plan's transfers, each sent by the subdomain that owns its planes.
