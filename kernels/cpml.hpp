@@ -44,6 +44,7 @@ enum CpmlTable : int { kCpmlEB = 0, kCpmlEC, kCpmlEK, kCpmlHB, kCpmlHC, kCpmlHK,
 template <typename Real>
 struct CpmlFace {
   int axis = 0;
+  bool upper = false;          // the max face of its axis
   Index i0 = 0, j0 = 0, k0 = 0, ni = 0, nj = 0, nk = 0;
   Index table_origin = 0;      // local coordinate along `axis` of table entry 0
   Index entries = 0;           // per table
@@ -64,7 +65,23 @@ template <typename Real>
 struct CpmlView {
   int faces = 0;
   CpmlFace<Real> face[kMaxCpmlFaces];
+  // Nodes in no face's box (set by cpml_interior): most nodes leave after this one box test.
+  Index interior[6] = {0, 0, 0, 0, 0, 0};  // i0, i1, j0, j1, k0, k1
 };
+
+// The box of nodes between the faces of v (unbounded along an axis without a face).
+template <typename Real>
+void set_cpml_interior(CpmlView<Real>& v) {
+  const Index far = Index(1) << 60;
+  for (int a = 0; a < 3; ++a) v.interior[2 * a] = -far, v.interior[2 * a + 1] = far;
+  for (int f = 0; f < v.faces; ++f) {
+    const CpmlFace<Real>& face = v.face[f];
+    const Index lo = face.axis == 0 ? face.i0 : face.axis == 1 ? face.j0 : face.k0;
+    const Index n = face.axis == 0 ? face.ni : face.axis == 1 ? face.nj : face.nk;
+    Index& bound = v.interior[2 * face.axis + (face.upper ? 1 : 0)];
+    bound = face.upper ? (lo < bound ? lo : bound) : (lo + n > bound ? lo + n : bound);
+  }
+}
 
 // Applies face f's correction to node (i,j,k) at array offset c, which must lie in f's box;
 // `m` is the node's class.
@@ -112,10 +129,13 @@ YEEX_HOST_DEVICE void cpml_correct_node(const CpmlFace<Real>& f, const FieldPoin
 }
 
 // All corrections of node (i,j,k), in face order: what a fused sweep kernel calls right after
-// the node's main update. Nodes outside every slab cost six index tests.
+// the node's main update. Nodes outside every slab cost one box test.
 template <typename Real, bool UpdateH>
 YEEX_HOST_DEVICE void cpml_correct(const CpmlView<Real>& v, const FieldPointers<Real>& fp, Index c, Index i, Index j,
                                    Index k, Index sy, Index sz, const CellCoefficients<Real>& m) {
+  if (i >= v.interior[0] && i < v.interior[1] && j >= v.interior[2] && j < v.interior[3] && k >= v.interior[4] &&
+      k < v.interior[5])
+    return;
   for (int f = 0; f < v.faces; ++f)
     if (v.face[f].contains(i, j, k)) cpml_correct_node<Real, UpdateH>(v.face[f], fp, c, i, j, k, sy, sz, m);
 }

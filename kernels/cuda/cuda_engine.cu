@@ -133,6 +133,7 @@ class CudaEngine final : public Engine<Real> {
       face.table = cpml_tables_[f].get();
       face.psi = cpml_psi_[f].get();
     }
+    set_cpml_interior(cpml_);
   }
   ~CudaEngine() override {
     cudaSetDevice(device_);

@@ -54,6 +54,7 @@ class HostEngine final : public Engine<Real> {
       face.table = cpml_tables_[f].data();
       face.psi = cpml_psi_[f].data();
     }
+    set_cpml_interior(cpml_);
   }
 
   std::string name() const override { return "host"; }

@@ -71,6 +71,8 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--repeats", bench.repeats, "Timed repeats (the median is reported)")->check(CLI::Range(1, 1000))->capture_default_str();
   bench_cmd->add_option("--json", json_path, "Also write the results as JSON to this file");
   bench_cmd->add_flag("--csv", bench.csv, "CSV on stdout instead of the table");
+  bench_cmd->add_option("--cpml", bench.cpml, "CPML cells on every face instead of PEC walls (0: PEC)")
+      ->check(CLI::Range(Index(0), Index(1000)))->capture_default_str();
 
   app.add_subcommand("engines", "List the compute engines and whether each can run here");
 

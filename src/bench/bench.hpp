@@ -13,8 +13,9 @@
 namespace yeex {
 
 // The bench problem: nx x ny x nz cells of 1 mm, a dielectric block (eps_r 4) over the middle
-// third of every axis, one z dipole at the centre, `steps` steps.
-Deck bench_deck(const GridShape& grid, Index steps);
+// third of every axis, one z dipole at the centre, `steps` steps; PEC walls, or CPML slabs of
+// `cpml_cells` cells on all six faces.
+Deck bench_deck(const GridShape& grid, Index steps, Index cpml_cells = 0);
 
 struct BenchConfig {
   std::string engine = "host";
@@ -25,6 +26,7 @@ struct BenchConfig {
   std::vector<std::string> exchanges;   // backends for counts > 1
   bool strong = true, weak = false;
   Index halo_depth = 2;                 // of b2r (the other backends use 1)
+  Index cpml_cells = 0;                 // CPML slabs on all faces (0: PEC box)
   bool peer_access = true;              // false: --no-peer
   Index steps = 100, warmup = 20;
   int repeats = 5;

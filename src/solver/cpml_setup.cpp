@@ -36,6 +36,7 @@ std::vector<CpmlFaceSetup<Real>> make_cpml_setup(const Deck& deck, double dt, co
     CpmlFaceSetup<Real> setup;
     CpmlFace<Real>& g = setup.geometry;
     g.axis = axis;
+    g.upper = upper;
     g.i0 = 0, g.ni = L.nodes_x;
     g.j0 = 0, g.nj = L.nodes_y;
     g.k0 = -L.origin_z, g.nk = L.planes;

@@ -3,11 +3,13 @@
 // (host-staged and B+2R, whose ghost planes carry the slabs' psi), and the energy leaving the box.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <tuple>
 
 #include "src/solver/cpml_reflection.hpp"
+#include "src/solver/cpml_setup.hpp"
 #include "src/solver/solver.hpp"
 #include "tests/support/engine_fixture.hpp"
 
@@ -132,6 +134,38 @@ TEST(Cpml, ChangesTheFieldsAgainstPec) {
   const RunResult with = run_model(build_model(cpml_contract_deck()), config);
   const RunResult without = run_model(build_model(pec), config);
   EXPECT_NE(with.checksum, without.checksum);
+}
+
+// The fused sweeps (cuda engine, coop kernel) skip nodes inside cpml_interior with one test:
+// no such node may lie in a face's box; and every node outside it must lie in one. Checked for
+// every node a sweep visits in each subdomain of a 4-way split (z slabs cut by subdomain boundaries) and
+// for a deck with CPML on some faces only.
+TEST(Cpml, InteriorBoxHoldsExactlyTheNodesOfNoSlab) {
+  Deck partial = cpml_contract_deck();
+  partial.boundary = {BoundaryKind::cpml, BoundaryKind::pec, BoundaryKind::pec,
+                      BoundaryKind::cpml, BoundaryKind::cpml, BoundaryKind::pec};
+  for (const Deck& deck : {cpml_contract_deck(), partial}) {
+    const SlabDecomposition split(deck.grid, 4, 2);
+    for (int s = 0; s < split.size(); ++s) {
+      const SlabSubdomain& sub = split.subdomain(s);
+      const FieldLayout L = FieldLayout::make(deck.grid.nx + 1, deck.grid.ny + 1, sub.stored_planes, sub.ghost, 4);
+      const auto faces = make_cpml_setup<float>(deck, 1e-12, L, sub.k_begin);
+      CpmlView<float> view;
+      view.faces = static_cast<int>(faces.size());
+      for (std::size_t f = 0; f < faces.size(); ++f) view.face[f] = faces[f].geometry;
+      set_cpml_interior(view);
+      // Every node a sweep may visit: local planes inside the update planes [0, nz), ghosts included.
+      for (Index k = std::max(-L.origin_z, -sub.k_begin); k < std::min(L.nodes_z + L.origin_z, deck.grid.nz - sub.k_begin); ++k)
+        for (Index j = 0; j < deck.grid.ny; ++j)
+          for (Index i = 0; i < deck.grid.nx; ++i) {
+            bool in_face = false;
+            for (int f = 0; f < view.faces; ++f) in_face = in_face || view.face[f].contains(i, j, k);
+            const bool inside = i >= view.interior[0] && i < view.interior[1] && j >= view.interior[2] &&
+                                j < view.interior[3] && k >= view.interior[4] && k < view.interior[5];
+            ASSERT_NE(inside, in_face) << "node " << i << "," << j << "," << k << " of subdomain " << s;
+          }
+    }
+  }
 }
 
 // sum over nodes of eps E^2 + mu H^2 (H of the half step: enough to see the decay).
