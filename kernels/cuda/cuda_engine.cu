@@ -21,9 +21,13 @@ namespace {
 // One thread per node. The six field pointers arrive as separate __restrict__ parameters, so
 // the compiler may issue every load of the cell before its first store. With Cpml the same
 // thread then applies the node's CPML corrections (kernels/cpml.hpp): six index tests per node,
-// psi loads and stores only in the slabs. Without it the kernel is the plain sweep.
-template <typename Real, bool UpdateH, bool Cpml>
-__global__ void __launch_bounds__(256)
+// psi loads and stores only in the slabs. Without it the kernel is the plain sweep (MinBlocks 0:
+// no bound, as before CPML existed). The CPML sweep takes 40 registers on sm_90 with MinBlocks 6
+// (f32 without spills; unbounded, ptxas takes more), i.e. 6 instead of 8 blocks of 256 per SM;
+// MinBlocks 8 forces the plain sweep's 32 at the cost of a few spills. Which is faster is for
+// scripts/gpu/cpml-check.sh to measure (YEEX_CPML_MIN_BLOCKS=8 selects the capped one).
+template <typename Real, bool UpdateH, bool Cpml, int MinBlocks>
+__global__ void __launch_bounds__(256, MinBlocks)
     yee_sweep_kernel(Real* __restrict__ ex, Real* __restrict__ ey, Real* __restrict__ ez, Real* __restrict__ hx,
                      Real* __restrict__ hy, Real* __restrict__ hz, const std::uint8_t* __restrict__ material_class,
                      const CellCoefficients<Real>* __restrict__ classes, FieldLayout L, NodeRange r,
@@ -87,6 +91,12 @@ class DeviceArray {
   T* p_ = nullptr;
   std::size_t n_ = 0;
 };
+
+// YEEX_CPML_MIN_BLOCKS=8 selects the register-capped CPML sweep (see yee_sweep_kernel).
+bool cpml_capped_registers() {
+  const char* env = std::getenv("YEEX_CPML_MIN_BLOCKS");
+  return env && std::atoi(env) == 8;
+}
 
 // Block shape. 32 x 4 x 1 was the fastest of 32x8, 32x4, 64x4, 32x16, 64x2 at 512^3 on an H200
 // (results/2026-11-21-cuda-tuning.md; 32x4 and 64x2 tie). Several nodes per thread along z,
@@ -225,12 +235,16 @@ class CudaEngine final : public Engine<Real> {
                     static_cast<unsigned>((r.j1 - r.j0 + block_.y - 1) / block_.y),
                     static_cast<unsigned>((r.k1 - r.k0 + block_.z - 1) / block_.z));
     const FieldPointers<Real> f = pointers();
-    if (cpml_.faces > 0)
-      yee_sweep_kernel<Real, UpdateH, true><<<grid, block_, 0, stream>>>(
-          f.ex, f.ey, f.ez, f.hx, f.hy, f.hz, material_class_.get(), classes_.get(), layout_, r, cpml_);
+    const auto launch = [&](auto kernel) {
+      kernel<<<grid, block_, 0, stream>>>(f.ex, f.ey, f.ez, f.hx, f.hy, f.hz, material_class_.get(), classes_.get(),
+                                          layout_, r, cpml_);
+    };
+    if (cpml_.faces == 0)
+      launch(yee_sweep_kernel<Real, UpdateH, false, 0>);
+    else if (cpml_capped_)
+      launch(yee_sweep_kernel<Real, UpdateH, true, 8>);
     else
-      yee_sweep_kernel<Real, UpdateH, false><<<grid, block_, 0, stream>>>(
-          f.ex, f.ey, f.ez, f.hx, f.hy, f.hz, material_class_.get(), classes_.get(), layout_, r, cpml_);
+      launch(yee_sweep_kernel<Real, UpdateH, true, 6>);
     YEEX_CUDA(cudaGetLastError());
   }
 
@@ -240,6 +254,7 @@ class CudaEngine final : public Engine<Real> {
   int source_count_, probe_count_;
   Index probe_slots_;
   dim3 block_;
+  bool cpml_capped_ = cpml_capped_registers();
   cudaStream_t stream_ = nullptr;         // Lane::bulk, lowest priority
   cudaStream_t border_stream_ = nullptr;  // Lane::border, highest priority
   std::array<DeviceArray<Real>, kComponentCount> fields_;

@@ -6,7 +6,7 @@
 #
 # BUILD_DIR (default build/cuda) must already hold a build of the `cuda` preset. Everything goes
 # to $OUT (default results/cpml-check-DATE): cpml-check.log (all output), gtest XML, and the two
-# bench JSON files. About 2-4 minutes of GPU time; exit status non-zero if a test failed or the
+# bench JSON files. About 3-4 minutes of GPU time; exit status non-zero if a test failed or the
 # CPML run is more than 10 % slower. YEEX_CPML_SIZE changes the cube edge (default 512).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -42,14 +42,20 @@ bench pec 0
 section "benchmark: ${size}^3, one GPU, float32, 10-cell CPML on all six faces"
 bench cpml 10
 
+section "benchmark: the same CPML run with the register-capped sweep (YEEX_CPML_MIN_BLOCKS=8)"
+YEEX_CPML_MIN_BLOCKS=8 bench cpml_capped 10
+
 section "summary"
-python3 - "$out/bench_pec.json" "$out/bench_cpml.json" <<'PY' || status=1
+python3 - "$out/bench_pec.json" "$out/bench_cpml.json" "$out/bench_cpml_capped.json" <<'PY' || status=1
 import json, sys
-pec, cpml = (json.load(open(p))["rows"][0]["gcells_per_s"] for p in sys.argv[1:3])
+pec, cpml, capped = (json.load(open(p))["rows"][0]["gcells_per_s"] for p in sys.argv[1:4])
+print(f"PEC                 {pec:8.2f} Gcells/s")
+print(f"CPML (default)      {cpml:8.2f} Gcells/s  ({100 * cpml / pec:.1f} % of PEC)")
+print(f"CPML (capped regs)  {capped:8.2f} Gcells/s  ({100 * capped / pec:.1f} % of PEC)")
 ratio = cpml / pec
-print(f"PEC  {pec:8.2f} Gcells/s")
-print(f"CPML {cpml:8.2f} Gcells/s  ({100 * ratio:.1f} % of PEC; target >= 90 %)")
-print("performance target:", "PASS" if ratio >= 0.9 else "FAIL")
+print(f"performance target (default sweep >= 90 % of PEC): {'PASS' if ratio >= 0.9 else 'FAIL'}")
+if capped > cpml * 1.02:
+    print("note: the register-capped sweep is faster here; consider making it the default")
 sys.exit(0 if ratio >= 0.9 else 1)
 PY
 if [[ $status -eq 0 ]]; then echo "cpml check: PASS"; else echo "cpml check: FAIL"; fi
