@@ -181,7 +181,7 @@ __device__ __forceinline__ bool stopped(const CoopKernelParams<Real>& p) {
 
 // One sweep (see SweepPlan). The node index advances by the grid's thread count; (i, j) and the
 // array offset follow it by carries.
-template <typename Real, bool UpdateH>
+template <typename Real, bool UpdateH, bool Cpml>
 __device__ void sweep(const CoopKernelParams<Real>& p, const SweepPlan& s, unsigned rank) {
   if (rank >= s.nodes) return;
   int i = static_cast<int>(rank % s.nx);
@@ -195,7 +195,7 @@ __device__ void sweep(const CoopKernelParams<Real>& p, const SweepPlan& s, unsig
       update_h_cell(p.fields, c, p.pitch_y, p.pitch_z, m);
     else
       update_e_cell(p.fields, c, p.pitch_y, p.pitch_z, m);
-    if (p.cpml.faces > 0) {  // the same corrections as the engine's fused sweep, same thread (no race)
+    if constexpr (Cpml) {  // the same corrections as the engine's fused sweep, same thread (no race)
       const FieldLayout& L = p.layout;
       const Index k = c / L.pitch_z - L.origin_z, in_plane = c - (k + L.origin_z) * L.pitch_z;
       const Index j = in_plane / L.pitch_y - L.origin_y, i = in_plane - (j + L.origin_y) * L.pitch_y - L.origin_x;
@@ -240,7 +240,9 @@ __device__ __forceinline__ Real* component_array(const FieldPointers<Real>& f, C
   }
 }
 
-template <typename Real>
+// Cpml: with the CPML corrections (a separate instantiation, so that a PEC run keeps the plain
+// kernel's registers: the CPML branch spills a little under the register cap).
+template <typename Real, bool Cpml>
 __global__ void __launch_bounds__(kBlockSize, kMinBlocksPerSm) coop_kernel(const __grid_constant__ CoopKernelParams<Real> p) {
   cg::grid_group grid = cg::this_grid();
   const unsigned rank = blockIdx.x * blockDim.x + threadIdx.x;
@@ -254,7 +256,7 @@ __global__ void __launch_bounds__(kBlockSize, kMinBlocksPerSm) coop_kernel(const
       if (stopped(p)) return;
     }
     // ---- H sweep ----
-    sweep<Real, true>(p, p.h_sweep, rank);
+    sweep<Real, true, Cpml>(p, p.h_sweep, rank);
     grid.sync();
     // ---- BeforeE, sending: my last H plane into the upper neighbour's ghost plane ----
     if (p.push_h.components) {
@@ -269,7 +271,7 @@ __global__ void __launch_bounds__(kBlockSize, kMinBlocksPerSm) coop_kernel(const
       if (stopped(p)) return;
     }
     // ---- E sweep, sources (as the cuda engine's inject_sources_kernel), probes ----
-    sweep<Real, false>(p, p.e_sweep, rank);
+    sweep<Real, false, Cpml>(p, p.e_sweep, rank);
     grid.sync();
     if (p.source_count > 0) {
       if (Index(rank) < p.source_count) {
@@ -297,7 +299,7 @@ template <typename Real>
 int blocks_per_sm(int device) {
   YEEX_CUDA(cudaSetDevice(device));
   int blocks = 0;
-  YEEX_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, coop_kernel<Real>, kBlockSize, 0));
+  YEEX_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, coop_kernel<Real, false>, kBlockSize, 0));
   return blocks;
 }
 
@@ -360,7 +362,11 @@ class CoopExchange final : public HaloExchange<Real> {
       params.count = count;
       void* args[] = {&params};
       const auto stream = static_cast<cudaStream_t>(me.stream);
-      YEEX_CUDA(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(&coop_kernel<Real>), dim3(me.grid),
+      // Both instantiations run under the same register cap (kMinBlocksPerSm), so the grid sized
+      // by blocks_per_sm (the plain kernel) fits either.
+      const void* kernel = params.cpml.faces > 0 ? reinterpret_cast<const void*>(&coop_kernel<Real, true>)
+                                                 : reinterpret_cast<const void*>(&coop_kernel<Real, false>);
+      YEEX_CUDA(cudaLaunchCooperativeKernel(kernel, dim3(me.grid),
                                             dim3(kBlockSize), args, 0, stream));
       YEEX_CUDA(cudaMemcpyAsync(me.status, me.signals, sizeof(CoopSignals), cudaMemcpyDeviceToHost, stream));
       YEEX_CUDA(cudaStreamSynchronize(stream));
