@@ -78,21 +78,27 @@ const RunResult& cpml_reference() {
 
 class MultiGpuContract : public ::testing::TestWithParam<std::tuple<std::string, int, Index>> {};
 
-TEST_P(MultiGpuContract, MatchesOneGpuBitForBit) {
-  const auto& [exchange, gpus, depth] = GetParam();
+// Runs `deck` with the case's backend and GPU count (skipped where that cannot run here) and
+// compares it with the one-GPU reference bit for bit.
+void expect_matches_one_gpu(const std::tuple<std::string, int, Index>& param, const Deck& deck,
+                            const RunResult& (*reference_run)()) {
+  const auto& [exchange, gpus, depth] = param;
   if (cuda_device_count() < gpus) GTEST_SKIP() << gpus << " GPUs needed, " << cuda_device_count() << " visible";
   std::vector<int> devices;
   for (int d = 0; d < gpus; ++d) devices.push_back(d);
   if (const auto why = exchange_unavailable(exchange, {"cuda", devices, gpus, depth}); !why.empty())
     GTEST_SKIP() << exchange << ": " << why;
-  const RunResult r = run_on(gpus, exchange, depth);
+  const RunResult r = run_on(gpus, exchange, depth, deck);
+  const RunResult& one_gpu = reference_run();
   EXPECT_EQ(r.exchange, exchange);
-  EXPECT_EQ(r.checksum, reference().checksum);
+  EXPECT_EQ(r.checksum, one_gpu.checksum);
   for (std::size_t c = 0; c < kComponentCount; ++c)
-    EXPECT_EQ(r.component_checksums[c], reference().component_checksums[c]) << component_name(Component(c));
+    EXPECT_EQ(r.component_checksums[c], one_gpu.component_checksums[c]) << component_name(Component(c));
   for (std::size_t p = 0; p < r.probes.probes.size(); ++p)
-    EXPECT_EQ(r.probes.probes[p].series, reference().probes.probes[p].series) << r.probes.probes[p].name;
+    EXPECT_EQ(r.probes.probes[p].series, one_gpu.probes.probes[p].series) << r.probes.probes[p].name;
 }
+
+TEST_P(MultiGpuContract, MatchesOneGpuBitForBit) { expect_matches_one_gpu(GetParam(), contract_deck(), reference); }
 
 std::vector<std::tuple<std::string, int, Index>> cases() {
   std::vector<std::tuple<std::string, int, Index>> list;
@@ -118,19 +124,7 @@ INSTANTIATE_TEST_SUITE_P(AllBackends, MultiGpuContract, ::testing::ValuesIn(case
 class MultiGpuCpmlContract : public MultiGpuContract {};
 
 TEST_P(MultiGpuCpmlContract, MatchesOneGpuBitForBit) {
-  const auto& [exchange, gpus, depth] = GetParam();
-  if (cuda_device_count() < gpus) GTEST_SKIP() << gpus << " GPUs needed, " << cuda_device_count() << " visible";
-  std::vector<int> devices;
-  for (int d = 0; d < gpus; ++d) devices.push_back(d);
-  if (const auto why = exchange_unavailable(exchange, {"cuda", devices, gpus, depth}); !why.empty())
-    GTEST_SKIP() << exchange << ": " << why;
-  const RunResult r = run_on(gpus, exchange, depth, cpml_contract_deck());
-  EXPECT_EQ(r.exchange, exchange);
-  EXPECT_EQ(r.checksum, cpml_reference().checksum);
-  for (std::size_t c = 0; c < kComponentCount; ++c)
-    EXPECT_EQ(r.component_checksums[c], cpml_reference().component_checksums[c]) << component_name(Component(c));
-  for (std::size_t p = 0; p < r.probes.probes.size(); ++p)
-    EXPECT_EQ(r.probes.probes[p].series, cpml_reference().probes.probes[p].series) << r.probes.probes[p].name;
+  expect_matches_one_gpu(GetParam(), cpml_contract_deck(), cpml_reference);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllBackends, MultiGpuCpmlContract, ::testing::ValuesIn(cases()), case_name);
