@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <tuple>
+#include <type_traits>
 
 #include "src/solver/cpml_reflection.hpp"
 #include "src/solver/cpml_setup.hpp"
@@ -181,6 +182,48 @@ TEST(Cpml, InteriorBoxHoldsExactlyTheNodesOfNoSlab) {
     }
   }
 }
+
+// The fused path of the cuda engine and the coop kernel, run on the CPU: every node's main update
+// immediately followed by cpml_correct (kernels/cpml.hpp), against the host engine's separate
+// pass. Bit for bit, which is what lets every engine layout and backend agree.
+template <typename Real>
+void expect_fused_equals_separate_pass() {
+  const Deck deck = cpml_contract_deck();
+  testing::SteppedModel<Real> separate(deck, "host"), fused(deck, "host");
+  const EngineSetup<Real> setup = make_engine_setup<Real>(fused.model, 0, deck.grid.nz + 1, 1, 1);
+  Engine<Real>& e = *fused.engine;
+  const FieldLayout& L = e.layout();
+  const FieldPointers<Real> f{e.field_data(Component::Ex), e.field_data(Component::Ey), e.field_data(Component::Ez),
+                              e.field_data(Component::Hx), e.field_data(Component::Hy), e.field_data(Component::Hz)};
+  const CpmlView<Real> view = e.cpml();
+  ASSERT_EQ(view.faces, 6);
+  const NodeRange r = fused.update;
+  const auto sweep = [&](auto update_h) {
+    for (Index k = r.k0; k < r.k1; ++k)
+      for (Index j = r.j0; j < r.j1; ++j)
+        for (Index i = r.i0; i < r.i1; ++i) {
+          const Index c = L.offset(i, j, k);
+          const CellCoefficients<Real>& m = setup.classes[setup.material_class[c]];
+          if constexpr (decltype(update_h)::value) {
+            update_h_cell(f, c, L.pitch_y, L.pitch_z, m);
+            cpml_correct<Real, true>(view, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
+          } else {
+            update_e_cell(f, c, L.pitch_y, L.pitch_z, m);
+            cpml_correct<Real, false>(view, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
+          }
+        }
+  };
+  for (Index n = 0; n < *deck.steps; ++n) {
+    separate.step(n);
+    sweep(std::true_type{});
+    sweep(std::false_type{});
+    e.inject_sources(n);
+  }
+  for (Component c : kAllComponents) EXPECT_EQ(fused.field(c), separate.field(c)) << component_name(c);
+}
+
+TEST(Cpml, FusedCorrectionEqualsSeparatePassFloat32) { expect_fused_equals_separate_pass<float>(); }
+TEST(Cpml, FusedCorrectionEqualsSeparatePassFloat64) { expect_fused_equals_separate_pass<double>(); }
 
 // sum over nodes of eps E^2 + mu H^2 (H of the half step: enough to see the decay).
 double field_energy(testing::SteppedModel<double>& s) {
