@@ -84,11 +84,12 @@ void set_cpml_interior(CpmlView<Real>& v) {
 }
 
 // Applies face f's correction to node (i,j,k) at array offset c, which must lie in f's box;
-// `m` is the node's class.
-template <typename Real, bool UpdateH>
+// `m` is the node's class. Axis: f.axis known at compile time (0, 1, 2: the host's per-face
+// loops, which then vectorise) or not (-1: the fused sweeps); the arithmetic is the same.
+template <typename Real, bool UpdateH, int Axis = -1>
 YEEX_HOST_DEVICE void cpml_correct_node(const CpmlFace<Real>& f, const FieldPointers<Real>& fp, Index c, Index i,
                                         Index j, Index k, Index sy, Index sz, const CellCoefficients<Real>& m) {
-  const int d = f.axis, a1 = (d + 2) % 3, a2 = (d + 1) % 3;
+  const int d = Axis >= 0 ? Axis : f.axis, a1 = (d + 2) % 3, a2 = (d + 1) % 3;
   const Index stride = d == 0 ? Index(1) : d == 1 ? sy : sz;
   const Index along = (d == 0 ? i : d == 1 ? j : k) - f.table_origin;
   const Index p = f.psi_index(i, j, k), box = f.box();

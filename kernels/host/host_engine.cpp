@@ -162,12 +162,35 @@ class HostEngine final : public Engine<Real> {
           if (k < face.k0 || k >= face.k0 + face.nk) continue;
           const Index i0 = std::max(r.i0, face.i0), i1 = std::min(r.i1, face.i0 + face.ni);
           const Index j0 = std::max(r.j0, face.j0), j1 = std::min(r.j1, face.j0 + face.nj);
-          for (Index j = j0; j < j1; ++j)
-            for (Index i = i0; i < i1; ++i) {
-              const Index c = L.offset(i, j, k);
-              cpml_correct_node<Real, UpdateH>(face, f, c, i, j, k, L.pitch_y, L.pitch_z, table[classes[c]]);
-            }
+          switch (face.axis) {
+            case 0: correct_rows<UpdateH, 0>(face, f, i0, i1, j0, j1, k, table, classes); break;
+            case 1: correct_rows<UpdateH, 1>(face, f, i0, i1, j0, j1, k, table, classes); break;
+            default: correct_rows<UpdateH, 2>(face, f, i0, i1, j0, j1, k, table, classes); break;
+          }
         }
+    }
+  }
+
+  // Rows [j0, j1) of plane k, nodes [i0, i1), of one face; the nodes of a row are independent
+  // (a correction writes its own node and psi, and reads the other field), so they vectorise.
+  template <bool UpdateH, int Axis>
+  void correct_rows(const CpmlFace<Real>& face, const FieldPointers<Real>& f, Index i0, Index i1, Index j0, Index j1,
+                    Index k, const CellCoefficients<Real>* table, const std::uint8_t* classes) {
+    const FieldLayout& L = setup_.layout;
+    const bool within_rows = i0 >= 0 && i1 <= L.nodes_x - 1;  // where row_class_ speaks for every node
+    for (Index j = j0; j < j1; ++j) {
+      const int uniform = within_rows ? row_class_[row_index(j, k)] : -1;
+      if (uniform >= 0) {
+        const CellCoefficients<Real> m = table[uniform];
+#pragma omp simd
+        for (Index i = i0; i < i1; ++i)
+          cpml_correct_node<Real, UpdateH, Axis>(face, f, L.offset(i, j, k), i, j, k, L.pitch_y, L.pitch_z, m);
+      } else {
+        for (Index i = i0; i < i1; ++i) {
+          const Index c = L.offset(i, j, k);
+          cpml_correct_node<Real, UpdateH, Axis>(face, f, c, i, j, k, L.pitch_y, L.pitch_z, table[classes[c]]);
+        }
+      }
     }
   }
 
