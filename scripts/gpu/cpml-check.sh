@@ -46,6 +46,11 @@ section "benchmark: the same CPML run with the register-capped sweep (YEEX_CPML_
 YEEX_CPML_MIN_BLOCKS=8 bench cpml_capped 10
 
 section "summary"
+if ! command -v python3 > /dev/null; then
+  grep -H '"gcells_per_s"' "$out"/bench_*.json || true
+  echo "no python3: compare the Gcells/s above by hand (target: cpml >= 0.9 x pec)"
+  exit $status
+fi
 python3 - "$out/bench_pec.json" "$out/bench_cpml.json" "$out/bench_cpml_capped.json" <<'PY' || status=1
 import json, sys
 pec, cpml, capped = (json.load(open(p))["rows"][0]["gcells_per_s"] for p in sys.argv[1:4])
