@@ -33,7 +33,7 @@ constexpr std::array<std::string_view, 3> kAxisNames = {"x", "y", "z"};
 constexpr std::array<std::string_view, 6> kFaceNames = {"x_min", "x_max", "y_min", "y_max", "z_min", "z_max"};
 constexpr std::array<std::string_view, 4> kWaveformNames = {"gaussian", "gaussian_derivative", "ricker",
                                                             "ramped_sine"};
-constexpr std::array<std::string_view, 1> kBoundaryNames = {"pec"};  // indexed by BoundaryKind
+constexpr std::array<std::string_view, 2> kBoundaryNames = {"pec", "cpml"};  // indexed by BoundaryKind
 constexpr std::array<std::string_view, 3> kShapeNames = {"box", "sphere", "cylinder"};  // indexed by ShapeKind
 constexpr std::array<std::string_view, 2> kBuiltinMaterials = {"free_space", "pec"};
 
@@ -183,6 +183,7 @@ class TableReader {
                                                  " takes: " + join(allowed) + ")");
   }
   bool has(std::string_view key) const { return table_->contains(key); }
+  bool is_array(std::string_view key) const { return has(key) && table_->get(key)->is_array(); }
 
   template <class T>
   std::optional<T> get(std::string_view key) const {
@@ -419,22 +420,81 @@ void parse_time(const TableReader& root, Deck& deck) {
 
 BoundaryKind parse_boundary_kind(const TableReader& boundary, std::string_view key) {
   const auto kind = boundary.require<std::string>(key);
-  if (kind == "pec") return BoundaryKind::pec;
-  if (kind == "cpml")
+  const auto it = std::find(kBoundaryNames.begin(), kBoundaryNames.end(), kind);
+  if (it == kBoundaryNames.end())
     throw DeckError(boundary.key_path(key),
-                    "cpml is not implemented yet (coming with the physics work); use pec");
-  throw DeckError(boundary.key_path(key), "unknown boundary kind '" + kind + "' (expected pec)");
+                    "unknown boundary kind '" + kind + "' (expected one of: " + join(kBoundaryNames) + ")");
+  return static_cast<BoundaryKind>(it - kBoundaryNames.begin());
+}
+
+// [boundary.cpml]: ranges of each key, then whether the slabs fit the grid.
+void parse_cpml(const TableReader& boundary, Deck& deck) {
+  const auto cpml = boundary.table("cpml", {"cells", "grading", "sigma_max", "kappa_max", "alpha_max"});
+  if (cpml) {
+    CpmlSettings& s = deck.cpml;
+    s.cells = cpml->get_or("cells", s.cells);
+    if (s.cells < 1) throw DeckError(cpml->key_path("cells"), "must be >= 1, got " + std::to_string(s.cells));
+    s.grading = non_negative(cpml->get_or("grading", s.grading), cpml->key_path("grading"));
+    // One value for every axis, or one per axis (what run.json holds after the defaults).
+    if (cpml->is_array("sigma_max")) {
+      s.sigma_max = cpml->require<Vec3>("sigma_max");
+      for (int axis = 0; axis < 3; ++axis) non_negative((*s.sigma_max)[axis], indexed(cpml->key_path("sigma_max"), axis));
+    } else if (cpml->has("sigma_max")) {
+      const double sigma = non_negative(cpml->require<double>("sigma_max"), cpml->key_path("sigma_max"));
+      s.sigma_max = Vec3{sigma, sigma, sigma};
+    }
+    s.kappa_max = cpml->get_or("kappa_max", s.kappa_max);
+    if (!(s.kappa_max >= 1))
+      throw DeckError(cpml->key_path("kappa_max"), "must be >= 1, got " + format_number(s.kappa_max));
+    s.alpha_max = non_negative(cpml->get_or("alpha_max", s.alpha_max), cpml->key_path("alpha_max"));
+    if (!deck.has_cpml())
+      deck.warnings.push_back("warning: boundary.cpml is given but no face is cpml (set boundary.all or a face "
+                              "to \"cpml\"); it has no effect");
+  }
+  const auto cells = deck.grid.as_array();
+  for (int axis = 0; axis < 3; ++axis) {
+    const int slabs = (deck.boundary[2 * axis] == BoundaryKind::cpml) + (deck.boundary[2 * axis + 1] == BoundaryKind::cpml);
+    if (slabs == 0 || cells[axis] - slabs * deck.cpml.cells >= kCpmlMinInteriorCells) continue;
+    throw DeckError(cpml ? cpml->key_path("cells") : "boundary.cpml.cells",
+                    std::to_string(slabs) + " CPML slab" + (slabs > 1 ? "s" : "") + " of " +
+                        std::to_string(deck.cpml.cells) + " cells leave " +
+                        std::to_string(cells[axis] - slabs * deck.cpml.cells) + " of the " +
+                        std::to_string(cells[axis]) + " cells along " + std::string(kAxisNames[axis]) +
+                        "; at least " + std::to_string(kCpmlMinInteriorCells) +
+                        " interior cells are needed (thinner PML or a larger grid)");
+  }
 }
 
 // `all` sets every face; a face named on its own overrides it.
 void parse_boundary(const TableReader& root, Deck& deck) {
   deck.boundary.fill(BoundaryKind::pec);
-  const auto boundary = root.table("boundary", {"all", "x_min", "x_max", "y_min", "y_max", "z_min", "z_max"});
+  const auto boundary =
+      root.table("boundary", {"all", "x_min", "x_max", "y_min", "y_max", "z_min", "z_max", "cpml"});
   if (!boundary) return;
   if (boundary->has("all")) deck.boundary.fill(parse_boundary_kind(*boundary, "all"));
   for (std::size_t face = 0; face < kFaceNames.size(); ++face)
     if (boundary->has(kFaceNames[face]))
       deck.boundary[face] = parse_boundary_kind(*boundary, kFaceNames[face]);
+  parse_cpml(*boundary, deck);
+}
+
+// A soft source inside an absorber is meaningless: its field is damped where it is created.
+// The source's E component sits at its node, half a cell up along the polarisation; it lies in a
+// CPML slab where the slab's depth there is above zero.
+void check_source_outside_cpml(const Source& source, const Deck& deck, const std::string& path) {
+  const auto cells = deck.grid.as_array();
+  for (int axis = 0; axis < 3; ++axis) {
+    const double x = std::llround(source.position[axis] / deck.cell_size[axis]) + (axis == source.polarisation ? 0.5 : 0.0);
+    const Index n = deck.cpml.cells;
+    const bool in_min = deck.boundary[2 * axis] == BoundaryKind::cpml && x < n;
+    const bool in_max = deck.boundary[2 * axis + 1] == BoundaryKind::cpml && x > cells[axis] - n;
+    if (!in_min && !in_max) continue;
+    throw DeckError(path, std::string(kAxisNames[axis]) + " = " + format_number(source.position[axis]) +
+                              " m lies inside the " + std::string(kFaceNames[2 * axis + (in_max ? 1 : 0)]) +
+                              " CPML slab (" + std::to_string(n) + " cells, " +
+                              format_number(n * deck.cell_size[axis]) +
+                              " m thick); a source inside the absorber is meaningless: move it into the interior");
+  }
 }
 
 void parse_materials(const TableReader& root, Deck& deck) {
@@ -570,6 +630,7 @@ void parse_sources(const TableReader& root, Deck& deck) {
     source.position = entry.require<Vec3>("position");
     check_inside_grid(source.position, extent, entry.key_path("position"));
     check_source_node(source, deck, entry.key_path("position"));
+    check_source_outside_cpml(source, deck, entry.key_path("position"));
     source.waveform = static_cast<WaveformKind>(required_choice(entry, "waveform", kWaveformNames));
     source.amplitude = entry.get_or("amplitude", 1.0);
     source.frequency = positive(entry.require<double>("frequency"), entry.key_path("frequency"));
@@ -666,6 +727,17 @@ Index Deck::step_count() const {
   return std::max<Index>(1, static_cast<Index>(std::ceil(duration.value_or(0.0) / dt())));
 }
 
+bool Deck::has_cpml() const {
+  return std::find(boundary.begin(), boundary.end(), BoundaryKind::cpml) != boundary.end();
+}
+
+// The usual optimum (Gedney; Taflove & Hagness 7.62) for eps_r = mu_r = 1.
+double Deck::cpml_sigma_max(int axis) const {
+  if (cpml.sigma_max) return (*cpml.sigma_max)[axis];
+  const double eta0 = kMu0 * kSpeedOfLight;
+  return 0.8 * (cpml.grading + 1) / (eta0 * cell_size[axis]);
+}
+
 nlohmann::json Deck::to_json() const {
   using nlohmann::json;
   const auto component_names = [](const std::vector<Component>& components) {
@@ -679,6 +751,12 @@ nlohmann::json Deck::to_json() const {
   json boundary_json = json::object();
   for (std::size_t face = 0; face < kFaceNames.size(); ++face)
     boundary_json[std::string(kFaceNames[face])] = kBoundaryNames[static_cast<int>(boundary[face])];
+  if (has_cpml())
+    boundary_json["cpml"] = {{"cells", cpml.cells},
+                             {"grading", cpml.grading},
+                             {"sigma_max", {cpml_sigma_max(0), cpml_sigma_max(1), cpml_sigma_max(2)}},
+                             {"kappa_max", cpml.kappa_max},
+                             {"alpha_max", cpml.alpha_max}};
 
   json out = {
       {"title", title},
@@ -757,7 +835,7 @@ Deck parse_deck_string(const std::string& text, const std::string& origin) {
   parse_probes(root, deck);
   parse_snapshots(root, deck);
   parse_output(root, deck);
-  deck.warnings = resolution_warnings(deck);
+  for (std::string& warning : resolution_warnings(deck)) deck.warnings.push_back(std::move(warning));
   return deck;
 }
 

@@ -78,7 +78,23 @@ struct Snapshot {
   double plane_position = 0.0;    // metres along plane_axis
 };
 
-enum class BoundaryKind { pec };  // cpml comes with the physics issue
+enum class BoundaryKind { pec, cpml };
+
+// [boundary.cpml]: the convolutional PML of every face whose boundary is "cpml" (Roden & Gedney;
+// kernels/cpml.hpp). Depth rho runs from 0 at the PML's inner edge to 1 at its outer (PEC) edge:
+//   sigma = sigma_max rho^grading, kappa = 1 + (kappa_max - 1) rho^grading, alpha = alpha_max (1 - rho).
+struct CpmlSettings {
+  Index cells = 10;                 // thickness of each CPML slab
+  double grading = 3;               // polynomial order m of sigma and kappa
+  std::optional<Vec3> sigma_max;    // S/m across x, y, z slabs; unset: 0.8 (m + 1) / (eta0 d), d the axis' cell size
+  double kappa_max = 1;
+  double alpha_max = 0.05;          // S/m
+  // Defaults tuned with tests/unit/test_cpml.cpp (10 cells, probe 2 cells from the slab): m = 3,
+  // kappa 1, alpha 0.05 gives -95.7 dB; m = 2: -79.5; m = 4: -96.4; kappa_max 5: -76 dB. A small
+  // alpha costs nothing here and damps the low frequencies and late-time growth CPML is known for.
+};
+// Interior cells a CPML axis must keep between its slabs (or between a slab and a PEC face).
+inline constexpr Index kCpmlMinInteriorCells = 4;
 
 struct Deck {
   std::string title = "untitled";
@@ -88,6 +104,7 @@ struct Deck {
   std::optional<double> duration;  // seconds; exactly one of steps/duration is set
   double courant = 0.99;           // fraction of the 3D CFL limit, in (0, 1]
   std::array<BoundaryKind, 6> boundary{};  // x_min, x_max, y_min, y_max, z_min, z_max
+  CpmlSettings cpml;                        // used by the faces whose boundary is cpml
   std::vector<Material> materials;          // user materials (built-ins are implicit)
   std::vector<GeometryObject> geometry;     // painted in order: later objects win
   std::vector<Source> sources;
@@ -102,6 +119,9 @@ struct Deck {
   double dt() const;
   // Steps to run: `steps`, or ceil(duration / dt).
   Index step_count() const;
+  // Whether any face is CPML, and sigma_max of the CPML slabs across axis 0,1,2 (resolved default).
+  bool has_cpml() const;
+  double cpml_sigma_max(int axis) const;
   // The resolved deck (all defaults filled in), for run.json.
   nlohmann::json to_json() const;
 };

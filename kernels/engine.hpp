@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "decomposition/grid.hpp"
+#include "kernels/cpml.hpp"
 #include "kernels/field_layout.hpp"
 #include "kernels/yee_stencil.hpp"
 
@@ -40,6 +41,7 @@ struct EngineSetup {
   std::vector<ProbePoint> probes;
   Index probe_slots = 1;                           // samples buffered before fetch_probes
   int device = 0;                                  // GPU ordinal for device engines
+  std::vector<CpmlFaceSetup<Real>> cpml;           // CPML slabs in face order (kernels/cpml.hpp); empty: none
 };
 
 // Work queues of an engine. A device engine runs `bulk` at low and `border` at high priority
@@ -57,7 +59,8 @@ class Engine {
   // GPU ordinal of a device engine, -1 for the host.
   virtual int device() const = 0;
 
-  // H^{n-1/2} -> H^{n+1/2} and E^n -> E^{n+1} over `range` (node indices of this layout).
+  // H^{n-1/2} -> H^{n+1/2} and E^n -> E^{n+1} over `range` (node indices of this layout),
+  // CPML corrections of the range's nodes included.
   virtual void update_h(const NodeRange& range, Lane lane = Lane::bulk) = 0;
   virtual void update_e(const NodeRange& range, Lane lane = Lane::bulk) = 0;
   // Adds the sources' step-`step` samples (J at (step+1/2) dt) to E.
@@ -73,6 +76,12 @@ class Engine {
   virtual void copy_in(Component c, Index offset, Index count, const Real* host) = 0;
   // The array of component c in the engine's own memory (device memory for a device engine).
   virtual Real* field_data(Component c) = 0;
+  // The CPML faces with pointers into the engine's memory (faces = 0 without CPML), and copies
+  // of raw engine memory (psi chunks, see cpml_plane_chunks) to or from the host, after all work
+  // issued so far.
+  virtual CpmlView<Real> cpml() const = 0;
+  virtual void read_memory(const Real* engine_memory, Index count, Real* host) = 0;
+  virtual void write_memory(Real* engine_memory, Index count, const Real* host) = 0;
   // The native queue of a lane (a cudaStream_t for the cuda engine, nullptr for the host).
   virtual void* native_stream(Lane lane = Lane::bulk) = 0;
   // Waits for all work issued so far.

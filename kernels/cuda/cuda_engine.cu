@@ -6,6 +6,7 @@
 #include "kernels/cuda/cuda_engine.hpp"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 #include <utility>
 #include <cstdlib>
@@ -18,12 +19,19 @@ namespace yeex {
 namespace {
 
 // One thread per node. The six field pointers arrive as separate __restrict__ parameters, so
-// the compiler may issue every load of the cell before its first store.
-template <typename Real, bool UpdateH>
-__global__ void __launch_bounds__(256)
+// the compiler may issue every load of the cell before its first store. With Cpml the same
+// thread then applies the node's CPML corrections (kernels/cpml.hpp): six index tests per node,
+// psi loads and stores only in the slabs. Without it the kernel is the plain sweep (MinBlocks 0:
+// no bound, as before CPML existed). The CPML sweep takes 40 registers on sm_90 with MinBlocks 6
+// (f32 without spills; unbounded, ptxas takes more), i.e. 6 instead of 8 blocks of 256 per SM;
+// MinBlocks 8 forces the plain sweep's 32 at the cost of a few spills. Which is faster is for
+// scripts/gpu/cpml-check.sh to measure (YEEX_CPML_MIN_BLOCKS=8 selects the capped one).
+template <typename Real, bool UpdateH, bool Cpml, int MinBlocks>
+__global__ void __launch_bounds__(256, MinBlocks)
     yee_sweep_kernel(Real* __restrict__ ex, Real* __restrict__ ey, Real* __restrict__ ez, Real* __restrict__ hx,
                      Real* __restrict__ hy, Real* __restrict__ hz, const std::uint8_t* __restrict__ material_class,
-                     const CellCoefficients<Real>* __restrict__ classes, FieldLayout L, NodeRange r) {
+                     const CellCoefficients<Real>* __restrict__ classes, FieldLayout L, NodeRange r,
+                     const __grid_constant__ CpmlView<Real> cpml) {
   const Index i = r.i0 + blockIdx.x * blockDim.x + threadIdx.x;
   const Index j = r.j0 + blockIdx.y * blockDim.y + threadIdx.y;
   const Index k = r.k0 + blockIdx.z * blockDim.z + threadIdx.z;
@@ -35,6 +43,7 @@ __global__ void __launch_bounds__(256)
     update_h_cell(f, c, L.pitch_y, L.pitch_z, m);
   else
     update_e_cell(f, c, L.pitch_y, L.pitch_z, m);
+  if constexpr (Cpml) cpml_correct<Real, UpdateH>(cpml, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
 }
 
 template <typename Real>
@@ -83,6 +92,12 @@ class DeviceArray {
   std::size_t n_ = 0;
 };
 
+// YEEX_CPML_MIN_BLOCKS=8 selects the register-capped CPML sweep (see yee_sweep_kernel).
+bool cpml_capped_registers() {
+  const char* env = std::getenv("YEEX_CPML_MIN_BLOCKS");
+  return env && std::atoi(env) == 8;
+}
+
 // Block shape. 32 x 4 x 1 was the fastest of 32x8, 32x4, 64x4, 32x16, 64x2 at 512^3 on an H200
 // (results/2026-11-21-cuda-tuning.md; 32x4 and 64x2 tie). Several nodes per thread along z,
 // reusing the plane above in registers, measured slower (43-49 against 52.7 Gcells/s) and was
@@ -119,6 +134,16 @@ class CudaEngine final : public Engine<Real> {
     samples_ = DeviceArray<Real>(setup.source_samples.data(), setup.source_samples.size());
     probes_ = DeviceArray<ProbePoint>(setup.probes.data(), setup.probes.size());
     probe_buffer_ = DeviceArray<Real>(setup.probes.size() * setup.probe_slots);
+    cpml_.faces = static_cast<int>(setup.cpml.size());
+    for (std::size_t f = 0; f < setup.cpml.size(); ++f) {
+      CpmlFace<Real>& face = cpml_.face[f] = setup.cpml[f].geometry;
+      cpml_tables_[f] = DeviceArray<Real>(setup.cpml[f].table.data(), setup.cpml[f].table.size());
+      cpml_psi_[f] = DeviceArray<Real>(4 * face.box());
+      YEEX_CUDA(cudaMemset(cpml_psi_[f].get(), 0, 4 * face.box() * sizeof(Real)));
+      face.table = cpml_tables_[f].get();
+      face.psi = cpml_psi_[f].get();
+    }
+    set_cpml_interior(cpml_);
   }
   ~CudaEngine() override {
     cudaSetDevice(device_);
@@ -171,6 +196,17 @@ class CudaEngine final : public Engine<Real> {
     YEEX_CUDA(cudaStreamSynchronize(stream_));
   }
   Real* field_data(Component c) override { return field(c); }
+  CpmlView<Real> cpml() const override { return cpml_; }
+  void read_memory(const Real* from, Index count, Real* host) override {
+    synchronize();
+    YEEX_CUDA(cudaMemcpyAsync(host, from, count * sizeof(Real), cudaMemcpyDeviceToHost, stream_));
+    YEEX_CUDA(cudaStreamSynchronize(stream_));
+  }
+  void write_memory(Real* to, Index count, const Real* host) override {
+    synchronize();
+    YEEX_CUDA(cudaMemcpyAsync(to, host, count * sizeof(Real), cudaMemcpyHostToDevice, stream_));
+    YEEX_CUDA(cudaStreamSynchronize(stream_));
+  }
   void* native_stream(Lane lane) override { return stream(lane); }
   void synchronize() override {
     YEEX_CUDA(cudaSetDevice(device_));
@@ -180,7 +216,7 @@ class CudaEngine final : public Engine<Real> {
 
   CudaEngineView<Real> view() {
     return {pointers(), material_class_.get(), classes_.get(), layout_,      sources_.get(),      source_count_,
-            samples_.get(), probes_.get(),      probe_count_,   probe_buffer_.get(), device_, stream_};
+            samples_.get(), probes_.get(),      probe_count_,   probe_buffer_.get(), device_, stream_, cpml_};
   }
 
  private:
@@ -199,8 +235,16 @@ class CudaEngine final : public Engine<Real> {
                     static_cast<unsigned>((r.j1 - r.j0 + block_.y - 1) / block_.y),
                     static_cast<unsigned>((r.k1 - r.k0 + block_.z - 1) / block_.z));
     const FieldPointers<Real> f = pointers();
-    yee_sweep_kernel<Real, UpdateH><<<grid, block_, 0, stream>>>(f.ex, f.ey, f.ez, f.hx, f.hy, f.hz,
-                                                                   material_class_.get(), classes_.get(), layout_, r);
+    const auto launch = [&](auto kernel) {
+      kernel<<<grid, block_, 0, stream>>>(f.ex, f.ey, f.ez, f.hx, f.hy, f.hz, material_class_.get(), classes_.get(),
+                                          layout_, r, cpml_);
+    };
+    if (cpml_.faces == 0)
+      launch(yee_sweep_kernel<Real, UpdateH, false, 0>);
+    else if (cpml_capped_)
+      launch(yee_sweep_kernel<Real, UpdateH, true, 8>);
+    else
+      launch(yee_sweep_kernel<Real, UpdateH, true, 6>);
     YEEX_CUDA(cudaGetLastError());
   }
 
@@ -210,6 +254,7 @@ class CudaEngine final : public Engine<Real> {
   int source_count_, probe_count_;
   Index probe_slots_;
   dim3 block_;
+  bool cpml_capped_ = cpml_capped_registers();
   cudaStream_t stream_ = nullptr;         // Lane::bulk, lowest priority
   cudaStream_t border_stream_ = nullptr;  // Lane::border, highest priority
   std::array<DeviceArray<Real>, kComponentCount> fields_;
@@ -219,6 +264,8 @@ class CudaEngine final : public Engine<Real> {
   DeviceArray<Real> samples_;
   DeviceArray<ProbePoint> probes_;
   DeviceArray<Real> probe_buffer_;
+  CpmlView<Real> cpml_;
+  std::array<DeviceArray<Real>, kMaxCpmlFaces> cpml_tables_, cpml_psi_;
 };
 
 __global__ void copy_kernel(const float4* __restrict__ in, float4* __restrict__ out, std::size_t n) {

@@ -28,6 +28,7 @@ struct CudaEngineView {
   Real* probe_buffer;          // [slot][probe]
   int device;
   void* stream;                // cudaStream_t of Lane::bulk
+  CpmlView<Real> cpml;         // faces = 0 without CPML
 };
 // Throws std::invalid_argument unless `engine` is a cuda engine.
 template <typename Real>

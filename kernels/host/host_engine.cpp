@@ -43,6 +43,18 @@ class HostEngine final : public Engine<Real> {
         const bool uniform = std::all_of(row, row + L.nodes_x - 1, [&](std::uint8_t c) { return c == row[0]; });
         row_class_[row_index(j, k)] = uniform ? row[0] : -1;
       }
+    // CPML: own copies of the tables, zero psi, pointers in the view.
+    cpml_tables_.resize(setup_.cpml.size());
+    cpml_psi_.resize(setup_.cpml.size());
+    cpml_.faces = static_cast<int>(setup_.cpml.size());
+    for (std::size_t f = 0; f < setup_.cpml.size(); ++f) {
+      CpmlFace<Real>& face = cpml_.face[f] = setup_.cpml[f].geometry;
+      cpml_tables_[f] = setup_.cpml[f].table;
+      cpml_psi_[f].assign(4 * face.box(), Real(0));
+      face.table = cpml_tables_[f].data();
+      face.psi = cpml_psi_[f].data();
+    }
+    set_cpml_interior(cpml_);
   }
 
   std::string name() const override { return "host"; }
@@ -54,11 +66,13 @@ class HostEngine final : public Engine<Real> {
     sweep(r, [](const FieldPointers<Real>& f, Index c, Index sy, Index sz, const CellCoefficients<Real>& m) {
       update_h_cell(f, c, sy, sz, m);
     });
+    correct<true>(r);
   }
   void update_e(const NodeRange& r, Lane) override {
     sweep(r, [](const FieldPointers<Real>& f, Index c, Index sy, Index sz, const CellCoefficients<Real>& m) {
       update_e_cell(f, c, sy, sz, m);
     });
+    correct<false>(r);
   }
 
   void inject_sources(Index step) override {
@@ -89,6 +103,9 @@ class HostEngine final : public Engine<Real> {
     std::copy_n(host, count, fields_[static_cast<int>(c)].data() + offset);
   }
   Real* field_data(Component c) override { return fields_[static_cast<int>(c)].data(); }
+  CpmlView<Real> cpml() const override { return cpml_; }
+  void read_memory(const Real* from, Index count, Real* host) override { std::copy_n(from, count, host); }
+  void write_memory(Real* to, Index count, const Real* host) override { std::copy_n(host, count, to); }
   void* native_stream(Lane) override { return nullptr; }
   void synchronize() override {}
 
@@ -123,10 +140,66 @@ class HostEngine final : public Engine<Real> {
     }
   }
 
+  // The CPML pass after a sweep over r (kernels/cpml.hpp says why a separate pass gives the bits
+  // of a fused one; it keeps the main loop lean). One parallel region, split over z planes: a
+  // node's corrections then run in one thread in face order (x, y, z), as the contract needs.
+  template <bool UpdateH>
+  void correct(const NodeRange& r) {
+    if (cpml_.faces == 0 || r.empty()) return;
+    const FieldLayout& L = setup_.layout;
+    const FieldPointers<Real> f{fields_[0].data(), fields_[1].data(), fields_[2].data(),
+                                fields_[3].data(), fields_[4].data(), fields_[5].data()};
+    const CellCoefficients<Real>* table = setup_.classes.data();
+    const std::uint8_t* classes = setup_.material_class.data();
+    const CpmlView<Real> view = cpml_;
+#pragma omp parallel
+    {
+      flush_subnormals_to_zero();
+#pragma omp for schedule(static)
+      for (Index k = r.k0; k < r.k1; ++k)
+        for (int n = 0; n < view.faces; ++n) {
+          const CpmlFace<Real>& face = view.face[n];
+          if (k < face.k0 || k >= face.k0 + face.nk) continue;
+          const Index i0 = std::max(r.i0, face.i0), i1 = std::min(r.i1, face.i0 + face.ni);
+          const Index j0 = std::max(r.j0, face.j0), j1 = std::min(r.j1, face.j0 + face.nj);
+          switch (face.axis) {
+            case 0: correct_rows<UpdateH, 0>(face, f, i0, i1, j0, j1, k, table, classes); break;
+            case 1: correct_rows<UpdateH, 1>(face, f, i0, i1, j0, j1, k, table, classes); break;
+            default: correct_rows<UpdateH, 2>(face, f, i0, i1, j0, j1, k, table, classes); break;
+          }
+        }
+    }
+  }
+
+  // Rows [j0, j1) of plane k, nodes [i0, i1), of one face; the nodes of a row are independent
+  // (a correction writes its own node and psi, and reads the other field), so they vectorise.
+  template <bool UpdateH, int Axis>
+  void correct_rows(const CpmlFace<Real>& face, const FieldPointers<Real>& f, Index i0, Index i1, Index j0, Index j1,
+                    Index k, const CellCoefficients<Real>* table, const std::uint8_t* classes) {
+    const FieldLayout& L = setup_.layout;
+    const bool within_rows = i0 >= 0 && i1 <= L.nodes_x - 1;  // where row_class_ speaks for every node
+    for (Index j = j0; j < j1; ++j) {
+      const int uniform = within_rows ? row_class_[row_index(j, k)] : -1;
+      if (uniform >= 0) {
+        const CellCoefficients<Real> m = table[uniform];
+#pragma omp simd
+        for (Index i = i0; i < i1; ++i)
+          cpml_correct_node<Real, UpdateH, Axis>(face, f, L.offset(i, j, k), i, j, k, L.pitch_y, L.pitch_z, m);
+      } else {
+        for (Index i = i0; i < i1; ++i) {
+          const Index c = L.offset(i, j, k);
+          cpml_correct_node<Real, UpdateH, Axis>(face, f, c, i, j, k, L.pitch_y, L.pitch_z, table[classes[c]]);
+        }
+      }
+    }
+  }
+
   EngineSetup<Real> setup_;
   std::array<std::vector<Real>, kComponentCount> fields_;
   std::vector<int> row_class_;
   std::vector<Real> probe_buffer_;
+  CpmlView<Real> cpml_;
+  std::vector<std::vector<Real>> cpml_tables_, cpml_psi_;  // per face
 };
 
 }  // namespace

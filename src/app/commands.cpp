@@ -280,12 +280,17 @@ int bench_command(const BenchOptions& o) {
   b.weak = o.scaling != "strong";
   b.halo_depth = std::max<Index>(o.split.halo_depth, 2);
   b.peer_access = !o.split.no_peer;
+  b.cpml_cells = o.cpml;
+  for (Index n : o.sizes)
+    if (o.cpml > 0 && n < 2 * o.cpml + kCpmlMinInteriorCells)
+      throw UsageError("--cpml " + std::to_string(o.cpml) + ": --size " + std::to_string(n) + " leaves fewer than " +
+                       std::to_string(kCpmlMinInteriorCells) + " interior cells");
   b.steps = o.steps;
   b.warmup = o.warmup;
   b.repeats = o.repeats;
   for (Index n : o.sizes) {
     const Index largest = b.weak ? n * b.counts.back() : n;
-    const std::size_t need = estimate_engine_bytes(bench_deck({n, n, largest}, 1), b.precision_bits) /
+    const std::size_t need = estimate_engine_bytes(bench_deck({n, n, largest}, 1, b.cpml_cells), b.precision_bits) /
                              (b.engine == "cuda" ? b.counts.back() : 1);
     const std::size_t have = available_memory(b.engine, b.devices.empty() ? 0 : b.devices.front());
     if (need > have) throw UsageError("--size " + std::to_string(n) + ": needs about " + gib(need) + ", " + gib(have) + " available");
@@ -313,6 +318,7 @@ int bench_command(const BenchOptions& o) {
     std::printf("scaling,size,nx,ny,nz,exchange,devices,halo_depth,seconds_per_step,gcells_per_s,exchange_s_per_step,"
                 "predicted_exchange_s_per_step,wait_s_per_step,efficiency,effective_gb_per_s_per_device,skipped\n");
   } else {
+    if (b.cpml_cells > 0) std::printf("# CPML of %lld cells on all six faces (instead of PEC walls)\n", (long long)b.cpml_cells);
     std::printf("# yeex bench: %s, %s engine, %s, median of %d x %lld steps after %lld warm-up\n",
                 b.deck ? ("deck '" + b.deck->title + "' stretched onto each grid").c_str() : "PEC box with one dielectric block",
                 b.engine.c_str(), b.precision_bits == 64 ? "float64" : "float32", b.repeats, (long long)b.steps,
@@ -366,6 +372,7 @@ int bench_command(const BenchOptions& o) {
                      {"command", o.command_line},
                      {"provenance", provenance()},
                      {"engine", b.engine},
+                     {"cpml_cells", b.cpml_cells},
                      {"precision", b.precision_bits == 64 ? "f64" : "f32"},
                      {"devices", b.devices},
                      {"peer_access", b.peer_access},

@@ -49,6 +49,7 @@ struct BenchOptions {
   std::vector<int> counts;             // device or slab counts; default 1 and every power of 2 up to the pool
   std::vector<std::string> exchanges;  // default: every backend of the catalogue
   std::string scaling = "strong";      // strong, weak or both
+  Index cpml = 0;                      // CPML cells on every face (0: the PEC box)
   Index steps = 100;
   Index warmup = 20;
   int repeats = 5;

@@ -69,7 +69,7 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--precision", bench.precision, "Field precision")->check(CLI::IsMember(precisions))->capture_default_str();
   bench.sizes.clear();
   std::string bench_deck_path;
-  bench_cmd->add_option("--deck", bench_deck_path,
+  auto* bench_deck_option = bench_cmd->add_option("--deck", bench_deck_path,
                         "Bench this deck's model (e.g. inputs/bench_box.toml) instead of the built-in box, stretched onto "
                         "each --size (default: the deck's own size)")
       ->check(CLI::ExistingFile);
@@ -96,6 +96,8 @@ int main(int argc, char** argv) {
   validate_cmd->add_option("--only", validate.only, "Run only these problems: cavity, energy, propagation, dipole")
       ->delimiter(',');
   validate_cmd->add_option("--json", validate_json, "Also write the results as JSON to this file");
+  bench_cmd->add_option("--cpml", bench.cpml, "Built-in box: CPML cells on every face instead of PEC walls (0: PEC)")
+      ->check(CLI::Range(Index(0), Index(1000)))->capture_default_str()->excludes(bench_deck_option);
 
   app.add_subcommand("engines", "List the compute engines and whether each can run here");
 

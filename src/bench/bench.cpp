@@ -14,7 +14,7 @@
 
 namespace yeex {
 
-Deck bench_deck(const GridShape& grid, Index steps) {
+Deck bench_deck(const GridShape& grid, Index steps, Index cpml_cells) {
   Deck deck;
   deck.title = "bench: PEC box with one dielectric block";
   deck.grid = grid;
@@ -30,6 +30,11 @@ Deck bench_deck(const GridShape& grid, Index steps) {
   s.waveform = WaveformKind::gaussian;
   s.frequency = 10e9;
   deck.sources.push_back(s);
+  if (cpml_cells > 0) {
+    deck.title = "bench: box with one dielectric block, CPML on all faces";
+    deck.boundary.fill(BoundaryKind::cpml);
+    deck.cpml.cells = cpml_cells;
+  }
   return deck;
 }
 
@@ -69,7 +74,7 @@ BenchRow measure(const BenchConfig& b, BenchRow row) {
     return row;
   }
   const Index steps = b.warmup + b.steps * b.repeats;
-  const Model model = build_model(b.deck ? stretch_deck(*b.deck, row.grid, steps) : bench_deck(row.grid, steps));
+  const Model model = build_model(b.deck ? stretch_deck(*b.deck, row.grid, steps) : bench_deck(row.grid, steps, b.cpml_cells));
   const StepTiming t = time_model(model, config, b.warmup, b.steps, b.repeats);
   std::vector<double> s = t.seconds_per_step;
   std::sort(s.begin(), s.end());

@@ -14,8 +14,9 @@
 namespace yeex {
 
 // The bench problem: nx x ny x nz cells of 1 mm, a dielectric block (eps_r 4) over the middle
-// third of every axis, one z dipole at the centre, `steps` steps.
-Deck bench_deck(const GridShape& grid, Index steps);
+// third of every axis, one z dipole at the centre, `steps` steps; PEC walls, or CPML slabs of
+// `cpml_cells` cells on all six faces.
+Deck bench_deck(const GridShape& grid, Index steps, Index cpml_cells = 0);
 
 // `base` stretched onto `grid`: each cell size scaled by base cells / grid cells, so the box keeps
 // its size and every object, source and probe its place relative to it; `steps` steps.
@@ -31,6 +32,7 @@ struct BenchConfig {
   std::vector<std::string> exchanges;   // backends for counts > 1
   bool strong = true, weak = false;
   Index halo_depth = 2;                 // of b2r (the other backends use 1)
+  Index cpml_cells = 0;                 // CPML slabs on all faces (0: PEC box)
   bool peer_access = true;              // false: --no-peer
   Index steps = 100, warmup = 20;
   int repeats = 5;

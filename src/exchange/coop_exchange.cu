@@ -103,6 +103,7 @@ struct SweepPlan {
   unsigned tiles_x = 1, tiles_y = 1;  // per row, per plane
   unsigned step_x = 0, step_y = 0, step_z = 0;  // the grid's block count in tiles
   int nx = 0, ny = 0;              // box extent in x and y
+  Index i0 = 0, j0 = 0, k0 = 0;    // the box's first node (local)
   Index first_offset = 0;          // array offset of the box's first node
 };
 
@@ -120,6 +121,9 @@ SweepPlan make_sweep_plan(const FieldLayout& L, const NodeRange& r, unsigned blo
   s.step_x = blocks % s.tiles_x;
   s.step_y = blocks / s.tiles_x % s.tiles_y;
   s.step_z = blocks / s.tiles_x / s.tiles_y;
+  s.i0 = r.i0;
+  s.j0 = r.j0;
+  s.k0 = r.k0;
   s.first_offset = L.offset(r.i0, r.j0, r.k0);
   return s;
 }
@@ -144,6 +148,8 @@ struct CoopKernelParams {
   bool wait_e, wait_h;     // whether an upper / lower neighbour sends to this subdomain
   CoopSignals* signals;    // this subdomain's
   Index first, count;
+  CpmlView<Real> cpml;     // faces = 0 without CPML
+  FieldLayout layout;      // node indices of an offset, for the CPML corrections
 };
 
 __device__ __forceinline__ unsigned long long global_time_ns() {
@@ -192,8 +198,9 @@ __device__ __forceinline__ bool stopped(const CoopKernelParams<Real>& p) {
              cuda::memory_order_relaxed) != kFine;
 }
 
-// One sweep (see SweepPlan): block b takes tiles b, b + grid, b + 2 grid, ...
-template <typename Real, bool UpdateH>
+// One sweep (see SweepPlan): block b takes tiles b, b + grid, b + 2 grid, ... With Cpml, each node
+// then gets the same corrections as in the engine's fused sweep, by the same thread (no race).
+template <typename Real, bool UpdateH, bool Cpml>
 __device__ void sweep(const CoopKernelParams<Real>& p, const SweepPlan& s) {
   const int tx = static_cast<int>(threadIdx.x) % kTileX, ty = static_cast<int>(threadIdx.x) / kTileX;
   if (blockIdx.x >= s.tiles) return;
@@ -209,6 +216,8 @@ __device__ void sweep(const CoopKernelParams<Real>& p, const SweepPlan& s) {
         update_h_cell(p.fields, c, p.pitch_y, p.pitch_z, m);
       else
         update_e_cell(p.fields, c, p.pitch_y, p.pitch_z, m);
+      if constexpr (Cpml)
+        cpml_correct<Real, UpdateH>(p.cpml, p.fields, c, s.i0 + i, s.j0 + j, s.k0 + Index(k), p.pitch_y, p.pitch_z, m);
     }
     tile_x += s.step_x;
     if (tile_x >= s.tiles_x) {
@@ -248,7 +257,9 @@ __device__ __forceinline__ Real* component_array(const FieldPointers<Real>& f, C
   }
 }
 
-template <typename Real>
+// Cpml: with the CPML corrections (a separate instantiation, so that a PEC run keeps the plain
+// kernel's registers).
+template <typename Real, bool Cpml>
 __global__ void __launch_bounds__(kBlockSize, kMinBlocksPerSm<Real>) coop_kernel(const __grid_constant__ CoopKernelParams<Real> p) {
   cg::grid_group grid = cg::this_grid();
   const unsigned rank = blockIdx.x * blockDim.x + threadIdx.x;
@@ -262,7 +273,7 @@ __global__ void __launch_bounds__(kBlockSize, kMinBlocksPerSm<Real>) coop_kernel
       if (stopped(p)) return;
     }
     // ---- H sweep ----
-    sweep<Real, true>(p, p.h_sweep);
+    sweep<Real, true, Cpml>(p, p.h_sweep);
     grid.sync();
     // ---- BeforeE, sending: my last H plane into the upper neighbour's ghost plane ----
     if (p.push_h.components) {
@@ -277,7 +288,7 @@ __global__ void __launch_bounds__(kBlockSize, kMinBlocksPerSm<Real>) coop_kernel
       if (stopped(p)) return;
     }
     // ---- E sweep, sources (as the cuda engine's inject_sources_kernel), probes ----
-    sweep<Real, false>(p, p.e_sweep);
+    sweep<Real, false, Cpml>(p, p.e_sweep);
     grid.sync();
     if (p.source_count > 0) {
       if (Index(rank) < p.source_count) {
@@ -305,7 +316,7 @@ template <typename Real>
 int blocks_per_sm(int device) {
   YEEX_CUDA(cudaSetDevice(device));
   int blocks = 0;
-  YEEX_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, coop_kernel<Real>, kBlockSize, 0));
+  YEEX_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, coop_kernel<Real, false>, kBlockSize, 0));
   return blocks;
 }
 
@@ -379,7 +390,11 @@ class CoopExchange final : public HaloExchange<Real> {
       params.count = count;
       void* args[] = {&params};
       const auto stream = static_cast<cudaStream_t>(me.stream);
-      YEEX_CUDA(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(&coop_kernel<Real>), dim3(me.grid),
+      // Both instantiations run under the same register cap (kMinBlocksPerSm), so the grid sized
+      // by blocks_per_sm (the plain kernel) fits either.
+      const void* kernel = params.cpml.faces > 0 ? reinterpret_cast<const void*>(&coop_kernel<Real, true>)
+                                                 : reinterpret_cast<const void*>(&coop_kernel<Real, false>);
+      YEEX_CUDA(cudaLaunchCooperativeKernel(kernel, dim3(me.grid),
                                             dim3(kBlockSize), args, 0, stream));
       YEEX_CUDA(cudaMemcpyAsync(me.status, me.signals, sizeof(CoopSignals), cudaMemcpyDeviceToHost, stream));
       YEEX_CUDA(cudaStreamSynchronize(stream));
@@ -444,6 +459,8 @@ class CoopExchange final : public HaloExchange<Real> {
       p.probe_count = v.probe_count;
       p.probe_buffer = v.probe_buffer;
       p.signals = sub_[s].signals;
+      p.cpml = v.cpml;
+      p.layout = v.layout;
       sub_[s].stream = v.stream;
     }
     // The plan's transfers, each sent by the subdomain that owns its planes.

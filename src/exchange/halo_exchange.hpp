@@ -70,6 +70,20 @@ class HaloExchange {
     }
   }
 
+  // The CPML psi values (kernels/cpml.hpp) that travel with transfer t in subdomain s's engine:
+  // those of its source planes when s sends, of its destination planes when it receives. With
+  // R > 1 the ghost planes are computed, and a psi there is a running sum that only the owner
+  // of the plane has, so BeforeBlock moves the psi of E planes with E and of H planes with H.
+  // R = 1 ghost planes are read, never computed: no psi travels. The sender's list and the
+  // receiver's list match entry by entry; empty without CPML.
+  std::vector<CpmlChunk<Real>> psi_chunks(const HaloTransfer& t, int s) const {
+    if (t.phase != HaloPhase::BeforeBlock || t.components.empty()) return {};
+    const SlabDecomposition& d = *context_.decomposition;
+    const PlaneRange planes = s == t.from ? t.source : t.destination;
+    return cpml_plane_chunks(context_.engines[s]->cpml(), is_electric(t.components.front()), d.local_k(s, planes.begin),
+                             d.local_k(s, planes.end));
+  }
+
   ExchangeContext<Real> context_;
   std::vector<ExchangeTimes> times_ = std::vector<ExchangeTimes>(context_.engines.size());
 };

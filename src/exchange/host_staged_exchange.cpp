@@ -3,7 +3,8 @@
 // everywhere: no peer access, no NCCL.
 //
 // Data path: per transfer one staging buffer; the sender copies its planes into it (D2H), a
-// barrier, the receiver copies them into its ghost planes (H2D).
+// barrier, the receiver copies them into its ghost planes (H2D). CPML psi of B+2R transfers
+// (HaloExchange::psi_chunks) ride in the same buffer after the field planes.
 // Synchronisation: SynchronousExchange's barriers around the phase, plus one in the middle.
 // Requirements: none.
 #include "src/exchange/host_staged_exchange.hpp"
@@ -20,8 +21,11 @@ class HostStagedExchange final : public SynchronousExchange<Real> {
       : SynchronousExchange<Real>(std::move(context)), name_(std::move(name)) {
     const Index plane = this->context_.engines.front()->layout().pitch_z;
     for (HaloPhase phase : kAllHaloPhases)
-      for (const HaloTransfer& t : this->context_.plan.transfers(phase))
-        buffers_[static_cast<int>(phase)].emplace_back(t.components.size() * t.source.count() * plane);
+      for (const HaloTransfer& t : this->context_.plan.transfers(phase)) {
+        Index psi = 0;
+        for (const CpmlChunk<Real>& chunk : this->psi_chunks(t, t.from)) psi += chunk.count;
+        buffers_[static_cast<int>(phase)].emplace_back(t.components.size() * t.source.count() * plane + psi);
+      }
   }
 
   std::string name() const override { return name_; }
@@ -40,6 +44,10 @@ class HostStagedExchange final : public SynchronousExchange<Real> {
         this->context_.engines[s]->copy_out(c, this->plane_offset(s, t.source.begin), t.source.count() * plane, out);
         out += t.source.count() * plane;
       }
+      for (const CpmlChunk<Real>& chunk : this->psi_chunks(t, s)) {
+        this->context_.engines[s]->read_memory(chunk.data, chunk.count, out);
+        out += chunk.count;
+      }
     }
     this->context_.team->barrier();
     // Receive: unpack each incoming buffer into my ghost planes.
@@ -50,6 +58,10 @@ class HostStagedExchange final : public SynchronousExchange<Real> {
       for (Component c : t.components) {
         this->context_.engines[s]->copy_in(c, this->plane_offset(s, t.destination.begin), t.destination.count() * plane, in);
         in += t.destination.count() * plane;
+      }
+      for (const CpmlChunk<Real>& chunk : this->psi_chunks(t, s)) {
+        this->context_.engines[s]->write_memory(chunk.data, chunk.count, in);
+        in += chunk.count;
       }
     }
   }

@@ -5,7 +5,8 @@
 // each exchange phase of the halo plan (BeforeBlock for R > 1, BeforeH and BeforeE for R = 1) a
 // subdomain opens one ncclGroupStart/ncclGroupEnd and, for every transfer it takes part in,
 // ncclSends each component's planes straight from its owned planes or ncclRecvs them straight
-// into its ghost planes (a run of whole padded planes is contiguous: planes * pitch_z elements).
+// into its ghost planes (a run of whole padded planes is contiguous: planes * pitch_z elements),
+// followed by the transfer's CPML psi chunks (HaloExchange::psi_chunks; B+2R only).
 // Synchronisation: none on the host (no barrier, no stream synchronisation per step). All of a
 // subdomain's work (sweeps, sources, probes, NCCL kernels) goes to its engine's bulk stream, and
 // stream order is the whole protocol:
@@ -69,6 +70,14 @@ class NcclExchange final : public HaloExchange<Real> {
                 {send, send ? t.to : t.from, e.field_data(c) + e.layout().plane_offset(d.local_k(s, k)),
                  static_cast<std::size_t>(t.source.count() * e.layout().pitch_z)});
           }
+        }
+    for (HaloPhase phase : kAllHaloPhases)
+      for (const HaloTransfer& t : this->context_.plan.transfers(phase))
+        for (bool send : {true, false}) {
+          const int s = send ? t.from : t.to;
+          for (const CpmlChunk<Real>& chunk : this->psi_chunks(t, s))
+            operations_[s][static_cast<int>(phase)].push_back(
+                {send, send ? t.to : t.from, chunk.data, static_cast<std::size_t>(chunk.count)});
         }
     setenv("NCCL_NVLS_ENABLE", "0", 0);  // before NCCL reads its environment; a user's setting wins
     comms_.resize(engines.size());

@@ -5,6 +5,8 @@
 #include <numbers>
 #include <set>
 
+#include "src/solver/cpml_setup.hpp"
+
 namespace yeex {
 namespace {
 
@@ -297,6 +299,7 @@ EngineSetup<Real> make_engine_setup(const Model& model, Index k_first, Index nod
     if (owned(p.node))
       for (Component c : p.components) setup.probes.push_back({c, local_offset(p.node)});
   setup.probe_slots = probe_slots;
+  setup.cpml = make_cpml_setup<Real>(model.deck, model.dt, L, k_first);
   return setup;
 }
 

@@ -14,6 +14,7 @@
 #include "io/snapshot_writer.hpp"
 #include "src/solver/engines.hpp"
 #include "src/exchange/registry.hpp"
+#include "src/solver/cpml_setup.hpp"
 #include "src/solver/field_stats.hpp"
 
 namespace yeex {
@@ -389,7 +390,8 @@ std::size_t estimate_engine_bytes(const Deck& deck, int precision_bits) {
   const FieldLayout L = FieldLayout::make(g.nx + 1, g.ny + 1, g.nz + 1, 1, real);
   const std::size_t elements = static_cast<std::size_t>(L.elements());
   const std::size_t sources = deck.sources.size() * static_cast<std::size_t>(deck.step_count()) * real;
-  return elements * (kComponentCount * real + 1) + sources + (std::size_t(1) << 20);
+  const std::size_t psi = cpml_psi_elements(deck) * real;
+  return elements * (kComponentCount * real + 1) + sources + psi + (std::size_t(1) << 20);
 }
 
 }  // namespace yeex

@@ -25,9 +25,19 @@ Deck short_default(Index steps) {
   return d;
 }
 
+// The default problem with CPML on every face (8 cells) and a lossy half-space running into it.
+Deck short_cpml(Index steps) {
+  Deck d = short_default(steps);
+  d.boundary.fill(BoundaryKind::cpml);
+  d.cpml.cells = 8;
+  d.materials.push_back({.name = "soil", .eps_r = 6.0, .sigma = 0.005});
+  d.geometry.push_back({.shape = ShapeKind::box, .material = "soil", .lower = {0, 0, 0}, .upper = {0.128, 0.128, 0.03}});
+  return d;
+}
+
 template <typename Real>
-double relative_l2_cuda_vs_host(Index steps) {
-  testing::SteppedModel<Real> host(short_default(steps), "host"), cuda(short_default(steps), "cuda");
+double relative_l2_cuda_vs_host(Index steps, const Deck& deck) {
+  testing::SteppedModel<Real> host(deck, "host"), cuda(deck, "cuda");
   for (Index n = 0; n < steps; ++n) {
     host.step(n);
     cuda.step(n);
@@ -48,12 +58,22 @@ double relative_l2_cuda_vs_host(Index steps) {
 
 TEST(CudaEngine, MatchesHostEngineFloat32) {
   require_gpu();
-  EXPECT_LE(relative_l2_cuda_vs_host<float>(200), 1e-5);
+  EXPECT_LE(relative_l2_cuda_vs_host<float>(200, short_default(200)), 1e-5);
+}
+
+TEST(CudaEngine, MatchesHostEngineWithCpmlFloat32) {
+  require_gpu();
+  EXPECT_LE(relative_l2_cuda_vs_host<float>(300, short_cpml(300)), 1e-5);
+}
+
+TEST(CudaEngine, MatchesHostEngineWithCpmlFloat64) {
+  require_gpu();
+  EXPECT_LE(relative_l2_cuda_vs_host<double>(300, short_cpml(300)), 1e-12);
 }
 
 TEST(CudaEngine, MatchesHostEngineFloat64) {
   require_gpu();
-  EXPECT_LE(relative_l2_cuda_vs_host<double>(200), 1e-12);
+  EXPECT_LE(relative_l2_cuda_vs_host<double>(200, short_default(200)), 1e-12);
 }
 
 TEST(CudaEngine, ChecksumIsIdenticalAcrossRuns) {

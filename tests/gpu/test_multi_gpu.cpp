@@ -36,14 +36,34 @@ Deck contract_deck() {
   return d;
 }
 
-RunResult run_on(int gpus, const std::string& exchange, Index depth) {
+// The contract deck with CPML on every face: 15-cell slabs on nz = 44 put the z slabs at
+// [0, 15) and [29, 44), so 3 GPUs (boundary at 30) and 4 GPUs (11 and 33) split them; the
+// lossy block runs into the x, y and z slabs. Sources moved into the interior.
+Deck cpml_contract_deck() {
+  Deck d = contract_deck();
+  d.grid.nz = 44;
+  d.boundary.fill(BoundaryKind::cpml);
+  d.cpml.cells = 15;
+  d.sources.clear();
+  for (double z : {16e-3, 17e-3, 22e-3, 23e-3, 27e-3}) {
+    Source s;
+    s.position = {20e-3, 18e-3, z};
+    s.polarisation = static_cast<int>(z * 1e3) % 3;
+    s.waveform = WaveformKind::ricker;
+    s.frequency = 30e9;
+    d.sources.push_back(s);
+  }
+  return d;
+}
+
+RunResult run_on(int gpus, const std::string& exchange, Index depth, const Deck& deck = contract_deck()) {
   RunConfig config;
   config.engine = "cuda";
   config.exchange = exchange;
   config.halo_depth = depth;
   config.probe_slots = 50;  // several returns to the host per run
   for (int d = 0; d < gpus; ++d) config.devices.push_back(d);  // RunConfig's default list is empty
-  return run_model(build_model(contract_deck()), config);
+  return run_model(build_model(deck), config);
 }
 
 const RunResult& reference() {
@@ -51,23 +71,34 @@ const RunResult& reference() {
   return r;
 }
 
+const RunResult& cpml_reference() {
+  static const RunResult r = run_on(1, "host-staged", 1, cpml_contract_deck());
+  return r;
+}
+
 class MultiGpuContract : public ::testing::TestWithParam<std::tuple<std::string, int, Index>> {};
 
-TEST_P(MultiGpuContract, MatchesOneGpuBitForBit) {
-  const auto& [exchange, gpus, depth] = GetParam();
+// Runs `deck` with the case's backend and GPU count (skipped where that cannot run here) and
+// compares it with the one-GPU reference bit for bit.
+void expect_matches_one_gpu(const std::tuple<std::string, int, Index>& param, const Deck& deck,
+                            const RunResult& (*reference_run)()) {
+  const auto& [exchange, gpus, depth] = param;
   if (cuda_device_count() < gpus) GTEST_SKIP() << gpus << " GPUs needed, " << cuda_device_count() << " visible";
   std::vector<int> devices;
   for (int d = 0; d < gpus; ++d) devices.push_back(d);
   if (const auto why = exchange_unavailable(exchange, {"cuda", devices, gpus, depth}); !why.empty())
     GTEST_SKIP() << exchange << ": " << why;
-  const RunResult r = run_on(gpus, exchange, depth);
+  const RunResult r = run_on(gpus, exchange, depth, deck);
+  const RunResult& one_gpu = reference_run();
   EXPECT_EQ(r.exchange, exchange);
-  EXPECT_EQ(r.checksum, reference().checksum);
+  EXPECT_EQ(r.checksum, one_gpu.checksum);
   for (std::size_t c = 0; c < kComponentCount; ++c)
-    EXPECT_EQ(r.component_checksums[c], reference().component_checksums[c]) << component_name(Component(c));
+    EXPECT_EQ(r.component_checksums[c], one_gpu.component_checksums[c]) << component_name(Component(c));
   for (std::size_t p = 0; p < r.probes.probes.size(); ++p)
-    EXPECT_EQ(r.probes.probes[p].series, reference().probes.probes[p].series) << r.probes.probes[p].name;
+    EXPECT_EQ(r.probes.probes[p].series, one_gpu.probes.probes[p].series) << r.probes.probes[p].name;
 }
+
+TEST_P(MultiGpuContract, MatchesOneGpuBitForBit) { expect_matches_one_gpu(GetParam(), contract_deck(), reference); }
 
 std::vector<std::tuple<std::string, int, Index>> cases() {
   std::vector<std::tuple<std::string, int, Index>> list;
@@ -80,12 +111,30 @@ std::vector<std::tuple<std::string, int, Index>> cases() {
   return list;
 }
 
-INSTANTIATE_TEST_SUITE_P(AllBackends, MultiGpuContract, ::testing::ValuesIn(cases()), [](const auto& info) {
+std::string case_name(const ::testing::TestParamInfo<std::tuple<std::string, int, Index>>& info) {
   std::string name = std::get<0>(info.param);
   for (auto& ch : name)
     if (ch == '-') ch = '_';
   return name + "_" + std::to_string(std::get<1>(info.param)) + "gpu_R" + std::to_string(std::get<2>(info.param));
-});
+}
+
+INSTANTIATE_TEST_SUITE_P(AllBackends, MultiGpuContract, ::testing::ValuesIn(cases()), case_name);
+
+// The same contract with CPML on every face (psi travels with the B+2R ghost planes).
+class MultiGpuCpmlContract : public MultiGpuContract {};
+
+TEST_P(MultiGpuCpmlContract, MatchesOneGpuBitForBit) {
+  expect_matches_one_gpu(GetParam(), cpml_contract_deck(), cpml_reference);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllBackends, MultiGpuCpmlContract, ::testing::ValuesIn(cases()), case_name);
+
+TEST(MultiGpu, CpmlRunDiffersFromPec) {
+  if (cuda_device_count() < 1) GTEST_SKIP() << "no GPU";
+  Deck pec = cpml_contract_deck();
+  pec.boundary.fill(BoundaryKind::pec);
+  EXPECT_NE(run_on(1, "host-staged", 1, pec).checksum, cpml_reference().checksum);
+}
 
 TEST(MultiGpu, SingleGpuMatchesHostEngineChecksumOfTheSameDeck) {
   if (cuda_device_count() < 1) GTEST_SKIP() << "no GPU";

@@ -225,6 +225,13 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"DeckDoesNotFitInMemory",
                  "[grid]\ncells = [8000, 8000, 8000]\ncell_size = [1e-3, 1e-3, 1e-3]\n[time]\nsteps = 5\n",
                  "DECK --engine host --output OUT", "GiB"},
+        BadInput{"CpmlThickerThanTheGrid", std::string(kGoodDeck) + "[boundary]\nall = \"cpml\"\n",
+                 "DECK --engine host --output OUT", "boundary.cpml.cells: 2 CPML slabs of 10 cells leave -10"},
+        BadInput{"SourceInsideCpml",
+                 std::string(kGoodDeck) + "[boundary]\nall = \"cpml\"\n[boundary.cpml]\ncells = 3\n[[source]]\n"
+                                          "polarisation = \"z\"\nposition = [0.005, 0.005, 0.0085]\n"
+                                          "waveform = \"ricker\"\nfrequency = 3e10\n",
+                 "DECK --engine host --output OUT", "lies inside the z_max CPML slab"},
         BadInput{"UnknownEngine", "", "DECK --engine warp --output OUT", "--engine"},
         BadInput{"UnknownPrecision", "", "DECK --precision f16 --output OUT", "--precision"},
         BadInput{"ZeroSteps", "", "DECK --steps 0 --output OUT", "--steps"},

@@ -497,6 +497,47 @@ waveform = "ricker"
 frequncy = 1e9
 )";
 
+// CPML on every face; the cases add [boundary.cpml] keys.
+const std::string kCpml = "[boundary]\nall = \"cpml\"\n[boundary.cpml]\n";
+
+TEST(Deck, ParsesCpml) {
+  const Deck deck = parse_deck_string("[boundary]\nall = \"cpml\"\nz_min = \"pec\"\n[boundary.cpml]\ncells = 3\n"
+                                      "grading = 4\nsigma_max = 2.5\nkappa_max = 2\nalpha_max = 0.1\n" +
+                                      kValidDeck);
+  EXPECT_EQ(deck.boundary[0], BoundaryKind::cpml);
+  EXPECT_EQ(deck.boundary[4], BoundaryKind::pec);
+  EXPECT_EQ(deck.cpml.cells, 3);
+  EXPECT_DOUBLE_EQ(deck.cpml.grading, 4);
+  EXPECT_DOUBLE_EQ(deck.cpml_sigma_max(1), 2.5);
+  EXPECT_DOUBLE_EQ(deck.cpml.kappa_max, 2);
+  EXPECT_DOUBLE_EQ(deck.cpml.alpha_max, 0.1);
+  const auto json = deck.to_json();
+  EXPECT_EQ(json["boundary"]["x_min"], "cpml");
+  EXPECT_EQ(json["boundary"]["cpml"]["cells"], 3);
+  EXPECT_EQ(json["boundary"]["cpml"]["sigma_max"], nlohmann::json({2.5, 2.5, 2.5}));
+  EXPECT_EQ(parse_deck_string(resolved_deck_as_toml(json)).to_json(), json);
+}
+
+TEST(Deck, CpmlDefaultsAreTheOptimumPerAxis) {
+  const Deck deck = parse_deck_string(kCpml + "cells = 2\n" + kValidDeck);
+  const CpmlSettings defaults;
+  EXPECT_EQ(deck.cpml.grading, defaults.grading);
+  EXPECT_FALSE(deck.cpml.sigma_max);
+  const double eta0 = kMu0 * kSpeedOfLight;
+  EXPECT_DOUBLE_EQ(deck.cpml_sigma_max(0), 0.8 * (defaults.grading + 1) / (eta0 * 0.01));
+  for (const auto& warning : deck.warnings) EXPECT_THAT(warning, ::testing::Not(HasSubstr("cpml")));
+  // The resolved deck holds the per-axis values and parses back to itself.
+  const auto json = deck.to_json();
+  EXPECT_EQ(parse_deck_string(resolved_deck_as_toml(json)).to_json(), json);
+  // No cpml face: no cpml settings in run.json.
+  EXPECT_FALSE(parse_deck_string(kValidDeck).to_json()["boundary"].contains("cpml"));
+}
+
+TEST(Deck, WarnsOfCpmlSettingsWithoutACpmlFace) {
+  const Deck deck = parse_deck_string("[boundary.cpml]\ncells = 2\n" + kValidDeck);
+  EXPECT_THAT(deck.warnings, ::testing::Contains(HasSubstr("no face is cpml")));
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Deck, DeckErrorTest,
     ::testing::Values(
@@ -541,8 +582,27 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"ZeroCourant", edited("steps = 100", "steps = 100\ncourant = 0"), "time.courant",
                   "must be in (0, 1]"},
         // boundary
-        ErrorCase{"CpmlNotYet", "[boundary]\nz_max = \"cpml\"\n" + kValidDeck, "boundary.z_max",
-                  "cpml is not implemented yet"},
+        ErrorCase{"CpmlZeroCells", kCpml + "cells = 0\n" + kValidDeck, "boundary.cpml.cells", "must be >= 1"},
+        ErrorCase{"CpmlThickerThanTheGrid", kCpml + "cells = 4\n" + kValidDeck, "boundary.cpml.cells",
+                  "2 CPML slabs of 4 cells leave 2 of the 10 cells along x; at least 4 interior cells"},
+        ErrorCase{"CpmlDefaultThicknessTooThick", "[boundary]\nz_max = \"cpml\"\n" + kValidDeck,
+                  "boundary.cpml.cells", "1 CPML slab of 10 cells leave 0 of the 10 cells along z"},
+        ErrorCase{"CpmlNegativeSigma", kCpml + "cells = 2\nsigma_max = -1\n" + kValidDeck,
+                  "boundary.cpml.sigma_max", "must be >= 0"},
+        ErrorCase{"CpmlNegativeSigmaOfOneAxis", kCpml + "cells = 2\nsigma_max = [1, -1, 1]\n" + kValidDeck,
+                  "boundary.cpml.sigma_max[1]", "must be >= 0"},
+        ErrorCase{"CpmlNegativeAlpha", kCpml + "cells = 2\nalpha_max = -0.1\n" + kValidDeck,
+                  "boundary.cpml.alpha_max", "must be >= 0"},
+        ErrorCase{"CpmlKappaBelowOne", kCpml + "cells = 2\nkappa_max = 0.5\n" + kValidDeck,
+                  "boundary.cpml.kappa_max", "must be >= 1"},
+        ErrorCase{"CpmlUnknownKey", kCpml + "cels = 2\n" + kValidDeck, "boundary.cpml.cels",
+                  "did you mean 'cells'"},
+        ErrorCase{"SourceInsideCpml",
+                  kCpml + "cells = 3\n" + edited("position = [0.05, 0.05, 0.05]", "position = [0.02, 0.05, 0.05]"),
+                  "source[0].position", "lies inside the x_min CPML slab (3 cells"},
+        ErrorCase{"SourceComponentInsideUpperCpml",
+                  kCpml + "cells = 3\n" + edited("position = [0.05, 0.05, 0.05]", "position = [0.05, 0.05, 0.07]"),
+                  "source[0].position", "lies inside the z_max CPML slab"},
         ErrorCase{"UnknownBoundaryKind", "[boundary]\nall = \"mirror\"\n" + kValidDeck, "boundary.all",
                   "unknown boundary kind 'mirror'"},
         // materials and geometry

@@ -1,0 +1,179 @@
+// CPML (convolutional PML, Roden & Gedney 2000) as a correction after the main Yee update, the
+// way gprMax's HORIPML does it: the main update (kernels/yee_stencil.hpp) stays unchanged, and
+// each node inside a PML slab then gets, per PML direction d, a correction that uses the node's
+// own material class, so a material that runs into the PML (a soil half-space) is absorbed too.
+//
+// Direction d touches the two components whose curl differentiates along d. With Delta the
+// difference of the curl along d (the 1/d of the cell size is already in the class coefficient):
+//   psi  = b psi + c Delta                        (one psi per node and component, per face)
+//   F   += coeff * ((1/kappa - 1) Delta + psi)    (coeff: that term's class coefficient, signed)
+// so that F sees Delta / kappa + psi in place of Delta. b = exp(-(sigma/kappa + alpha) dt/eps0),
+// c = sigma / (sigma kappa + kappa^2 alpha) (b - 1), evaluated at the component's own staggered
+// position along d (src/solver/cpml_setup.cpp builds the tables).
+//
+// Which term: for direction d, a1 = (d+2)%3 differentiates along d in its "a" term, a2 = (d+1)%3
+// in its "b" term (see CellCoefficients):
+//   E phase: E[a1] += +e_curl_a[a1] * corr(H[d+1] - H[d+1] at c - stride_d)
+//            E[a2] += -e_curl_b[a2] * corr(H[d+2] - H[d+2] at c - stride_d)
+//   H phase: H[a1] += -h_curl_a[a1] * corr(E[d+1] at c + stride_d - E[d+1])
+//            H[a2] += +h_curl_b[a2] * corr(E[d+2] at c + stride_d - E[d+2])
+// (component indices mod 3). The order per node is fixed: main update, then the x, y, z
+// corrections (faces in the order x_min, x_max, y_min, y_max, z_min, z_max; the two faces of
+// one axis never overlap). Each correction reads only fields the phase does not write (E reads
+// H, H reads E) and writes only its own node, so applying it fused in the sweep or in a
+// separate pass gives the same bits: the bitwise contract holds with CPML.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "kernels/yee_stencil.hpp"
+
+namespace yeex {
+
+inline constexpr int kMaxCpmlFaces = 6;
+
+// Per-face profile tables: kCpmlTables arrays of `entries` values each, one entry per node along
+// the face's axis: b, c, 1/kappa - 1 at the E positions (integer along d), then at the H
+// positions (half a cell above).
+enum CpmlTable : int { kCpmlEB = 0, kCpmlEC, kCpmlEK, kCpmlHB, kCpmlHC, kCpmlHK, kCpmlTables };
+
+// One PML slab in an engine's local node coordinates (z: local plane index). The psi arrays cover
+// the box [i0, i0+ni) x [j0, j0+nj) x [k0, k0+nk), x fastest, z slowest (one z plane of psi is
+// nj*ni contiguous values: halo transfers move whole planes).
+template <typename Real>
+struct CpmlFace {
+  int axis = 0;
+  bool upper = false;          // the max face of its axis
+  Index i0 = 0, j0 = 0, k0 = 0, ni = 0, nj = 0, nk = 0;
+  Index table_origin = 0;      // local coordinate along `axis` of table entry 0
+  Index entries = 0;           // per table
+  const Real* table = nullptr;  // kCpmlTables * entries
+  Real* psi = nullptr;         // 4 arrays of box() values: E a1, E a2, H a1, H a2
+
+  YEEX_HOST_DEVICE Index box() const { return ni * nj * nk; }
+  YEEX_HOST_DEVICE bool contains(Index i, Index j, Index k) const {
+    return static_cast<std::uint64_t>(i - i0) < static_cast<std::uint64_t>(ni) &&
+           static_cast<std::uint64_t>(j - j0) < static_cast<std::uint64_t>(nj) &&
+           static_cast<std::uint64_t>(k - k0) < static_cast<std::uint64_t>(nk);
+  }
+  YEEX_HOST_DEVICE Index psi_index(Index i, Index j, Index k) const { return ((k - k0) * nj + (j - j0)) * ni + (i - i0); }
+};
+
+// Every CPML face of one engine (faces = 0: no CPML). Passed to kernels by value.
+template <typename Real>
+struct CpmlView {
+  int faces = 0;
+  CpmlFace<Real> face[kMaxCpmlFaces];
+  // Nodes in no face's box (set by cpml_interior): most nodes leave after this one box test.
+  Index interior[6] = {0, 0, 0, 0, 0, 0};  // i0, i1, j0, j1, k0, k1
+};
+
+// The box of nodes between the faces of v (unbounded along an axis without a face).
+template <typename Real>
+void set_cpml_interior(CpmlView<Real>& v) {
+  const Index far = Index(1) << 60;
+  for (int a = 0; a < 3; ++a) v.interior[2 * a] = -far, v.interior[2 * a + 1] = far;
+  for (int f = 0; f < v.faces; ++f) {
+    const CpmlFace<Real>& face = v.face[f];
+    const Index lo = face.axis == 0 ? face.i0 : face.axis == 1 ? face.j0 : face.k0;
+    const Index n = face.axis == 0 ? face.ni : face.axis == 1 ? face.nj : face.nk;
+    Index& bound = v.interior[2 * face.axis + (face.upper ? 1 : 0)];
+    bound = face.upper ? (lo < bound ? lo : bound) : (lo + n > bound ? lo + n : bound);
+  }
+}
+
+// Applies face f's correction to node (i,j,k) at array offset c, which must lie in f's box;
+// `m` is the node's class. Axis: f.axis known at compile time (0, 1, 2: the host's per-face
+// loops, which then vectorise) or not (-1: the fused sweeps); the arithmetic is the same.
+template <typename Real, bool UpdateH, int Axis = -1>
+YEEX_HOST_DEVICE void cpml_correct_node(const CpmlFace<Real>& f, const FieldPointers<Real>& fp, Index c, Index i,
+                                        Index j, Index k, Index sy, Index sz, const CellCoefficients<Real>& m) {
+  const int d = Axis >= 0 ? Axis : f.axis, a1 = (d + 2) % 3, a2 = (d + 1) % 3;
+  const Index stride = d == 0 ? Index(1) : d == 1 ? sy : sz;
+  const Index along = (d == 0 ? i : d == 1 ? j : k) - f.table_origin;
+  const Index p = f.psi_index(i, j, k), box = f.box();
+  // Selected by comparisons, not by indexing a local array (which would put it in local memory).
+  const auto e = [&](int a) { return a == 0 ? fp.ex : a == 1 ? fp.ey : fp.ez; };
+  const auto h = [&](int a) { return a == 0 ? fp.hx : a == 1 ? fp.hy : fp.hz; };
+  const int table = UpdateH ? kCpmlHB : kCpmlEB;
+  const Real b = f.table[(table + 0) * f.entries + along];
+  const Real cc = f.table[(table + 1) * f.entries + along];
+  const Real kinv = f.table[(table + 2) * f.entries + along];
+  Real* psi1 = f.psi + (UpdateH ? 2 : 0) * box + p;
+  Real* psi2 = f.psi + (UpdateH ? 3 : 1) * box + p;
+  if constexpr (UpdateH) {
+    const Real* e1 = e((d + 1) % 3);
+    const Real* e2 = e((d + 2) % 3);
+    const Real d1 = e1[c + stride] - e1[c];
+    const Real d2 = e2[c + stride] - e2[c];
+    const Real q1 = fused(b, *psi1, cc * d1), q2 = fused(b, *psi2, cc * d2);
+    *psi1 = q1;
+    *psi2 = q2;
+    Real* h1 = h(a1);
+    Real* h2 = h(a2);
+    h1[c] = fused(-m.h_curl_a[a1], fused(kinv, d1, q1), h1[c]);
+    h2[c] = fused(m.h_curl_b[a2], fused(kinv, d2, q2), h2[c]);
+  } else {
+    const Real* h1 = h((d + 1) % 3);
+    const Real* h2 = h((d + 2) % 3);
+    const Real d1 = h1[c] - h1[c - stride];
+    const Real d2 = h2[c] - h2[c - stride];
+    const Real q1 = fused(b, *psi1, cc * d1), q2 = fused(b, *psi2, cc * d2);
+    *psi1 = q1;
+    *psi2 = q2;
+    Real* e1 = e(a1);
+    Real* e2 = e(a2);
+    e1[c] = fused(m.e_curl_a[a1], fused(kinv, d1, q1), e1[c]);
+    e2[c] = fused(-m.e_curl_b[a2], fused(kinv, d2, q2), e2[c]);
+  }
+}
+
+// All corrections of node (i,j,k), in face order: what a fused sweep kernel calls right after
+// the node's main update. Nodes outside every slab cost one box test.
+template <typename Real, bool UpdateH>
+YEEX_HOST_DEVICE void cpml_correct(const CpmlView<Real>& v, const FieldPointers<Real>& fp, Index c, Index i, Index j,
+                                   Index k, Index sy, Index sz, const CellCoefficients<Real>& m) {
+  if (i >= v.interior[0] && i < v.interior[1] && j >= v.interior[2] && j < v.interior[3] && k >= v.interior[4] &&
+      k < v.interior[5])
+    return;
+  for (int f = 0; f < v.faces; ++f)
+    if (v.face[f].contains(i, j, k)) cpml_correct_node<Real, UpdateH>(v.face[f], fp, c, i, j, k, sy, sz, m);
+}
+
+// What the solver hands an engine per face (EngineSetup::cpml): the box and the tables; the
+// engine allocates the psi arrays (zero) and points `geometry` at its own copies.
+template <typename Real>
+struct CpmlFaceSetup {
+  CpmlFace<Real> geometry;  // table and psi unset
+  std::vector<Real> table;  // kCpmlTables * geometry.entries
+};
+
+// A run of psi values in an engine's memory.
+template <typename Real>
+struct CpmlChunk {
+  Real* data = nullptr;
+  Index count = 0;
+};
+
+// The psi values that travel with the E (electric) or H field planes [k_begin, k_end) (local) in
+// a B+2R exchange, one chunk per face and component in face order. Neighbouring subdomains have
+// the same chunks for the same global planes (same nx, ny and faces), so a sender's list and a
+// receiver's list match entry by entry.
+template <typename Real>
+std::vector<CpmlChunk<Real>> cpml_plane_chunks(const CpmlView<Real>& v, bool electric, Index k_begin, Index k_end) {
+  std::vector<CpmlChunk<Real>> chunks;
+  for (int f = 0; f < v.faces; ++f) {
+    const CpmlFace<Real>& face = v.face[f];
+    const Index a = k_begin > face.k0 ? k_begin : face.k0;
+    const Index b = k_end < face.k0 + face.nk ? k_end : face.k0 + face.nk;
+    if (b <= a) continue;
+    const Index plane = face.ni * face.nj;
+    for (int component = 0; component < 2; ++component)
+      chunks.push_back({face.psi + (electric ? component : 2 + component) * face.box() + (a - face.k0) * plane,
+                        (b - a) * plane});
+  }
+  return chunks;
+}
+
+}  // namespace yeex

@@ -1,0 +1,81 @@
+#include "src/solver/cpml_setup.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace yeex {
+namespace {
+
+// b, c and 1/kappa - 1 at depth rho (Roden & Gedney): b = exp(-(sigma/kappa + alpha) dt/eps0),
+// c = sigma / (sigma kappa + kappa^2 alpha) (b - 1), c = 0 where sigma = 0.
+struct Coefficients {
+  double b, c, kappa_inverse_minus_one;
+};
+
+Coefficients coefficients(const CpmlSettings& s, double sigma_max, double dt, double rho) {
+  rho = std::clamp(rho, 0.0, 1.0);
+  const double graded = std::pow(rho, s.grading);
+  const double sigma = sigma_max * graded, kappa = 1 + (s.kappa_max - 1) * graded, alpha = s.alpha_max * (1 - rho);
+  const double b = std::exp(-(sigma / kappa + alpha) * dt / kEps0);
+  const double c = sigma > 0 ? sigma / (sigma * kappa + kappa * kappa * alpha) * (b - 1) : 0.0;
+  return {b, c, 1 / kappa - 1};
+}
+
+}  // namespace
+
+template <typename Real>
+std::vector<CpmlFaceSetup<Real>> make_cpml_setup(const Deck& deck, double dt, const FieldLayout& L, Index k_first) {
+  std::vector<CpmlFaceSetup<Real>> faces;
+  const auto cells = deck.grid.as_array();
+  const Index n = deck.cpml.cells;
+  for (int face = 0; face < 6; ++face) {
+    if (deck.boundary[face] != BoundaryKind::cpml) continue;
+    const int axis = face / 2;
+    const bool upper = face % 2 == 1;
+    const Index lo = upper ? cells[axis] - n : 0;  // global first node of the slab along axis
+    CpmlFaceSetup<Real> setup;
+    CpmlFace<Real>& g = setup.geometry;
+    g.axis = axis;
+    g.upper = upper;
+    g.i0 = 0, g.ni = L.nodes_x;
+    g.j0 = 0, g.nj = L.nodes_y;
+    g.k0 = -L.origin_z, g.nk = L.planes;
+    g.entries = n;
+    if (axis == 0) g.i0 = lo, g.ni = n;
+    if (axis == 1) g.j0 = lo, g.nj = n;
+    g.table_origin = axis == 2 ? lo - k_first : lo;
+    if (axis == 2) {  // the local planes of the global slab
+      const Index first = std::max(lo - k_first, -L.origin_z), last = std::min(lo - k_first + n, L.nodes_z + L.origin_z);
+      if (last <= first) continue;
+      g.k0 = first, g.nk = last - first;
+    }
+    setup.table.resize(kCpmlTables * n);
+    const double sigma_max = deck.cpml_sigma_max(axis);
+    for (Index t = 0; t < n; ++t) {
+      // Positions in cells from the slab's first node; depth from the inner edge.
+      for (const bool h : {false, true}) {
+        const double x = t + (h ? 0.5 : 0.0);
+        const double rho = upper ? x / n : (n - x) / n;
+        const Coefficients k = coefficients(deck.cpml, sigma_max, dt, rho);
+        const int base = h ? kCpmlHB : kCpmlEB;
+        setup.table[(base + 0) * n + t] = static_cast<Real>(k.b);
+        setup.table[(base + 1) * n + t] = static_cast<Real>(k.c);
+        setup.table[(base + 2) * n + t] = static_cast<Real>(k.kappa_inverse_minus_one);
+      }
+    }
+    faces.push_back(std::move(setup));
+  }
+  return faces;
+}
+
+template std::vector<CpmlFaceSetup<float>> make_cpml_setup<float>(const Deck&, double, const FieldLayout&, Index);
+template std::vector<CpmlFaceSetup<double>> make_cpml_setup<double>(const Deck&, double, const FieldLayout&, Index);
+
+std::size_t cpml_psi_elements(const Deck& deck) {
+  const FieldLayout L = FieldLayout::make(deck.grid.nx + 1, deck.grid.ny + 1, deck.grid.nz + 1, 1, sizeof(float));
+  std::size_t total = 0;
+  for (const auto& face : make_cpml_setup<float>(deck, 1e-12, L, 0)) total += 4 * face.geometry.box();
+  return total;
+}
+
+}  // namespace yeex

@@ -1,0 +1,265 @@
+// CPML (kernels/cpml.hpp) on the host engine: the reflection of a 10-cell CPML against a
+// large-domain reference, the bitwise contract with CPML slabs crossing subdomain boundaries
+// (host-staged and B+2R, whose ghost planes carry the slabs' psi), and the energy leaving the box.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <tuple>
+#include <type_traits>
+
+#include "src/solver/cpml_reflection.hpp"
+#include "src/solver/cpml_setup.hpp"
+#include "src/solver/solver.hpp"
+#include "tests/support/engine_fixture.hpp"
+
+namespace yeex {
+namespace {
+
+TEST(Cpml, TenCellsReflectLessThanMinus60Decibels) {
+  const CpmlReflection r = measure_cpml_reflection();
+  std::printf("CPML reflection: %.1f dB (10 cells, %lld^3 box against %lld^3, %lld steps, probe %.0f mm from the "
+              "source, Ricker %.1f GHz; max |diff| %.3g of max |E| %.3g V/m)\n",
+              r.db, static_cast<long long>(r.small_cells), static_cast<long long>(r.reference_cells),
+              static_cast<long long>(r.steps), r.probe_distance * 1e3, r.frequency / 1e9, r.max_difference,
+              r.max_reference);
+  EXPECT_LE(r.db, -60.0);
+  EXPECT_GT(r.max_reference, 0.0);
+}
+
+TEST(Cpml, ThickerIsBetterThanThinner) {
+  CpmlReflectionOptions thin;
+  thin.cpml.cells = 4;
+  thin.interior = 12;
+  CpmlReflectionOptions thick = thin;
+  thick.cpml.cells = 8;
+  const double thin_db = measure_cpml_reflection(thin).db, thick_db = measure_cpml_reflection(thick).db;
+  std::printf("CPML reflection: %.1f dB with 4 cells, %.1f dB with 8 cells\n", thin_db, thick_db);
+  EXPECT_LT(thick_db, thin_db - 6);
+}
+
+// The measurement sees a reflection: a slab without conductivity is free space ending on PEC.
+TEST(Cpml, MeasurementSeesAPecWall) {
+  CpmlReflectionOptions lossless;
+  lossless.cpml.cells = 4;
+  lossless.interior = 12;
+  lossless.cpml.sigma_max = Vec3{0, 0, 0};
+  lossless.cpml.alpha_max = 0;
+  const double db = measure_cpml_reflection(lossless).db;
+  std::printf("PEC wall behind a lossless slab: %.1f dB\n", db);
+  EXPECT_GT(db, -30.0);
+}
+
+// Slabs of 7 cells on every face; nz = 22 puts the z-slabs at [0, 7) and [15, 22), so 4
+// subdomains (planes 0-6, 6-12, 12-17, 17-22) have boundaries inside both. A lossy half-space
+// runs into the lower z slab and the x and y slabs; sources and probes in several subdomains.
+Deck cpml_contract_deck() {
+  Deck d;
+  d.grid = {18, 19, 22};
+  d.cell_size = {1e-3, 1e-3, 1e-3};
+  d.steps = 45;
+  d.boundary.fill(BoundaryKind::cpml);
+  d.cpml.cells = 7;
+  d.materials.push_back({"soil", 6.0, 0.05, 1.0, false});
+  d.geometry.push_back({ShapeKind::box, "soil", {0, 0, 0}, {18e-3, 19e-3, 10e-3}});
+  for (double z : {8e-3, 11e-3, 13e-3}) {
+    Source s;
+    s.position = {9e-3, 9e-3, z};
+    s.polarisation = z < 10e-3 ? 2 : 0;
+    s.waveform = WaveformKind::ricker;
+    s.frequency = 60e9;
+    d.sources.push_back(s);
+  }
+  d.probes.push_back({"low", {9e-3, 9e-3, 3e-3}, {Component::Ez, Component::Hx}});
+  d.probes.push_back({"mid", {8e-3, 10e-3, 12e-3}, {Component::Ex, Component::Hy}});
+  d.probes.push_back({"top", {2e-3, 17e-3, 19e-3}, {Component::Ey, Component::Hz}});
+  return d;
+}
+
+template <typename Real>
+RunResult run_cpml(int subdomains, const std::string& exchange, Index depth, const Deck& deck = cpml_contract_deck()) {
+  RunConfig config;
+  config.precision_bits = 8 * sizeof(Real);
+  config.subdomains = subdomains;
+  config.exchange = exchange;
+  config.halo_depth = depth;
+  config.probe_slots = 16;
+  return run_model(build_model(deck), config);
+}
+
+template <typename Real>
+void expect_cpml_identical_to_one_slab(int subdomains, const std::string& exchange, Index depth) {
+  const RunResult reference = run_cpml<Real>(1, "host-staged", 1);
+  const RunResult split = run_cpml<Real>(subdomains, exchange, depth);
+  EXPECT_EQ(split.subdomains, subdomains);
+  EXPECT_EQ(split.checksum, reference.checksum);
+  for (std::size_t c = 0; c < kComponentCount; ++c)
+    EXPECT_EQ(split.component_checksums[c], reference.component_checksums[c]) << component_name(Component(c));
+  ASSERT_EQ(split.probes.probes.size(), reference.probes.probes.size());
+  for (std::size_t p = 0; p < split.probes.probes.size(); ++p)
+    EXPECT_EQ(split.probes.probes[p].series, reference.probes.probes[p].series) << split.probes.probes[p].name;
+}
+
+class CpmlBitwise : public ::testing::TestWithParam<std::tuple<int, std::string, Index>> {};
+
+TEST_P(CpmlBitwise, Float32) {
+  const auto& [n, exchange, depth] = GetParam();
+  expect_cpml_identical_to_one_slab<float>(n, exchange, depth);
+}
+
+TEST_P(CpmlBitwise, Float64) {
+  const auto& [n, exchange, depth] = GetParam();
+  expect_cpml_identical_to_one_slab<double>(n, exchange, depth);
+}
+
+std::vector<std::tuple<int, std::string, Index>> bitwise_cases() {
+  std::vector<std::tuple<int, std::string, Index>> list;
+  for (int n = 2; n <= 4; ++n) list.emplace_back(n, "host-staged", 1);
+  for (Index depth = 2; depth <= 4; ++depth)
+    for (int n = 1; n <= 4; ++n) list.emplace_back(n, "b2r", depth);
+  return list;
+}
+
+INSTANTIATE_TEST_SUITE_P(HostEngine, CpmlBitwise, ::testing::ValuesIn(bitwise_cases()), [](const auto& info) {
+  return std::get<1>(info.param).substr(0, 4) + "_" + std::to_string(std::get<0>(info.param)) + "slabs_R" +
+         std::to_string(std::get<2>(info.param));
+});
+
+// CPML on some faces only (x_min, y_max, z_max; PEC elsewhere): still bit for bit.
+TEST(Cpml, SomeFacesOnlyKeepTheContract) {
+  Deck partial = cpml_contract_deck();
+  partial.boundary = {BoundaryKind::cpml, BoundaryKind::pec, BoundaryKind::pec,
+                      BoundaryKind::cpml, BoundaryKind::pec, BoundaryKind::cpml};
+  const RunResult reference = run_cpml<float>(1, "host-staged", 1, partial);
+  for (const auto& [n, exchange, depth] : {std::tuple{3, "host-staged", 1}, std::tuple{4, "b2r", 3}}) {
+    const RunResult split = run_cpml<float>(n, exchange, depth, partial);
+    EXPECT_EQ(split.checksum, reference.checksum) << exchange << " on " << n << " slabs";
+    for (std::size_t p = 0; p < split.probes.probes.size(); ++p)
+      EXPECT_EQ(split.probes.probes[p].series, reference.probes.probes[p].series) << split.probes.probes[p].name;
+  }
+}
+
+// The CPML must make a difference (else the contract above would hold trivially): the probes
+// differ from the same deck with PEC walls.
+TEST(Cpml, ChangesTheFieldsAgainstPec) {
+  Deck pec = cpml_contract_deck();
+  pec.boundary.fill(BoundaryKind::pec);
+  RunConfig config;
+  const RunResult with = run_model(build_model(cpml_contract_deck()), config);
+  const RunResult without = run_model(build_model(pec), config);
+  EXPECT_NE(with.checksum, without.checksum);
+}
+
+// The fused sweeps (cuda engine, coop kernel) skip nodes inside cpml_interior with one test:
+// no such node may lie in a face's box; and every node outside it must lie in one. Checked for
+// every node a sweep visits in each subdomain of a 4-way split (z slabs cut by subdomain boundaries) and
+// for a deck with CPML on some faces only.
+TEST(Cpml, InteriorBoxHoldsExactlyTheNodesOfNoSlab) {
+  Deck partial = cpml_contract_deck();
+  partial.boundary = {BoundaryKind::cpml, BoundaryKind::pec, BoundaryKind::pec,
+                      BoundaryKind::cpml, BoundaryKind::cpml, BoundaryKind::pec};
+  for (const Deck& deck : {cpml_contract_deck(), partial}) {
+    const SlabDecomposition split(deck.grid, 4, 2);
+    for (int s = 0; s < split.size(); ++s) {
+      const SlabSubdomain& sub = split.subdomain(s);
+      const FieldLayout L = FieldLayout::make(deck.grid.nx + 1, deck.grid.ny + 1, sub.stored_planes, sub.ghost, 4);
+      const auto faces = make_cpml_setup<float>(deck, 1e-12, L, sub.k_begin);
+      CpmlView<float> view;
+      view.faces = static_cast<int>(faces.size());
+      for (std::size_t f = 0; f < faces.size(); ++f) view.face[f] = faces[f].geometry;
+      set_cpml_interior(view);
+      // Every node a sweep may visit: local planes inside the update planes [0, nz), ghosts included.
+      for (Index k = std::max(-L.origin_z, -sub.k_begin); k < std::min(L.nodes_z + L.origin_z, deck.grid.nz - sub.k_begin); ++k)
+        for (Index j = 0; j < deck.grid.ny; ++j)
+          for (Index i = 0; i < deck.grid.nx; ++i) {
+            bool in_face = false;
+            for (int f = 0; f < view.faces; ++f) in_face = in_face || view.face[f].contains(i, j, k);
+            const bool inside = i >= view.interior[0] && i < view.interior[1] && j >= view.interior[2] &&
+                                j < view.interior[3] && k >= view.interior[4] && k < view.interior[5];
+            ASSERT_NE(inside, in_face) << "node " << i << "," << j << "," << k << " of subdomain " << s;
+          }
+    }
+  }
+}
+
+// The fused path of the cuda engine and the coop kernel, run on the CPU: every node's main update
+// immediately followed by cpml_correct (kernels/cpml.hpp), against the host engine's separate
+// pass. Bit for bit, which is what lets every engine layout and backend agree.
+template <typename Real>
+void expect_fused_equals_separate_pass() {
+  const Deck deck = cpml_contract_deck();
+  testing::SteppedModel<Real> separate(deck, "host"), fused(deck, "host");
+  const EngineSetup<Real> setup = make_engine_setup<Real>(fused.model, 0, deck.grid.nz + 1, 1, 1);
+  Engine<Real>& e = *fused.engine;
+  const FieldLayout& L = e.layout();
+  const FieldPointers<Real> f{e.field_data(Component::Ex), e.field_data(Component::Ey), e.field_data(Component::Ez),
+                              e.field_data(Component::Hx), e.field_data(Component::Hy), e.field_data(Component::Hz)};
+  const CpmlView<Real> view = e.cpml();
+  ASSERT_EQ(view.faces, 6);
+  const NodeRange r = fused.update;
+  const auto sweep = [&](auto update_h) {
+    for (Index k = r.k0; k < r.k1; ++k)
+      for (Index j = r.j0; j < r.j1; ++j)
+        for (Index i = r.i0; i < r.i1; ++i) {
+          const Index c = L.offset(i, j, k);
+          const CellCoefficients<Real>& m = setup.classes[setup.material_class[c]];
+          if constexpr (decltype(update_h)::value) {
+            update_h_cell(f, c, L.pitch_y, L.pitch_z, m);
+            cpml_correct<Real, true>(view, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
+          } else {
+            update_e_cell(f, c, L.pitch_y, L.pitch_z, m);
+            cpml_correct<Real, false>(view, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
+          }
+        }
+  };
+  for (Index n = 0; n < *deck.steps; ++n) {
+    separate.step(n);
+    sweep(std::true_type{});
+    sweep(std::false_type{});
+    e.inject_sources(n);
+  }
+  for (Component c : kAllComponents) EXPECT_EQ(fused.field(c), separate.field(c)) << component_name(c);
+}
+
+TEST(Cpml, FusedCorrectionEqualsSeparatePassFloat32) { expect_fused_equals_separate_pass<float>(); }
+TEST(Cpml, FusedCorrectionEqualsSeparatePassFloat64) { expect_fused_equals_separate_pass<double>(); }
+
+// sum over nodes of eps E^2 + mu H^2 (H of the half step: enough to see the decay).
+double field_energy(testing::SteppedModel<double>& s) {
+  double total = 0;
+  const FieldLayout& L = s.engine->layout();
+  for (Component c : kAllComponents) {
+    const auto v = s.field(c);
+    const double weight = is_electric(c) ? kEps0 : kMu0;
+    for (Index k = s.range.k0; k < s.range.k1; ++k)
+      for (Index j = s.range.j0; j < s.range.j1; ++j)
+        for (Index i = s.range.i0; i < s.range.i1; ++i) total += weight * v[L.offset(i, j, k)] * v[L.offset(i, j, k)];
+  }
+  return total;
+}
+
+// A pulse in a CPML box: the energy peaks while the source radiates, then leaves through the
+// walls. With PEC walls it would stay.
+TEST(Cpml, EnergyLeavesTheBoxAfterThePulse) {
+  CpmlReflectionOptions small;
+  small.cpml.cells = 6;
+  small.interior = 12;
+  Deck d = cpml_reflection_deck(small, false);
+  d.steps = 300;
+  testing::SteppedModel<double> s(d, "host");
+  double peak = 0, last = 0;
+  for (Index n = 0; n < 300; ++n) {
+    s.step(n);
+    if (n % 30 == 29) {
+      last = field_energy(s);
+      peak = std::max(peak, last);
+    }
+  }
+  EXPECT_GT(peak, 0.0);
+  std::printf("energy after 300 steps: %.2e of its peak\n", last / peak);
+  EXPECT_LT(last, 1e-4 * peak) << "energy left after 300 steps, relative to its peak";
+}
+
+}  // namespace
+}  // namespace yeex
