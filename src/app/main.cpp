@@ -25,7 +25,14 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::optional<MpiSession> mpi;
-  if (launch.launched && mpi_built()) mpi.emplace(argc, argv);
+  if (launch.launched && mpi_built()) {
+    try {
+      mpi.emplace(argc, argv);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "yeex: MPI mode cannot start: %s\n", e.what());
+      return 1;
+    }
+  }
   const ProcessGroup* world = mpi ? &mpi->world() : nullptr;
   const bool root = !world || world->rank() == 0;
   if (world) {

@@ -37,12 +37,6 @@ std::string pci_bus_id(int device) {
   return "";
 }
 
-// The PCI field of "NODE|PCI|HOST".
-std::string id_of(const std::string& entry) {
-  const std::size_t a = entry.find('|'), b = entry.rfind('|');
-  return entry.substr(a + 1, b - a - 1);
-}
-
 }  // namespace
 
 std::uint64_t command_line_hash(const std::vector<std::string>& arguments) {
@@ -122,27 +116,33 @@ int choose_rank_gpu(const ProcessGroup& world, const SplitOptions& split) {
   return device;
 }
 
+std::string gpu_placement_entry(int node, const std::string& gpu, const std::string& host) {
+  return std::to_string(node) + "|" + gpu + "|" + host;
+}
+
+std::optional<std::string> shared_gpu(const std::vector<std::string>& entries) {
+  std::map<std::string, int> first_user;  // "NODE|GPU" -> rank
+  for (int r = 0; r < static_cast<int>(entries.size()); ++r) {
+    const std::string& e = entries[r];
+    const std::size_t gpu_at = e.find('|') + 1, host_at = e.rfind('|') + 1;
+    const auto [at, fresh] = first_user.emplace(e.substr(0, host_at - 1), r);
+    if (!fresh)
+      return "ranks " + std::to_string(at->second) + " and " + std::to_string(r) + " on " + e.substr(host_at) +
+             " would share one GPU (" + e.substr(gpu_at, host_at - 1 - gpu_at) +
+             "): more ranks on the node than GPUs visible to them. Start one rank per GPU (e.g. mpirun -np N "
+             "--map-by ppr:GPUS_PER_NODE:node), or let ranks share GPUs with --oversubscribe-gpus";
+  }
+  return std::nullopt;
+}
+
 void check_gpu_sharing(const ProcessGroup& world, int device, bool allow_sharing) {
   std::string id = pci_bus_id(device);
-  if (id.empty()) id = "device " + std::to_string(device);
-  // "NODE|PCI|HOST": ranks of one node (same NODE) must not name the same PCI bus id.
+  if (id.empty()) id = "GPU " + std::to_string(device);
   const std::vector<std::string> all =
-      gather_strings(world, std::to_string(world.placement().node) + "|" + id + "|" + host_name());
+      gather_strings(world, gpu_placement_entry(world.placement().node, id, host_name()));
   std::optional<GroupProblem> problem;
-  if (world.rank() == 0 && !allow_sharing) {
-    std::map<std::string, int> first_user;  // "NODE|PCI" -> rank
-    for (int r = 0; r < static_cast<int>(all.size()) && !problem; ++r) {
-      const std::size_t host_at = all[r].rfind('|');
-      const auto [at, fresh] = first_user.emplace(all[r].substr(0, host_at), r);
-      if (!fresh)
-        problem = GroupProblem{
-            0, 2,
-            "ranks " + std::to_string(at->second) + " and " + std::to_string(r) + " on " + all[r].substr(host_at + 1) +
-                " would share one GPU (" + id_of(all[r]) +
-                "): more ranks on the node than GPUs visible to them. Start one rank per GPU (e.g. mpirun -np N "
-                "--map-by ppr:GPUS_PER_NODE:node), or let ranks share GPUs with --oversubscribe-gpus"};
-    }
-  }
+  if (world.rank() == 0 && !allow_sharing)
+    if (const auto why = shared_gpu(all)) problem = GroupProblem{0, 2, *why};
   exit_on_problem(world, problem);
 }
 

@@ -82,6 +82,10 @@ int choose_rank_gpu(const ProcessGroup& world, const SplitOptions& split);
 // Collective: refuses (AgreedExit 2) two ranks of one node on the same GPU (by PCI bus id, so
 // per-rank CUDA_VISIBLE_DEVICES is understood) unless `allow_sharing`.
 void check_gpu_sharing(const ProcessGroup& world, int device, bool allow_sharing);
+// What check_gpu_sharing compares, one entry per rank: "NODE|GPU|HOST"; shared_gpu says which
+// two ranks of a node hold the same GPU (nullopt: none).
+std::string gpu_placement_entry(int node, const std::string& gpu, const std::string& host);
+std::optional<std::string> shared_gpu(const std::vector<std::string>& entries);
 
 // Collective: every rank's host, node rank and GPU (index, name, PCI bus id; null on the host
 // engine), in rank order, on rank 0 (null elsewhere).
