@@ -146,8 +146,10 @@ std::string exchange_unavailable(const std::string& name, const ExchangeRequest&
     if (e.info.name != name) continue;
     if (request.mpi_mode && !e.info.mpi_mode)
       return "runs in threads mode only (one process, one thread per subdomain); under mpirun use nccl or mpi";
-    if (!request.mpi_mode && !e.info.threads_mode)
-      return "runs in MPI mode only: start yeex with mpirun -np N (one rank per subdomain)";
+    if (!request.mpi_mode && !e.info.threads_mode) {
+      const std::string why = e.unavailable(request);  // e.g. no MPI in this build: say that first
+      return why.empty() ? "runs in MPI mode only: start yeex with mpirun -np N (one rank per subdomain)" : why;
+    }
     return e.unavailable(request);
   }
   return "unknown exchange backend '" + name + "' (yeex exchanges lists them)";
