@@ -135,6 +135,12 @@ for name in f32_mpi_nccl_R1 f32_mpi_mpi_R1; do
     "$out/runs/$name/run.json" 2>/dev/null | sed "s/^/  $name rank /" || true
 done
 
+section "refusal: $((2 * ranks)) ranks on $ranks GPUs must stop with exit code 2 (two ranks per GPU)"
+echo "+ mpirun -np $((2 * ranks)) --oversubscribe $yeex run DECK --engine cuda"
+mpirun -np $((2 * ranks)) --oversubscribe --bind-to none "$yeex" run "$deck" --engine cuda --quiet --output "$out/runs/refused"
+code=$?
+if [[ $code -eq 2 && ! -e $out/runs/refused/run.json ]]; then echo "refused as it should (exit 2)"; else fail "exit $code, expected 2"; fi
+
 if [[ ${YEEX_SKIP_BENCH:-0} != 1 ]]; then
   weak=${YEEX_WEAK_SIZE:-512}
   strong=${YEEX_STRONG_SIZE:-256}
