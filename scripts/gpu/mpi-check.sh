@@ -13,7 +13,7 @@
 # or any command fails. Knobs: YEEX_RANKS (4), YEEX_WEAK_SIZE (512), YEEX_STRONG_SIZE (256),
 # YEEX_BENCH_STEPS (50), YEEX_THREADS_EXCHANGES (nccl,p2p,overlap,coop), YEEX_SKIP_BENCH=1.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 build=${1:-build/cuda}
 out=${OUT:-results/mpi-check-$(date -u +%Y%m%d)}
 mkdir -p "$out/runs"
