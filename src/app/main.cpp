@@ -41,6 +41,7 @@ int main(int argc, char** argv) {
     } catch (const AgreedExit& e) {
       return e.code();
     }
+    share_cores_among_node_ranks(*world);
   }
 
   std::string command_line;

@@ -1,9 +1,14 @@
 #include "src/app/mpi_mode.hpp"
 
+#include <omp.h>
+#include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
+#include <thread>
 
 #if YEEX_HAVE_CUDA
 #include <cuda_runtime.h>
@@ -146,10 +151,19 @@ void check_gpu_sharing(const ProcessGroup& world, int device, bool allow_sharing
   exit_on_problem(world, problem);
 }
 
+int share_cores_among_node_ranks(const ProcessGroup& world) {
+  cpu_set_t mask;
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  const bool unbound = sched_getaffinity(0, sizeof mask, &mask) == 0 && CPU_COUNT(&mask) >= cores;
+  if (!std::getenv("OMP_NUM_THREADS") && unbound && cores > 0)
+    omp_set_num_threads(std::max(1, cores / world.placement().local_size));
+  return omp_get_max_threads();
+}
+
 nlohmann::json rank_table(const ProcessGroup& world, int device) {
   const NodePlacement place = world.placement();
   nlohmann::json me{{"rank", world.rank()}, {"host", host_name()}, {"node_rank", place.local_rank},
-                    {"node_ranks", place.local_size}};
+                    {"node_ranks", place.local_size}, {"openmp_threads", omp_get_max_threads()}};
   if (device >= 0) {
     nlohmann::json gpu{{"index", device}, {"pci_bus_id", pci_bus_id(device)}};
 #if YEEX_HAVE_CUDA

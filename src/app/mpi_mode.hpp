@@ -87,6 +87,11 @@ void check_gpu_sharing(const ProcessGroup& world, int device, bool allow_sharing
 std::string gpu_placement_entry(int node, const std::string& gpu, const std::string& host);
 std::optional<std::string> shared_gpu(const std::vector<std::string>& entries);
 
+// MPI mode, OMP_NUM_THREADS unset and this rank not bound to a subset of the cores (mpirun
+// --bind-to none): gives each of the node's ranks its share of the cores for OpenMP, instead of
+// every rank starting one thread per core. Returns the thread count now in force.
+int share_cores_among_node_ranks(const ProcessGroup& world);
+
 // Collective: every rank's host, node rank and GPU (index, name, PCI bus id; null on the host
 // engine), in rank order, on rank 0 (null elsewhere).
 nlohmann::json rank_table(const ProcessGroup& world, int device);
