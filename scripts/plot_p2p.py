@@ -1,6 +1,12 @@
 #!/usr/bin/env python3
-"""Plot a yeex-p2p JSON file: one heat map per matrix (PNG named after the matrix title) and
-bandwidth against message size for the sweep curves.
+"""Plot a yeex-p2p JSON file (PNG, matplotlib):
+
+  - one heat map per matrix, named after its title: bandwidth (ce-unidir, ce-bidir, sm-copy,
+    host-staged, nccl-pairs/bandwidth), latency (latency, pingpong, nccl-pairs/latency) and the
+    topology's pair attributes (peer access, performance rank, native atomics);
+  - topo_link-types.png: the nvidia-smi-style link-type table (NV#, PIX, ..., SYS);
+  - sweep.png: copy-engine bandwidth and time per copy against message size, one line per pair;
+  - nccl-ring.png: the NCCL ring's algbw, busbw and time against message size.
 
     yeex-p2p --json p2p.json && scripts/plot_p2p.py p2p.json --out plots/
 """
@@ -19,9 +25,17 @@ def file_name(title):
     return title.replace("/", "_").replace("->", "-to-").replace(" ", "_") + ".png"
 
 
+def cell_text(value, largest):
+    if math.isnan(value):
+        return "-"
+    return f"{value:.2f}" if largest < 10 else f"{value:.1f}" if largest < 1000 else f"{value:.0f}"
+
+
 def heat_map(matrix, out):
     values = [[math.nan if v is None else v for v in row] for row in matrix["values"]]
-    fig, ax = plt.subplots(figsize=(1.2 + 0.9 * len(matrix["columns"]), 1.0 + 0.8 * len(matrix["rows"])))
+    finite = [v for row in values for v in row if not math.isnan(v)]
+    largest = max(finite, default=0.0)
+    fig, ax = plt.subplots(figsize=(1.6 + 0.9 * len(matrix["columns"]), 1.2 + 0.8 * len(matrix["rows"])))
     image = ax.imshow(values, cmap="viridis")
     ax.set_xticks(range(len(matrix["columns"])), matrix["columns"])
     ax.set_yticks(range(len(matrix["rows"])), matrix["rows"])
@@ -29,7 +43,7 @@ def heat_map(matrix, out):
     ax.set_ylabel(matrix["row_label"])
     for r, row in enumerate(values):
         for c, v in enumerate(row):
-            ax.text(c, r, "-" if math.isnan(v) else f"{v:.1f}", ha="center", va="center", color="w", fontsize=8)
+            ax.text(c, r, cell_text(v, largest), ha="center", va="center", color="w", fontsize=8)
     fig.colorbar(image, ax=ax, label=matrix["unit"] or "value")
     ax.set_title(matrix["title"], fontsize=9)
     fig.tight_layout()
@@ -37,23 +51,68 @@ def heat_map(matrix, out):
     plt.close(fig)
 
 
-def curves(all_curves, out):
-    if not all_curves:
-        return
+def link_types(topology, out):
+    """The link-type table as a coloured grid: NVLink green, PCIe within a node blue, SYS red."""
+    types = topology.get("link_types") or []
+    gpus = [str(g["device"]) for g in topology.get("gpus", [])]
+    if not types:
+        return False
+    colour = {"X": "#dddddd", "PIX": "#6baed6", "PXB": "#4292c6", "PHB": "#2171b5", "NODE": "#08519c", "SYS": "#cb181d"}
+    fig, ax = plt.subplots(figsize=(1.6 + 0.9 * len(gpus), 1.2 + 0.7 * len(gpus)))
+    for r, row in enumerate(types):
+        for c, link in enumerate(row):
+            face = "#31a354" if link.startswith("NV") else colour.get(link, "#ffffff")
+            ax.add_patch(plt.Rectangle((c - 0.5, r - 0.5), 1, 1, facecolor=face, edgecolor="k"))
+            ax.text(c, r, link, ha="center", va="center", fontsize=9, color="k" if link in ("X", "?") else "w")
+    ax.set_xlim(-0.5, len(gpus) - 0.5)
+    ax.set_ylim(len(gpus) - 0.5, -0.5)
+    ax.set_xticks(range(len(gpus)), [f"GPU{g}" for g in gpus])
+    ax.set_yticks(range(len(gpus)), [f"GPU{g}" for g in gpus])
+    ax.set_title(f"topo/link-types ({topology.get('link_source', '')})"[:80], fontsize=9)
+    fig.tight_layout()
+    fig.savefig(out / "topo_link-types.png", dpi=120)
+    plt.close(fig)
+    return True
+
+
+def size_axes(axes):
+    for ax in axes:
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("message size (bytes)")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+
+
+def sweep(curves, out):
     fig, (bw, lat) = plt.subplots(1, 2, figsize=(11, 4))
-    for curve in all_curves:
+    for curve in curves:
         sizes = [p["bytes"] for p in curve["points"]]
         bw.plot(sizes, [p["gbps"] for p in curve["points"]], marker="o", ms=3, label=curve["title"])
         lat.plot(sizes, [p["us"] for p in curve["points"]], marker="o", ms=3, label=curve["title"])
-    for ax, label in ((bw, "GB/s (1e9 bytes/s)"), (lat, "us per transfer")):
-        ax.set_xscale("log", base=2)
-        ax.set_xlabel("message size (bytes)")
-        ax.set_ylabel(label)
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=8)
+    bw.set_ylabel("GB/s (1e9 bytes/s)")
+    lat.set_ylabel("us per copy")
     lat.set_yscale("log")
+    size_axes((bw, lat))
+    fig.suptitle("cudaMemcpyPeerAsync against message size", fontsize=10)
     fig.tight_layout()
     fig.savefig(out / "sweep.png", dpi=120)
+    plt.close(fig)
+
+
+def nccl(curves, out):
+    fig, (bw, lat) = plt.subplots(1, 2, figsize=(11, 4))
+    for curve in curves:
+        sizes = [p["bytes"] for p in curve["points"]]
+        bw.plot(sizes, [p["gbps"] for p in curve["points"]], marker="o", ms=3, label=curve["title"] + " algbw")
+        bw.plot(sizes, [p.get("busbw_gbps") for p in curve["points"]], ls="--", label=curve["title"] + " busbw")
+        lat.plot(sizes, [p["us"] for p in curve["points"]], marker="o", ms=3, label=curve["title"])
+    bw.set_ylabel("GB/s (1e9 bytes/s)")
+    lat.set_ylabel("us per round")
+    lat.set_yscale("log")
+    size_axes((bw, lat))
+    fig.suptitle("NCCL send/recv ring (nccl-tests conventions: busbw = algbw)", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(out / "nccl-ring.png", dpi=120)
     plt.close(fig)
 
 
@@ -64,15 +123,25 @@ def main():
     args = parser.parse_args()
     document = json.loads(args.json.read_text())
     args.out.mkdir(parents=True, exist_ok=True)
-    matrices = list(document.get("topology", {}).get("links", []))
-    all_curves = []
+    topology = document.get("topology", {})
+    matrices = list(topology.get("links", []))
+    copy_curves, nccl_curves = [], []
     for result in document.get("results", []):
         matrices += result["matrices"]
-        all_curves += result["curves"]
+        for curve in result["curves"]:
+            (nccl_curves if any("busbw_gbps" in p for p in curve["points"]) else copy_curves).append(curve)
     for matrix in matrices:
         heat_map(matrix, args.out)
-    curves(all_curves, args.out)
-    print(f"wrote {len(matrices)} heat maps{' and sweep.png' if all_curves else ''} to {args.out}")
+    written = [f"{len(matrices)} heat maps"]
+    if link_types(topology, args.out):
+        written.append("topo_link-types.png")
+    if copy_curves:
+        sweep(copy_curves, args.out)
+        written.append("sweep.png")
+    if nccl_curves:
+        nccl(nccl_curves, args.out)
+        written.append("nccl-ring.png")
+    print(f"wrote {', '.join(written)} to {args.out}")
 
 
 if __name__ == "__main__":

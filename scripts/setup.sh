@@ -20,6 +20,9 @@ PACKAGES=(
   libcli11-dev libtomlplusplus-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev
   libopenmpi-dev openmpi-bin
+  # Pictures: ParaView's pvbatch under a virtual X server (scripts/render_snapshot.py, the render
+  # test) and matplotlib/h5py (scripts/plot_probes.py).
+  paraview python3-paraview xvfb xauth python3-matplotlib python3-h5py
 )
 
 log() { printf 'setup: %s\n' "$*"; }

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 
 #include <cstdio>
@@ -17,12 +18,14 @@
 #include "io/deck.hpp"
 #include "src/app/mpi_mode.hpp"
 #include "src/bench/bench.hpp"
+#include "src/bench/exchange_model.hpp"
 #include "src/exchange/registry.hpp"
 #include "src/runtime/mpi_launch.hpp"
 #include "src/runtime/provenance.hpp"
 #include "src/solver/engines.hpp"
 #include "src/solver/field_stats.hpp"
 #include "src/solver/solver.hpp"
+#include "src/validate/validation.hpp"
 #if YEEX_HAVE_CUDA
 #include "kernels/cuda/cuda_engine.hpp"
 #endif
@@ -47,6 +50,13 @@ std::string resolve_engine(const std::string& requested) {
 std::string gib(std::size_t bytes) {
   char b[32];
   std::snprintf(b, sizeof b, "%.2f GiB", bytes / double(1u << 30));
+  return b;
+}
+
+// One number as printf's `spec` writes it.
+std::string format(const char* spec, double value) {
+  char b[64];
+  std::snprintf(b, sizeof b, spec, value);
   return b;
 }
 
@@ -271,10 +281,10 @@ int run_command(const RunOptions& o, const ProcessGroup* world) {
   const std::string& engine = config.engine;
   const int bits = precision_bits(o.precision);
   const std::filesystem::path out = deck.output_dir;
-  const Model model = agreed(world, [&] {
-    const int slabs = exchange_request(config).subdomains;
-    const std::size_t need = bytes_per_process(estimate_engine_bytes(deck, bits), config, slabs),
-                      have = available_memory(engine, engine == "cuda" ? config.devices.front() : 0);
+  const int slabs = exchange_request(config).subdomains;
+  const std::size_t need = bytes_per_process(estimate_engine_bytes(deck, bits), config, slabs);
+  agreed(world, [&] {
+    const std::size_t have = available_memory(engine, engine == "cuda" ? config.devices.front() : 0);
     if (need > have)
       throw UsageError("the model needs about " + gib(need) + " on the " + engine + " engine but only " + gib(have) +
                        " is available (grid.cells " + std::to_string(deck.grid.nx) + " x " +
@@ -284,11 +294,20 @@ int run_command(const RunOptions& o, const ProcessGroup* world) {
     } catch (const std::invalid_argument& e) {
       throw UsageError(e.what());
     }
+    if (root) check_output_directory(out);
+  });
+  if (o.dry_run) {
+    if (root)
+      std::printf("yeex: %s: %lld x %lld x %lld cells, %lld steps, about %s on the %s engine%s, %d subdomain(s), "
+                  "exchange %s; nothing run (--dry-run)\n",
+                  deck.title.c_str(), (long long)deck.grid.nx, (long long)deck.grid.ny, (long long)deck.grid.nz,
+                  (long long)deck.step_count(), gib(need).c_str(), engine.c_str(),
+                  engine == "cuda" ? " per GPU" : world ? " per node" : "", slabs, chosen_exchange(config).c_str());
+    return 0;
+  }
+  const Model model = agreed(world, [&] {
     Model m = build_model(deck);
-    if (root) {
-      check_output_directory(out);
-      std::filesystem::create_directories(out);
-    }
+    if (root) std::filesystem::create_directories(out);
     return m;
   });
 
@@ -328,6 +347,11 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
     b.engine = pool.engine;
     b.precision_bits = precision_bits(o.precision);
     b.sizes = o.sizes;
+    if (o.deck) {
+      b.deck = parse_deck_file(*o.deck);
+      if (o.sizes.empty()) b.sizes = {b.deck->grid.nx};
+    }
+    if (b.sizes.empty()) b.sizes = {256};
     b.devices = pool.devices;
     b.processes = world;
     const int available = world                ? world->size()
@@ -354,7 +378,7 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
     b.steps = o.steps;
     b.warmup = o.warmup;
     b.repeats = o.repeats;
-    for (Index n : o.sizes) {
+    for (Index n : b.sizes) {
       const Index largest = b.weak ? n * b.counts.back() : n;
       const std::size_t need = bytes_per_process(estimate_engine_bytes(bench_deck({n, n, largest}, 1), b.precision_bits),
                                                  pool, b.counts.back());
@@ -364,6 +388,21 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
     if (o.json && root) check_output_directory(o.json->parent_path().empty() ? "." : o.json->parent_path());
     return b;
   });
+  const std::optional<P2PSweep> sweep = agreed(world, [&]() -> std::optional<P2PSweep> {
+    if (!o.p2p_json) return std::nullopt;
+    try {
+      return load_p2p_sweep(*o.p2p_json);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+  });
+  // The sweep's prediction for the row's halo messages (src/bench/exchange_model.hpp); cuda in
+  // threads mode only (MPI mode: this rank knows its own GPU alone).
+  const auto predicted = [&](const BenchRow& r) {
+    if (!sweep || world || b.engine != "cuda" || !r.skipped.empty() || r.count < 2) return double(NAN);
+    return predicted_exchange_seconds(*sweep, r.grid, {b.devices.begin(), b.devices.begin() + r.count}, r.halo_depth,
+                                      std::size_t(b.precision_bits / 8));
+  };
   const nlohmann::json ranks = world ? rank_table(*world, b.engine == "cuda" ? b.devices.front() : -1) : nullptr;
 
   const int device = b.devices.empty() ? 0 : b.devices.front();
@@ -372,9 +411,10 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
   if (!root) {
   } else if (o.csv) {
     std::printf("scaling,size,nx,ny,nz,exchange,devices,halo_depth,seconds_per_step,gcells_per_s,exchange_s_per_step,"
-                "wait_s_per_step,efficiency,effective_gb_per_s_per_device,skipped\n");
+                "predicted_exchange_s_per_step,wait_s_per_step,efficiency,effective_gb_per_s_per_device,skipped\n");
   } else {
-    std::printf("# yeex bench: PEC box with one dielectric block, %s engine, %s, median of %d x %lld steps after %lld warm-up\n",
+    std::printf("# yeex bench: %s, %s engine, %s, median of %d x %lld steps after %lld warm-up\n",
+                b.deck ? ("deck '" + b.deck->title + "' stretched onto each grid").c_str() : "PEC box with one dielectric block",
                 b.engine.c_str(), b.precision_bits == 64 ? "float64" : "float32", b.repeats, (long long)b.steps,
                 (long long)b.warmup);
     std::printf("# memory copy bandwidth of one device: %.0f GB/s (read + write); effective GB/s = %d B/cell/step x Gcells/s per device\n",
@@ -385,32 +425,41 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
                   world->size(), mpi_library_version().c_str(), b.engine == "cuda" ? "GPU" : "z-slab");
     std::printf("# strong efficiency = T1 / (N x TN) on the same global grid; weak = T1 / TN with N^3 per device; T1 measured in this run\n");
     std::printf("# exchange, wait: per step, slowest device, synchronous backends only (host clock)\n");
-    std::printf("%-7s %6s %-15s %-12s %4s %10s %9s %9s %9s %7s %9s\n", "scaling", "size", "grid", "exchange", "N",
-                "ms/step", "Gcells/s", "exch ms", "wait ms", "eff.", "GB/s/dev");
+    if (sweep)
+      std::printf("# pred: %s; sweep from %s%s\n", exchange_model_definition().c_str(), sweep->source.c_str(),
+                  world ? " (not applied: MPI mode)" : b.engine == "cuda" ? "" : " (not applied: host engine)");
+    else
+      std::printf("# pred: the exchange time a yeex-p2p size sweep predicts; give one with --p2p-json FILE\n");
+    std::printf("%-7s %6s %-15s %-12s %4s %10s %9s %9s %9s %9s %7s %9s\n", "scaling", "size", "grid", "exchange", "N",
+                "ms/step", "Gcells/s", "exch ms", "pred ms", "wait ms", "eff.", "GB/s/dev");
   }
   nlohmann::json rows = nlohmann::json::array();
   const auto report = [&](const BenchRow& r) {
     if (!root) return;
     const std::string grid = std::to_string(r.grid.nx) + "x" + std::to_string(r.grid.ny) + "x" + std::to_string(r.grid.nz);
     const double per_device = r.gcells_per_second * bytes / r.count;
+    const double prediction = predicted(r);
     if (o.csv)
-      std::printf("%s,%lld,%lld,%lld,%lld,%s,%d,%lld,%.6e,%.4f,%.6e,%.6e,%.4f,%.1f,\"%s\"\n", r.scaling.c_str(),
+      std::printf("%s,%lld,%lld,%lld,%lld,%s,%d,%lld,%.6e,%.4f,%.6e,%s,%.6e,%.4f,%.1f,\"%s\"\n", r.scaling.c_str(),
                   (long long)r.size, (long long)r.grid.nx, (long long)r.grid.ny, (long long)r.grid.nz, r.exchange.c_str(),
                   r.count, (long long)r.halo_depth, r.seconds_per_step, r.gcells_per_second, r.exchange_per_step,
-                  r.wait_per_step, r.efficiency, per_device, r.skipped.c_str());
+                  std::isnan(prediction) ? "" : format("%.6e", prediction).c_str(), r.wait_per_step, r.efficiency,
+                  per_device, r.skipped.c_str());
     else if (!r.skipped.empty())
       std::printf("%-7s %6lld %-15s %-12s %4d   skipped: %s\n", r.scaling.c_str(), (long long)r.size, grid.c_str(),
                   r.exchange.c_str(), r.count, r.skipped.c_str());
     else
-      std::printf("%-7s %6lld %-15s %-12s %4d %10.4f %9.2f %9.4f %9.4f %6.1f%% %9.0f\n", r.scaling.c_str(),
+      std::printf("%-7s %6lld %-15s %-12s %4d %10.4f %9.2f %9.4f %9s %9.4f %6.1f%% %9.0f\n", r.scaling.c_str(),
                   (long long)r.size, grid.c_str(), (r.exchange + (r.halo_depth > 1 ? " R" + std::to_string(r.halo_depth) : "")).c_str(),
-                  r.count, r.seconds_per_step * 1e3, r.gcells_per_second, r.exchange_per_step * 1e3, r.wait_per_step * 1e3,
+                  r.count, r.seconds_per_step * 1e3, r.gcells_per_second, r.exchange_per_step * 1e3,
+                  std::isnan(prediction) ? "-" : format("%.4f", prediction * 1e3).c_str(), r.wait_per_step * 1e3,
                   100 * r.efficiency, per_device);
     std::fflush(stdout);
     rows.push_back({{"scaling", r.scaling}, {"size", r.size}, {"grid", {r.grid.nx, r.grid.ny, r.grid.nz}},
                     {"exchange", r.exchange}, {"devices", r.count}, {"halo_depth", r.halo_depth},
                     {"seconds_per_step_median", r.seconds_per_step}, {"seconds_per_step_min", r.min_seconds_per_step},
                     {"seconds_per_step_max", r.max_seconds_per_step}, {"exchange_seconds_per_step", r.exchange_per_step},
+                    {"predicted_exchange_seconds_per_step", std::isnan(prediction) ? nlohmann::json() : nlohmann::json(prediction)},
                     {"wait_seconds_per_step", r.wait_per_step}, {"gcells_per_s", r.gcells_per_second},
                     {"efficiency", r.efficiency}, {"effective_gb_per_s_per_device", per_device},
                     {"fraction_of_copy_bandwidth", per_device / copy}, {"skipped", r.skipped}});
@@ -434,7 +483,8 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
                       {{"gcells_per_s", "global cells x steps / time / 1e9, time = median of the repeats"},
                        {"strong efficiency", "T1 / (N x TN), same global grid, T1 = 1 device in this run"},
                        {"weak efficiency", "T1 / TN, N^3 cells per device"},
-                       {"exchange, wait", "host-clock seconds per step of the slowest device; synchronous backends only"}}},
+                       {"exchange, wait", "host-clock seconds per step of the slowest device; synchronous backends only"},
+                       {"predicted exchange", exchange_model_definition()}}},
                      {"rows", rows}};
     if (world) {
       j["mpi"] = mpi_report(ranks);
@@ -443,9 +493,66 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
         for (const auto& r : ranks) j["devices"].push_back(r["gpu"]["index"]);
       }
     }
+    if (sweep) {
+      nlohmann::json pairs = nlohmann::json::array();
+      for (const auto& c : sweep->curves) pairs.push_back(std::to_string(c.src) + "->" + std::to_string(c.dst));
+      j["p2p_sweep"] = {{"source", sweep->source}, {"pairs", pairs}, {"applied", b.engine == "cuda" && !world}};
+    }
     write_text_atomically(*o.json, j.dump(2) + "\n");
   }
   return 0;
+}
+
+int validate_command(const ValidateOptions& o) {
+  ValidationContext context;
+  context.run = resolve_split(o.split);
+  context.run.precision_bits = precision_bits(o.precision);
+  context.quick = o.quick;
+  if (o.json) check_output_directory(o.json->parent_path().empty() ? "." : o.json->parent_path());
+  const RunConfig& r = context.run;
+  std::printf("# yeex validate%s: %s engine, %s, %s, exchange %s\n", o.quick ? " --quick" : "", r.engine.c_str(),
+              r.precision_bits == 64 ? "float64" : "float32",
+              (r.engine == "cuda" ? std::to_string(r.devices.size()) + " GPU(s)" : std::to_string(r.subdomains) + " slab(s)").c_str(),
+              r.exchange.empty() ? "default" : r.exchange.c_str());
+  std::printf("# error: relative = |measured - reference| / |reference|; pass when error <= tolerance\n");
+  std::printf("%-12s %-58s %14s %14s %10s %10s  %s\n", "problem", "quantity", "measured", "reference", "error",
+              "tolerance", "result");
+  nlohmann::json problems = nlohmann::json::array();
+  const auto report = [&](const ProblemOutcome& p) {
+    for (const CheckRow& row : p.rows) {
+      const std::string quantity = row.quantity + (row.unit.empty() ? "" : " (" + row.unit + ")");
+      std::printf("%-12s %-58s %14.8g %14.8g %10.3e %10.3e  %s\n", p.name.c_str(), quantity.c_str(), row.measured,
+                  row.reference, row.error, row.tolerance, row.pass ? "PASS" : "FAIL");
+    }
+    if (!p.failure.empty()) std::printf("%-12s run failed: %s  FAIL\n", p.name.c_str(), p.failure.c_str());
+    std::printf("%-12s %.1f s\n", "", p.seconds);
+    std::fflush(stdout);
+    problems.push_back(to_json(p));
+  };
+  std::vector<ProblemOutcome> outcomes;
+  try {
+    outcomes = run_validation(context, o.only, report);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  int failed = 0;
+  for (const auto& p : outcomes) failed += !p.pass();
+  std::printf("# %zu problem(s), %d failed: %s\n", outcomes.size(), failed, failed ? "FAIL" : "PASS");
+  if (o.json) {
+    const nlohmann::json j{{"format", "yeex-validate-1"},
+                           {"command", o.command_line},
+                           {"provenance", provenance()},
+                           {"engine", r.engine},
+                           {"precision", r.precision_bits == 64 ? "f64" : "f32"},
+                           {"devices", r.devices},
+                           {"subdomains", exchange_request(r).subdomains},
+                           {"exchange", r.exchange.empty() ? "default" : r.exchange},
+                           {"quick", o.quick},
+                           {"pass", failed == 0},
+                           {"problems", problems}};
+    write_text_atomically(*o.json, j.dump(2) + "\n");
+  }
+  return failed ? 1 : 0;
 }
 
 int exchanges_command(const SplitOptions& split, const ProcessGroup* world) {

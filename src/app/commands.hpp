@@ -40,13 +40,15 @@ struct RunOptions {
   std::optional<std::filesystem::path> output;
   bool json = false;
   bool quiet = false;
+  bool dry_run = false;  // check the deck, the split and the memory, print the plan, run nothing
   std::string command_line;
 };
 
 struct BenchOptions {
   SplitOptions split;                  // engine, GPUs (the pool), backends via `exchanges`
   std::string precision = "f32";
-  std::vector<Index> sizes{256};
+  std::vector<Index> sizes{256};      // with `deck`: default the deck's own nx
+  std::optional<std::filesystem::path> deck;  // bench this deck's model instead of the built-in box
   std::vector<int> counts;             // device or slab counts; default 1 and every power of 2 up to the pool
   std::vector<std::string> exchanges;  // default: every backend of the catalogue
   std::string scaling = "strong";      // strong, weak or both
@@ -55,12 +57,24 @@ struct BenchOptions {
   int repeats = 5;
   std::optional<std::filesystem::path> json;
   bool csv = false;
+  std::optional<std::filesystem::path> p2p_json;  // a yeex-p2p sweep: predicted exchange per row
+  std::string command_line;
+};
+
+struct ValidateOptions {
+  SplitOptions split;
+  std::string precision = "f32";
+  bool quick = false;
+  std::vector<std::string> only;  // problem names; empty: all
+  std::optional<std::filesystem::path> json;
   std::string command_line;
 };
 
 // `world`: MPI mode's ranks (yeex started by mpirun), null in threads mode. In MPI mode every
 // rank calls the command; rank 0 prints and writes the files.
 int run_command(const RunOptions& options, const ProcessGroup* world = nullptr);
+// `yeex validate`: 0 every check passed, 1 a check failed, 2 bad options.
+int validate_command(const ValidateOptions& options);
 int bench_command(const BenchOptions& options, const ProcessGroup* world = nullptr);
 int engines_command();
 int exchanges_command(const SplitOptions& split, const ProcessGroup* world = nullptr);

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <map>
 #include <optional>
 
 #include "io/deck.hpp"
@@ -86,6 +87,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--output", output, "Output folder (overrides output.directory)");
   run_cmd->add_flag("--json", run.json, "Print run.json on stdout instead of the summary");
   run_cmd->add_flag("--quiet,-q", run.quiet, "No progress line and no summary");
+  run_cmd->add_flag("--dry-run", run.dry_run, "Check the deck, the split and the memory, print the plan, run nothing");
 
   SplitOptions list_split;
   auto* exchanges_cmd = app.add_subcommand("exchanges", "List the halo exchange backends and whether each can run here");
@@ -102,12 +104,35 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--scaling", bench.scaling, "strong (fixed global grid), weak (size^3 per device) or both")
       ->check(CLI::IsMember({"strong", "weak", "both"}))->capture_default_str();
   bench_cmd->add_option("--precision", bench.precision, "Field precision")->check(CLI::IsMember(precisions))->capture_default_str();
-  bench_cmd->add_option("--size", bench.sizes, "Cube edge(s) in cells")->check(CLI::Range(Index(8), Index(4096)))->capture_default_str();
+  bench.sizes.clear();
+  std::string bench_deck_path;
+  bench_cmd->add_option("--deck", bench_deck_path,
+                        "Bench this deck's model (e.g. inputs/bench_box.toml) instead of the built-in box, stretched onto "
+                        "each --size (default: the deck's own size)")
+      ->check(CLI::ExistingFile);
+  bench_cmd->add_option("--size", bench.sizes, "Cube edge(s) in cells (default 256, or the --deck's nx)")
+      ->check(CLI::Range(Index(8), Index(4096)));
   bench_cmd->add_option("--steps", bench.steps, "Steps per timed repeat")->check(CLI::Range(Index(1), Index(1000000)))->capture_default_str();
   bench_cmd->add_option("--warmup", bench.warmup, "Untimed steps first")->check(CLI::Range(Index(0), Index(1000000)))->capture_default_str();
   bench_cmd->add_option("--repeats", bench.repeats, "Timed repeats (the median is reported)")->check(CLI::Range(1, 1000))->capture_default_str();
   bench_cmd->add_option("--json", json_path, "Also write the results as JSON to this file");
   bench_cmd->add_flag("--csv", bench.csv, "CSV on stdout instead of the table");
+  std::string p2p_json_path;
+  bench_cmd->add_option("--p2p-json", p2p_json_path,
+                        "A `yeex-p2p --test sweep --json` file: show the exchange time its sweep predicts per row");
+
+  ValidateOptions validate;
+  validate.command_line = command_line;
+  std::string validate_json;
+  auto* validate_cmd = app.add_subcommand("validate", "Built-in problems with known answers: measured vs reference, PASS/FAIL");
+  add_split_options(validate_cmd, validate.split);
+  validate_cmd->add_option("--precision", validate.precision, "Field precision (the energy check always uses f64)")
+      ->transform(CLI::IsMember(std::map<std::string, std::string>{{"f32", "f32"}, {"32", "f32"}, {"f64", "f64"}, {"64", "f64"}}))
+      ->capture_default_str();
+  validate_cmd->add_flag("--quick", validate.quick, "Small sizes that run in seconds on a CPU (what CI runs)");
+  validate_cmd->add_option("--only", validate.only, "Run only these problems: cavity, energy, propagation, dipole")
+      ->delimiter(',');
+  validate_cmd->add_option("--json", validate_json, "Also write the results as JSON to this file");
 
   app.add_subcommand("engines", "List the compute engines and whether each can run here");
 
@@ -131,8 +156,18 @@ int main(int argc, char** argv) {
       if (steps > 0) run.steps = steps;
       return run_command(run, world);
     }
+    if (*validate_cmd) {
+      if (world) {  // the same answer on every rank: no rank waits for another
+        if (root) std::fprintf(stderr, "yeex: validate runs in one process (threads mode); start it without mpirun\n");
+        return 2;
+      }
+      if (!validate_json.empty()) validate.json = validate_json;
+      return validate_command(validate);
+    }
     if (*bench_cmd) {
       if (!json_path.empty()) bench.json = json_path;
+      if (!p2p_json_path.empty()) bench.p2p_json = p2p_json_path;
+      if (!bench_deck_path.empty()) bench.deck = bench_deck_path;
       return bench_command(bench, world);
     }
     return root ? engines_command() : 0;

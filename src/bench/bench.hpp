@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,10 +18,15 @@ namespace yeex {
 // third of every axis, one z dipole at the centre, `steps` steps.
 Deck bench_deck(const GridShape& grid, Index steps);
 
+// `base` stretched onto `grid`: each cell size scaled by base cells / grid cells, so the box keeps
+// its size and every object, source and probe its place relative to it; `steps` steps.
+Deck stretch_deck(const Deck& base, const GridShape& grid, Index steps);
+
 struct BenchConfig {
   std::string engine = "host";
   int precision_bits = 32;
   std::vector<Index> sizes{256};        // cube edge: the global grid (strong) or per device (weak)
+  std::optional<Deck> deck;             // the problem (stretched onto each grid); unset: bench_deck()
   std::vector<int> counts{1};           // devices (cuda) or host slabs; 1 is always measured
   std::vector<int> devices;             // cuda: the GPUs to use, in order (count N takes the first N)
   std::vector<std::string> exchanges;   // backends for counts > 1

@@ -36,17 +36,10 @@
 #include <vector>
 
 #include "kernels/cuda/cuda_check.hpp"
+#include "src/runtime/nccl_check.hpp"
 
 namespace yeex {
 namespace {
-
-// The one NCCL error check of the program.
-void nccl_check(ncclResult_t result, const char* call) {
-  if (result == ncclSuccess) return;
-  std::string message = std::string("NCCL error: ") + ncclGetErrorString(result) + " (" + call + ")";
-  if (const char* detail = ncclGetLastError(nullptr); detail && *detail) message += ": " + std::string(detail);
-  throw std::runtime_error(message);
-}
 
 template <typename Real>
 constexpr ncclDataType_t nccl_type() {

@@ -1,7 +1,7 @@
 // latency: the time of one small peer copy, the floor under every halo exchange. 100 back-to-back
 // 4-byte cudaMemcpyPeerAsync on a stream of src between two events, divided by 100 (one copy is
-// shorter than the events' resolution); peer access on. Not there yet: the device-initiated
-// ping-pong (a kernel on each GPU spinning on a flag in the other's memory).
+// shorter than the events' resolution); peer access on. The device-initiated counterpart (no
+// copy engine, no launch) is pingpong.cu.
 #include "src/p2p/harness.hpp"
 
 namespace yeex::p2p {

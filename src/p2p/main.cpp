@@ -1,7 +1,7 @@
 // yeex-p2p: the P2P micro-benchmark of the interconnect the solver runs on (read p2p_test.hpp
 // first, then harness.hpp, then any one test file). Exit codes: 0 measured and verified;
-// 1 no GPU, a CUDA error or a wrong byte; 2 bad input (checked before any GPU is touched).
-// Not there yet: NCCL send/recv tests, a device-initiated ping-pong, NVML link types.
+// 1 no GPU, a CUDA/NCCL error or a wrong byte (the other tests still run); 2 bad input (checked
+// before any GPU is touched).
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -50,7 +50,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--devices", devices, "GPUs to use, e.g. 0,2 (default: all visible)")->delimiter(',');
   app.add_option("--json", json_path, "Also write the results (with provenance) as JSON to this file");
-  auto* topo = app.add_subcommand("topo", "Print the GPUs (PCI bus id, NUMA node) and the runtime's P2P attribute matrices");
+  auto* topo = app.add_subcommand(
+      "topo", "Print the GPUs (PCI bus id, NUMA node, CPU affinity), their link types (NVML) and P2P attributes (CUDA)");
   topo->fallthrough();
 
   try {
@@ -98,19 +99,20 @@ int main(int argc, char** argv) {
     }
     // Two buffers per GPU at most (ce-bidir); the sweep's largest message likewise.
     const std::size_t largest = std::max(options.bytes, options.sweep_max);
-    for (const auto& g : machine.topology.gpus)
-      if (2 * largest > g.free_bytes) {
+    for (std::size_t i = 0; i < machine.gpu_count(); ++i)
+      if (largest > machine.memory[i].free_bytes / 2) {
         std::fprintf(stderr, "yeex-p2p: --size/--sweep: 2 buffers of %s do not fit in the %s free on GPU %d\n",
-                     format_size(largest).c_str(), format_size(g.free_bytes).c_str(), g.device);
+                     format_size(largest).c_str(), format_size(machine.memory[i].free_bytes).c_str(), machine.device(i));
         return 2;
       }
 
     std::printf("# yeex-p2p %s (%s)\n", yeex::kYeexVersion, yeex::kGitCommit);
-    for (const auto& g : machine.topology.gpus) std::printf("# GPU %d: %s, PCI %s\n", g.device, g.name.c_str(), g.pci_bus_id.c_str());
+    for (const auto& g : machine.topology.gpus)
+      std::printf("# GPU %d: %s, PCI %s, NUMA node %d\n", g.device, g.name.c_str(), g.pci_bus_id.c_str(), g.numa_node);
     std::printf("# every figure: median of %d repeats after one warm-up, each timed with CUDA events around the transfers\n"
                 "# alone; GB/s = 1e9 bytes/s; every transfer verified byte for byte (a wrong byte exits 1)\n",
                 options.repeats);
-    nlohmann::json results = nlohmann::json::array(), skipped = nlohmann::json::array();
+    nlohmann::json results = nlohmann::json::array(), skipped = nlohmann::json::array(), failed = nlohmann::json::array();
     const bool chosen = app.count("--test") > 0;
     for (const auto& entry : p2p_tests()) {
       if (std::find(tests.begin(), tests.end(), entry.name) == tests.end()) continue;
@@ -124,18 +126,29 @@ int main(int argc, char** argv) {
         skipped.push_back({{"test", entry.name}, {"reason", why}});
         continue;
       }
-      const TestResult result = entry.make()->run(machine, options);
-      for (const auto& m : result.matrices) std::cout << "\n" << format_matrix(m);
-      for (const auto& c : result.curves) std::cout << "\n" << format_curve(c);
+      // A failing test (wrong byte, CUDA or NCCL error) is reported and the suite goes on: the
+      // other figures are still worth having; the exit code says 1 at the end.
+      try {
+        const TestResult result = entry.make()->run(machine, options);
+        for (const auto& m : result.matrices) std::cout << "\n" << format_matrix(m);
+        for (const auto& c : result.curves) std::cout << "\n" << format_curve(c);
+        results.push_back(to_json(result));
+      } catch (const std::exception& e) {
+        const bool wrong = dynamic_cast<const VerificationError*>(&e) != nullptr;
+        const std::string what = std::string(wrong ? "verification failed: " : "") + e.what();
+        std::printf("\n# FAILED %s: %s\n", entry.name.c_str(), what.c_str());
+        std::fprintf(stderr, "yeex-p2p: %s: %s\n", entry.name.c_str(), what.c_str());
+        failed.push_back({{"test", entry.name}, {"error", what}});
+      }
       std::cout.flush();
-      results.push_back(to_json(result));
     }
     document["options"] = {{"bytes", options.bytes}, {"sweep_min", options.sweep_min}, {"sweep_max", options.sweep_max},
                            {"repeats", options.repeats}, {"devices", devices}, {"tests", tests}};
     document["results"] = results;
     document["skipped"] = skipped;
+    document["failed"] = failed;
     write_json(json_path, document);
-    return 0;
+    return failed.empty() ? 0 : 1;
   } catch (const VerificationError& e) {
     std::fprintf(stderr, "yeex-p2p: verification failed: %s\n", e.what());
     return 1;

@@ -1,6 +1,6 @@
 // The one interface every yeex-p2p test implements, and the registry that names them.
 // A test is one small file (src/p2p/<name>.cu); the timing, verification and pair loops it
-// uses live once in src/p2p/harness.hpp.
+// uses live once in src/p2p/harness.hpp (and, for the NCCL tests, src/p2p/nccl_harness.hpp).
 #pragma once
 
 #include <cstddef>
@@ -10,12 +10,18 @@
 #include <vector>
 
 #include "src/p2p/report.hpp"
+#include "src/runtime/topology.hpp"
 
 namespace yeex::p2p {
 
-// The GPUs the user selected (--devices, default all), in that order, as the runtime describes them.
+// The GPUs the user selected (--devices, default all), in that order: their topology (shared with
+// the solver, src/runtime/topology.hpp) and their memory.
 struct Machine {
   Topology topology;  // topology.gpus[i].device is the CUDA ordinal
+  struct Memory {
+    std::size_t free_bytes = 0, total_bytes = 0;
+  };
+  std::vector<Memory> memory;  // [i] of topology.gpus[i]
   std::size_t gpu_count() const { return topology.gpus.size(); }
   int device(std::size_t i) const { return topology.gpus[i].device; }
 };
@@ -47,7 +53,8 @@ class P2PTest {
 struct P2PTestEntry {
   std::string name;
   std::string description;
-  std::unique_ptr<P2PTest> (*make)();  // nullptr in a build without CUDA
+  std::unique_ptr<P2PTest> (*make)();  // nullptr in a build without CUDA (or NCCL, for needs_nccl)
+  bool needs_nccl = false;
   // Why the test cannot run here; empty when it can.
   std::string unavailable(const Machine& machine) const;
 };
@@ -61,11 +68,15 @@ std::unique_ptr<P2PTest> make_ce_bidir_test();
 std::unique_ptr<P2PTest> make_sm_copy_test();
 std::unique_ptr<P2PTest> make_host_staged_test();
 std::unique_ptr<P2PTest> make_latency_test();
+std::unique_ptr<P2PTest> make_pingpong_test();
 std::unique_ptr<P2PTest> make_sweep_test();
+// NCCL builds only.
+std::unique_ptr<P2PTest> make_nccl_pairs_test();
+std::unique_ptr<P2PTest> make_nccl_ring_test();
 
 // Number of visible CUDA devices (0 without a driver, a GPU, or CUDA in the build).
 int visible_gpu_count();
-// Names, PCI bus ids, NUMA nodes, free memory and the runtime's P2P attribute matrices of `devices`.
+// The topology (detect_topology) and the free memory of `devices`.
 Machine detect_machine(const std::vector<int>& devices);
 
 }  // namespace yeex::p2p

@@ -8,6 +8,11 @@ namespace yeex::p2p {
 #else
 #define YEEX_P2P_FACTORY(f) nullptr
 #endif
+#if YEEX_HAVE_NCCL
+#define YEEX_P2P_NCCL_FACTORY(f) &f, true
+#else
+#define YEEX_P2P_NCCL_FACTORY(f) nullptr, true
+#endif
 
 const std::vector<P2PTestEntry>& p2p_tests() {
   static const std::vector<P2PTestEntry> tests{
@@ -19,8 +24,14 @@ const std::vector<P2PTestEntry>& p2p_tests() {
       {"host-staged", "device -> pinned host -> device per pair; pinned H2D and D2H per GPU",
        YEEX_P2P_FACTORY(make_host_staged_test)},
       {"latency", "time of one 4-byte cudaMemcpyPeerAsync, peer access on", YEEX_P2P_FACTORY(make_latency_test)},
+      {"pingpong", "device-initiated one-way latency: kernels on two GPUs bounce a flag through peer memory",
+       YEEX_P2P_FACTORY(make_pingpong_test)},
       {"sweep", "cudaMemcpyPeerAsync bandwidth against message size for neighbouring GPUs 0-1, 1-2, ...",
        YEEX_P2P_FACTORY(make_sweep_test)},
+      {"nccl-pairs", "ncclSend/ncclRecv between every ordered pair: bandwidth at --size, 4-byte latency",
+       YEEX_P2P_NCCL_FACTORY(make_nccl_pairs_test)},
+      {"nccl-ring", "ncclSend to the next GPU and ncclRecv from the previous, all at once, over --sweep sizes",
+       YEEX_P2P_NCCL_FACTORY(make_nccl_ring_test)},
   };
   return tests;
 }
@@ -32,7 +43,12 @@ std::vector<std::string> p2p_test_names() {
 }
 
 std::string P2PTestEntry::unavailable(const Machine& machine) const {
-  if (!make) return "no CUDA device is visible (this build has no CUDA)";
+  if (!make) {
+#if YEEX_HAVE_CUDA
+    if (needs_nccl) return "this build has no NCCL (YEEX_ENABLE_NCCL=OFF)";
+#endif
+    return "no CUDA device is visible (this build has no CUDA)";
+  }
   if (machine.gpu_count() == 0) return "no CUDA device is visible";
   return make()->unavailable(machine);
 }

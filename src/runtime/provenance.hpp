@@ -1,4 +1,5 @@
-// Where a result came from: version, git commit, compiler, CUDA runtime/driver, GPUs, host.
+// Where a result came from: version, git commit, compiler, CUDA runtime/driver, GPUs and their
+// topology (src/runtime/topology.hpp), host.
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -117,7 +117,8 @@ class Run {
     Progress progress(config_.progress && group_.rank() == 0, m.steps, m.grid.cells());
     Index chunk = 8;  // grows so that a chunk takes about a quarter of a second
     for (Index n = 0; n < m.steps;) {
-      const Index count = std::min({chunk, config_.probe_slots, m.steps - n, steps_to_next_snapshot(n)});
+      const Index count =
+          std::min({chunk, config_.probe_slots, m.steps - n, steps_to_next_snapshot(n), steps_to_next_energy(n)});
       const auto t0 = Clock::now();
       // ---- every subdomain's thread advances its slab by `count` steps ----
       team_.run([&](int member) {
@@ -131,6 +132,7 @@ class Run {
       chunk = std::clamp<Index>(static_cast<Index>(count * 0.25 / std::max(seconds, 1e-6)), 1, config_.probe_slots);
       timed_output([&] { drain_probes(count, n); });
       n += count;
+      timed_output([&] { record_energy(n); });
       for (std::size_t s = 0; s < model_.deck.snapshots.size(); ++s)
         if (n % m.deck.snapshots[s].every == 0) timed_output([&] { write_snapshot(s, n); });
       if (progress.due()) progress.show(n);
@@ -211,6 +213,44 @@ class Run {
     Index next = std::numeric_limits<Index>::max();
     for (const auto& s : model_.deck.snapshots) next = std::min(next, s.every - n % s.every);
     return next;
+  }
+
+  // Energy needs the state after step n (E^n, H^{n-1/2}) and after step n + 1 (H^{n+1/2}).
+  Index steps_to_next_energy(Index n) const {
+    const Index every = config_.energy_every;
+    if (every <= 0) return std::numeric_limits<Index>::max();
+    return n > 0 && n % every == 0 ? 1 : every - n % every;
+  }
+
+  // After step n: completes W^{n-1} if its state was kept, then keeps E^n and H^{n-1/2} when W^n
+  // is due.
+  void record_energy(Index n) {
+    const Index every = config_.energy_every;
+    if (every <= 0) return;
+    const auto whole = [&](int s, Component c) { return std::vector<Real>(downloaded(s, c)); };
+    if (!energy_state_.empty() && energy_step_ == n - 1) {
+      double joules = 0.0;
+      for (int s : local_) {
+        const auto& kept = energy_state_[s];
+        const std::vector<Real> hx = whole(s, Component::Hx), hy = whole(s, Component::Hy), hz = whole(s, Component::Hz);
+        joules += discrete_energy<Real>(model_, engines_[s]->layout(), decomposition_.global_k(s, 0),
+                                        decomposition_.to_local(s, decomposition_.owned_nodes(s)),
+                                        {kept[0], kept[1], kept[2]}, {kept[3], kept[4], kept[5]}, {hx, hy, hz});
+      }
+      if (group_.size() > 1) {  // MPI mode: the ranks' parts summed on rank 0 in z order, as above
+        const std::vector<std::vector<double>> parts = gather_to_root(std::vector<double>{joules});
+        joules = 0.0;
+        for (const auto& part : parts) joules += part.front();
+      }
+      result_.energy.push_back({n - 1, joules});
+      energy_state_.clear();
+    }
+    if (n % every == 0 && n < model_.steps) {
+      energy_step_ = n;
+      energy_state_.assign(decomposition_.size(), {});
+      for (int s : local_)
+        for (Component c : kAllComponents) energy_state_[s].push_back(whole(s, c));
+    }
   }
 
   template <typename Work>
@@ -386,6 +426,8 @@ class Run {
   std::vector<std::unique_ptr<SnapshotWriter>> snapshots_;  // rank 0 only
   std::vector<Real> host_;  // one whole array, reused for every download
   std::vector<std::vector<Real>> scratch_;  // per subdomain, for time_steps
+  std::vector<std::vector<std::vector<Real>>> energy_state_;  // per subdomain: E^n, H^{n-1/2} (kAllComponents order)
+  Index energy_step_ = 0;                                     // the n of energy_state_
   RunResult result_;
 };
 

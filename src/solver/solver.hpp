@@ -30,6 +30,14 @@ struct RunConfig {
   // MPI mode: the ranks of the run, rank r holding z-slab r (`devices`: this rank's GPU alone);
   // results, probes and snapshots come together on rank 0. Null: threads mode.
   const ProcessGroup* processes = nullptr;
+  // > 0: record the discrete energy W^n (field_stats.hpp) at every step n that is a positive
+  // multiple of energy_every and not the last (W^n needs the state after step n + 1 too).
+  Index energy_every = 0;
+};
+
+struct EnergySample {
+  Index step = 0;       // n of W^n
+  double joules = 0.0;  // over the whole grid
 };
 
 struct RunResult {
@@ -50,6 +58,7 @@ struct RunResult {
   std::array<std::uint64_t, kComponentCount> component_checksums{};
   std::uint64_t checksum = 0;
   ProbeFile probes;
+  std::vector<EnergySample> energy;  // RunConfig::energy_every
   std::vector<std::filesystem::path> files;  // written, final names
 };
 

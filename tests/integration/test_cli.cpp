@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 
+#include "io/deck.hpp"
 #include "tests/support/run_helpers.hpp"
 
 namespace yeex {
@@ -28,8 +29,25 @@ std::vector<std::filesystem::path> input_decks() {
 
 class EveryInputDeck : public ::testing::TestWithParam<std::filesystem::path> {};
 
+// Decks above this many cells (the benchmark box) are too big for a CI run: they are checked at
+// full size with --dry-run (deck, split, memory) and run briefly stretched onto 16^3 cells by
+// `yeex bench --deck`, the command they are for.
+constexpr Index kLargestDeckRunInFull = Index(1) << 22;
+
 TEST_P(EveryInputDeck, RunsOnTheHostEngine) {
   ScratchDir out;
+  if (parse_deck_file(GetParam()).grid.cells() > kLargestDeckRunInFull) {
+    const auto dry = run_yeex("run " + GetParam().string() + " --engine host --dry-run --output " + out.path().string());
+    // Exit 2 is right where the host has too little memory for the full size; the message says so.
+    if (dry.exit_code == 2) EXPECT_THAT(dry.output, HasSubstr("needs about")) << dry.output;
+    else EXPECT_EQ(dry.exit_code, 0) << dry.output;
+    EXPECT_TRUE(std::filesystem::is_empty(out.path())) << "--dry-run writes nothing";
+    const auto bench = run_yeex("bench --deck " + GetParam().string() +
+                                " --engine host --size 16 --steps 2 --warmup 1 --repeats 1 --counts 1,2 --exchanges host-staged");
+    ASSERT_EQ(bench.exit_code, 0) << bench.output;
+    EXPECT_THAT(bench.output, HasSubstr("host-staged"));
+    return;
+  }
   const auto r = run_yeex("run " + GetParam().string() + " --engine host --quiet --output " + out.path().string());
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto report = read_json(out / "run.json");
@@ -40,6 +58,35 @@ TEST_P(EveryInputDeck, RunsOnTheHostEngine) {
 
 INSTANTIATE_TEST_SUITE_P(Inputs, EveryInputDeck, ::testing::ValuesIn(input_decks()),
                          [](const auto& info) { return info.param.stem().string(); });
+
+TEST(Cli, ValidateWritesItsTableAndJson) {
+  ScratchDir out;
+  const auto r = run_yeex("validate --quick --engine host --only energy --json " + (out / "v.json").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("PASS"));
+  const auto j = read_json(out / "v.json");
+  EXPECT_EQ(j["format"], "yeex-validate-1");
+  EXPECT_TRUE(j["pass"].get<bool>());
+  ASSERT_EQ(j["problems"].size(), 1u);
+  EXPECT_EQ(j["problems"][0]["problem"], "energy");
+  EXPECT_LE(j["problems"][0]["rows"][0]["error"].get<double>(), j["problems"][0]["rows"][0]["tolerance"].get<double>());
+}
+
+TEST(Cli, ValidateRefusesBadOptionsWithExitCode2) {
+  const auto unknown = run_yeex("validate --quick --engine host --only nonsense");
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.output;
+  EXPECT_THAT(unknown.output, HasSubstr("unknown problem"));
+  const auto split = run_yeex("validate --quick --engine host --subdomains 100 --only energy");
+  EXPECT_EQ(split.exit_code, 2) << split.output;
+}
+
+TEST(Cli, DryRunChecksAndWritesNothing) {
+  ScratchDir out;
+  const auto r = run_yeex("run --engine host --dry-run --output " + (out / "sub").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("nothing run"));
+  EXPECT_FALSE(std::filesystem::exists(out / "sub"));
+}
 
 TEST(Cli, DefaultRunWritesACompleteReport) {
   ScratchDir out;
@@ -98,6 +145,26 @@ TEST(Cli, ExchangeListAndBench) {
   const auto j = read_json(out / "bench.json");
   EXPECT_EQ(j["format"], "yeex-bench-2");
   EXPECT_GE(j["rows"].size(), 3u);
+}
+
+TEST(Cli, BenchRecordsTopologyAndReadsAP2PSweep) {
+  ScratchDir out;
+  write_file(out / "p2p.json",
+             R"({"results": [{"test": "sweep", "curves": [{"title": "sweep/0->1", "points": [{"bytes": 4, "us": 2.0}]}]}]})");
+  const std::string common = "bench --engine host --size 16 --counts 1,2 --exchanges host-staged --steps 2 --warmup 1 --repeats 1 ";
+  const auto bench = run_yeex(common + "--p2p-json " + (out / "p2p.json").string() + " --json " + (out / "bench.json").string());
+  ASSERT_EQ(bench.exit_code, 0) << bench.output;
+  EXPECT_THAT(bench.output, HasSubstr("pred ms"));
+  const auto j = read_json(out / "bench.json");
+  EXPECT_TRUE(j["provenance"].contains("topology"));
+  EXPECT_EQ(j["p2p_sweep"]["pairs"][0], "0->1");
+  EXPECT_EQ(j["p2p_sweep"]["applied"], false);  // host engine: no GPU links to predict
+  EXPECT_TRUE(j["rows"][1]["predicted_exchange_seconds_per_step"].is_null());
+  write_file(out / "bad.json", R"({"results": []})");
+  const auto bad = run_yeex(common + "--p2p-json " + (out / "bad.json").string());
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_THAT(bad.output, HasSubstr("no sweep curve"));
+  EXPECT_EQ(run_yeex(common + "--p2p-json " + (out / "missing.json").string()).exit_code, 2);
 }
 
 TEST(Cli, VersionAndHelp) {

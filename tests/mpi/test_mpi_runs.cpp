@@ -156,18 +156,17 @@ TEST(MpiBench, PrintsOneTableWithTheBaselineMeasuredOnRankZero) {
   EXPECT_EQ(j["format"], "yeex-bench-2");
   EXPECT_EQ(j["mode"], "mpi");
   // The MPI-mode backends by default: nccl (skipped, with the reason, on the host engine) and mpi.
-  ASSERT_EQ(j["rows"].size(), 5u) << "the baseline, then strong and weak for nccl and mpi on 2 ranks";
+  ASSERT_GE(j["rows"].size(), 5u) << "the baseline, then strong and weak for nccl and mpi on 2 ranks";
   EXPECT_EQ(j["rows"][0]["exchange"], "-");
-  int measured = 0;
+  int on_two_ranks = 0;
   for (const auto& row : j["rows"]) {
     if (row["exchange"] == "nccl") EXPECT_THAT(row["skipped"].get<std::string>(), HasSubstr("nccl"));
     if (row["exchange"] != "mpi") continue;
-    ++measured;
-    EXPECT_EQ(row["devices"], 2);
+    on_two_ranks += row["devices"] == 2;
     EXPECT_EQ(row["skipped"], "");
     EXPECT_GT(row["efficiency"].get<double>(), 0.0);
   }
-  EXPECT_EQ(measured, 2);
+  EXPECT_EQ(on_two_ranks, 2) << "strong and weak";
   EXPECT_EQ(j["mpi"]["by_rank"].size(), 2u);
 }
 

@@ -74,6 +74,16 @@ TEST(P2PReport, CurveTable) {
   EXPECT_NE(text.find("50.00"), std::string::npos);
 }
 
+TEST(P2PReport, NcclCurveHasAlgbwAndBusbwColumns) {
+  Curve ring{"nccl-ring", "ring", {{4, 0.001, 4.0, 0.001}, {1u << 20, 100.0, 10.49, 100.0}}};
+  const std::string text = format_curve(ring);
+  EXPECT_NE(text.find("time us      algbw      busbw"), std::string::npos) << text;
+  EXPECT_NE(text.find("1 MiB      10.49     100.00     100.00"), std::string::npos) << text;
+  const nlohmann::json j = to_json(ring);
+  EXPECT_DOUBLE_EQ(j["points"][1]["busbw_gbps"].get<double>(), 100.0);
+  EXPECT_FALSE(to_json(Curve{"sweep/0->1", "", {{4, 1.0, 4.0}}})["points"][0].contains("busbw_gbps"));
+}
+
 TEST(P2PReport, JsonHasNullForUnmeasured) {
   const nlohmann::json j = to_json(TestResult{"ce-unidir", {two_by_two()}, {}});
   EXPECT_EQ(j["test"], "ce-unidir");
@@ -89,12 +99,25 @@ TEST(P2PBinary, HelpListAndTopoWorkWithoutGpu) {
   EXPECT_EQ(run_p2p("--help").exit_code, 0);
   const auto list = run_p2p("--list");
   EXPECT_EQ(list.exit_code, 0);
-  for (const char* name : {"ce-unidir", "ce-bidir", "sm-copy", "host-staged", "latency", "sweep"})
+  for (const char* name : {"ce-unidir", "ce-bidir", "sm-copy", "host-staged", "latency", "pingpong", "sweep", "nccl-pairs",
+                           "nccl-ring"})
     EXPECT_NE(list.output.find(name), std::string::npos) << name;
   EXPECT_NE(list.output.find("no CUDA device is visible"), std::string::npos);
   const auto topo = run_p2p("topo");
   EXPECT_EQ(topo.exit_code, 0);
   EXPECT_NE(topo.output.find("no CUDA device is visible"), std::string::npos);
+}
+
+TEST(P2PBinary, TopoJsonSaysWhyThereIsNoGpu) {
+  yeex::testing::ScratchDir out;
+  const auto topo = run_p2p("topo --json " + (out / "topo.json").string());
+  ASSERT_EQ(topo.exit_code, 0) << topo.output;
+  const auto j = yeex::testing::read_json(out / "topo.json");
+  EXPECT_EQ(j["program"], "yeex-p2p");
+  if (j["topology"]["gpus"].empty())  // CI; on a GPU machine the GPUs are listed instead
+    EXPECT_NE(j["topology"]["note"].get<std::string>().find("no CUDA device is visible"), std::string::npos);
+  EXPECT_TRUE(j["topology"].contains("link_types"));
+  EXPECT_TRUE(j["provenance"].contains("topology"));  // the solver's run.json records the same
 }
 
 TEST(P2PBinary, MeasuringWithoutGpuExits1) {

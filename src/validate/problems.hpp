@@ -1,0 +1,37 @@
+// The validation problems (one file each): rows of measured against reference values.
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include "src/validate/validation.hpp"
+
+namespace yeex {
+
+// Three short dipoles, x, y and z polarised, at where[0], where[1], where[2] (named tx_x, tx_y,
+// tx_z): between them they couple to every mode family of a box.
+void add_dipole_triplet(Deck& deck, const std::array<Vec3, 3>& where, WaveformKind waveform, double frequency);
+
+// PEC rectangular cavity: the lowest resonances against the discrete Yee dispersion relation.
+std::vector<CheckRow> validate_cavity(const ValidationContext& context);
+// Lossless closed box, float64: drift of the discrete energy the Yee scheme conserves.
+std::vector<CheckRow> validate_energy(const ValidationContext& context);
+// Its deck: a PEC box with a dielectric and a magnetic block (also used by the physics tests).
+Deck closed_lossless_box(bool quick);
+// The largest relative change of W over `window` steps after the deck's (first source's) pulse,
+// run in float64 with `config`.
+struct EnergyDrift {
+  double relative = 0;  // max |W^n - W^first| / W^first
+  double initial = 0;   // W^first (J)
+  Index steps = 0;      // steps measured
+};
+EnergyDrift energy_drift(Deck deck, RunConfig config, Index window);
+// TE10 pulse in a PEC guide: phase and group velocity against the discrete dispersion relation.
+std::vector<CheckRow> validate_propagation(const ValidationContext& context);
+// Hertzian dipole in free space: Ez against the analytic near + far field.
+std::vector<CheckRow> validate_dipole(const ValidationContext& context);
+// Ez (V/m) at distance r on the equatorial plane of a z dipole of length dl driven by
+// gaussian_derivative at `frequency` (A), time t after the start.
+double dipole_ez_equator(double frequency, double dl, double r, double t);
+
+}  // namespace yeex

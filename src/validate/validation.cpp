@@ -1,0 +1,97 @@
+#include "src/validate/validation.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <stdexcept>
+
+#include "src/validate/problems.hpp"
+
+namespace yeex {
+
+CheckRow relative_row(std::string quantity, std::string unit, double measured, double reference, double tolerance) {
+  CheckRow row{std::move(quantity), std::move(unit), measured, reference, 0, tolerance, "relative", false};
+  row.error = std::abs(measured - reference) / std::abs(reference);
+  row.pass = row.error <= tolerance;  // false for NaN
+  return row;
+}
+
+void add_dipole_triplet(Deck& deck, const std::array<Vec3, 3>& where, WaveformKind waveform, double frequency) {
+  for (int a = 0; a < 3; ++a) {
+    Source s;
+    s.name = std::string("tx_") + "xyz"[a];
+    s.polarisation = a;
+    s.position = where[a];
+    s.waveform = waveform;
+    s.frequency = frequency;
+    deck.sources.push_back(s);
+  }
+}
+
+const std::vector<ValidationProblem>& validation_problems() {
+  static const std::vector<ValidationProblem> problems{
+      {"cavity", "PEC box resonances vs the discrete Yee dispersion relation", validate_cavity},
+      {"energy", "discrete energy of a lossless closed box (float64)", validate_energy},
+      {"propagation", "TE10 pulse phase/group velocity vs the discrete dispersion relation", validate_propagation},
+      {"dipole", "Hertzian dipole Ez vs the analytic near + far field", validate_dipole},
+  };
+  return problems;
+}
+
+bool ProblemOutcome::pass() const {
+  if (!failure.empty() || rows.empty()) return false;
+  for (const auto& r : rows)
+    if (!r.pass) return false;
+  return true;
+}
+
+std::vector<ProblemOutcome> run_validation(const ValidationContext& context, const std::vector<std::string>& only,
+                                           const std::function<void(const ProblemOutcome&)>& report) {
+  const auto& problems = validation_problems();
+  for (const auto& name : only) {
+    bool known = false;
+    for (const auto& p : problems) known |= p.name == name;
+    if (!known) {
+      std::string names;
+      for (const auto& p : problems) names += (names.empty() ? "" : ", ") + p.name;
+      throw std::invalid_argument("--only " + name + ": unknown problem (one of " + names + ")");
+    }
+  }
+  std::vector<ProblemOutcome> outcomes;
+  for (const auto& p : problems) {
+    if (!only.empty() && std::find(only.begin(), only.end(), p.name) == only.end()) continue;
+    ProblemOutcome outcome;
+    outcome.name = p.name;
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+      outcome.rows = p.run(context);
+    } catch (const std::invalid_argument&) {
+      throw;  // a split or backend that cannot run: bad options, not a failed check
+    } catch (const std::exception& e) {
+      outcome.failure = e.what();
+    }
+    outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (report) report(outcome);
+    outcomes.push_back(std::move(outcome));
+  }
+  return outcomes;
+}
+
+nlohmann::json to_json(const ProblemOutcome& o) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& r : o.rows)
+    rows.push_back({{"quantity", r.quantity},
+                    {"unit", r.unit},
+                    {"measured", r.measured},
+                    {"reference", r.reference},
+                    {"error", r.error},
+                    {"error_kind", r.error_kind},
+                    {"tolerance", r.tolerance},
+                    {"pass", r.pass}});
+  nlohmann::json j{{"problem", o.name}, {"pass", o.pass()}, {"seconds", o.seconds}, {"rows", rows}};
+  if (!o.failure.empty()) j["failure"] = o.failure;
+  return j;
+}
+
+}  // namespace yeex

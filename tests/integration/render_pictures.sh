@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The pictures test (CTest `render_pictures`, labels cpu and render): runs the built-in deck for
+# 250 steps, renders its Ez snapshot through real ParaView (xvfb-run -a pvbatch
+# scripts/render_snapshot.py), so the XDMF/HDF5 files stay readable by ParaView, and plots a probe
+# with scripts/plot_probes.py; each PNG must exist, be larger than 10 kB and hold more than 50
+# colours, and the middle of the snapshot picture (the field itself, not the colour bar or the
+# labels) more than 20: a blank or single-colour field fails.
+#
+# Usage: render_pictures.sh YEEX_BINARY SOURCE_DIR
+set -euo pipefail
+
+YEEX=$1
+SOURCE=$2
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+for tool in xvfb-run pvbatch python3; do
+  command -v "$tool" >/dev/null || { echo "render_pictures: $tool not found (scripts/setup.sh installs it)" >&2; exit 1; }
+done
+
+"$YEEX" run --engine host --steps 250 --quiet --output "$WORK/out"
+xvfb-run -a pvbatch "$SOURCE/scripts/render_snapshot.py" "$WORK/out/ez_xy.xdmf" --component Ez --step 250 \
+  --out "$WORK/ez_xy.png"
+python3 "$SOURCE/scripts/plot_probes.py" "$WORK/out/probes.h5" --probe rx_air --component Ez --out "$WORK/rx_air.png"
+
+python3 - "$WORK/ez_xy.png" "$WORK/rx_air.png" <<'PY'
+import os
+import sys
+
+import matplotlib.image as image
+import numpy as np
+
+for path in sys.argv[1:]:
+    size = os.path.getsize(path)
+    pixels = image.imread(path)
+    colours = len(np.unique(pixels.reshape(-1, pixels.shape[-1]), axis=0))
+    print("render_pictures: %s: %d bytes, %dx%d, %d colours" % (os.path.basename(path), size, pixels.shape[1],
+                                                                 pixels.shape[0], colours))
+    if size < 10000 or colours <= 50:
+        sys.exit("render_pictures: %s looks blank" % path)
+height, width = image.imread(sys.argv[1]).shape[:2]
+middle = image.imread(sys.argv[1])[int(0.3 * height):int(0.7 * height), int(0.3 * width):int(0.7 * width)]
+field_colours = len(np.unique(middle.reshape(-1, middle.shape[-1]), axis=0))
+print("render_pictures: the field in the middle of the snapshot picture has %d colours" % field_colours)
+if field_colours <= 20:
+    sys.exit("render_pictures: the snapshot's field looks blank")
+PY
