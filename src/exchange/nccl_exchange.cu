@@ -74,8 +74,9 @@ class NcclExchange final : public HaloExchange<Real> {
                  static_cast<std::size_t>(t.source.count() * e.layout().pitch_z)});
           }
         }
-    setenv("NCCL_NVLS_ENABLE", "0", 0);  // before NCCL reads its environment; a user's setting wins
     comms_.assign(engines.size(), nullptr);
+    if (d.size() == 1) return;  // one subdomain: nothing to exchange, no communicator to set up
+    setenv("NCCL_NVLS_ENABLE", "0", 0);  // before NCCL reads its environment; a user's setting wins
     if (const ProcessGroup* group = this->context_.processes) {
       // MPI mode: rank r holds subdomain r, and is NCCL rank r of one communicator over the group.
       ncclUniqueId id{};
