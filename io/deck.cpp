@@ -839,7 +839,9 @@ Deck parse_deck_string(const std::string& text, const std::string& origin) {
   return deck;
 }
 
-Deck parse_deck_file(const std::filesystem::path& path) {
+Deck parse_deck_file(const std::filesystem::path& path) { return parse_deck_string(read_deck_file(path), path.string()); }
+
+std::string read_deck_file(const std::filesystem::path& path) {
   std::error_code error;
   if (!std::filesystem::is_regular_file(path, error))
     throw DeckError("", "cannot read deck file '" + path.string() + "': " +
@@ -848,7 +850,7 @@ Deck parse_deck_file(const std::filesystem::path& path) {
   std::ostringstream text;
   text << in.rdbuf();
   if (!in || !text) throw DeckError("", "cannot read deck file '" + path.string() + "': read failed");
-  return parse_deck_string(text.str(), path.string());
+  return text.str();
 }
 
 Deck default_deck() {

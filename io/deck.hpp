@@ -129,6 +129,8 @@ struct Deck {
 // Parses and validates; throws DeckError.
 Deck parse_deck_string(const std::string& text, const std::string& origin = "<string>");
 Deck parse_deck_file(const std::filesystem::path& path);
+// The text of a deck file (MPI mode: rank 0 reads it and broadcasts it); throws DeckError.
+std::string read_deck_file(const std::filesystem::path& path);
 
 // The built-in problem of `yeex run` with no deck: a dipole in a PEC box with a dielectric block.
 Deck default_deck();

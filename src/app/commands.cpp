@@ -16,9 +16,11 @@
 
 #include "io/atomic_file.hpp"
 #include "io/deck.hpp"
+#include "src/app/mpi_mode.hpp"
 #include "src/bench/bench.hpp"
 #include "src/bench/exchange_model.hpp"
 #include "src/exchange/registry.hpp"
+#include "src/runtime/mpi_launch.hpp"
 #include "src/runtime/provenance.hpp"
 #include "src/solver/engines.hpp"
 #include "src/solver/field_stats.hpp"
@@ -198,123 +200,221 @@ RunConfig resolve_split(const SplitOptions& o) {
   return config;
 }
 
-}  // namespace
-
-int run_command(const RunOptions& o) {
-  Deck deck = o.deck ? parse_deck_file(*o.deck) : default_deck();
-  if (!o.quiet)
-    for (const std::string& warning : deck.warnings) std::cerr << "yeex: " << warning << "\n";
-  if (o.steps) {
-    if (*o.steps < 1) throw UsageError("--steps must be at least 1");
-    deck.steps = *o.steps;
-    deck.duration.reset();
+// MPI mode: one z-slab per rank, this rank's GPU (src/app/mpi_mode.hpp). Local checks only.
+RunConfig resolve_mpi_split(const SplitOptions& o, const ProcessGroup& world) {
+  RunConfig config;
+  config.engine = resolve_engine(o.engine);
+  config.exchange = o.exchange;
+  config.halo_depth = o.halo_depth;
+  config.peer_access = !o.no_peer;
+  config.processes = &world;
+  if (o.halo_depth < 1) throw UsageError("--halo-depth must be at least 1");
+  if (o.gpus)
+    throw UsageError("--gpus: under mpirun each rank drives one GPU, so the GPU count is the number of ranks "
+                     "(mpirun -np N); --devices maps the ranks of a node to its GPUs");
+  if (o.subdomains != 1 && o.subdomains != world.size())
+    throw UsageError("--subdomains " + std::to_string(o.subdomains) + ": under mpirun each rank holds one z-slab (" +
+                     std::to_string(world.size()) + " ranks); leave --subdomains out");
+  if (config.engine == "host") {
+    if (!o.devices.empty()) throw UsageError("--devices needs the cuda engine");
+    return config;
   }
-  if (o.output) deck.output_dir = o.output->string();
-  RunConfig config = resolve_split(o.split);
-  const std::string& engine = config.engine;
-  const int bits = precision_bits(o.precision);
-  const int slabs = exchange_request(config).subdomains;
-  // The cuda engine needs its slab on each GPU; host slabs all share the host's memory.
-  const std::size_t need = estimate_engine_bytes(deck, bits) / (engine == "cuda" ? slabs : 1),
-                    have = available_memory(engine, engine == "cuda" ? config.devices.front() : 0);
-  if (need > have)
-    throw UsageError("the model needs about " + gib(need) + " on the " + engine + " engine but only " + gib(have) +
-                     " is available (grid.cells " + std::to_string(deck.grid.nx) + " x " +
-                     std::to_string(deck.grid.ny) + " x " + std::to_string(deck.grid.nz) + ")");
-  try {
-    check_run_config(deck.grid, config);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());
-  }
-  const std::filesystem::path out = deck.output_dir;
-  check_output_directory(out);
-  if (o.dry_run) {
-    std::printf("yeex: %s: %lld x %lld x %lld cells, %lld steps, about %s on the %s engine%s, %d subdomain(s), "
-                "exchange %s; nothing run (--dry-run)\n",
-                deck.title.c_str(), (long long)deck.grid.nx, (long long)deck.grid.ny, (long long)deck.grid.nz,
-                (long long)deck.step_count(), gib(need).c_str(), engine.c_str(), engine == "cuda" ? " per GPU" : "",
-                slabs, chosen_exchange(config).c_str());
-    return 0;
-  }
-  const Model model = build_model(deck);
-  std::filesystem::create_directories(out);
-
-  config.precision_bits = bits;
-  config.progress = !o.quiet && !o.json;
-  config.output_dir = out;
-  const RunResult result = run_model(model, config);
-  const nlohmann::json report = run_report(model, result, o.command_line);
-  write_text_atomically(out / "run.json", report.dump(2) + "\n");
-  if (o.json)
-    std::cout << report.dump(2) << "\n";
-  else if (!o.quiet)
-    print_run_summary(model, result, &out);
-  return 0;
+  config.devices = {choose_rank_gpu(world, o)};
+  return config;
 }
 
-int bench_command(const BenchOptions& o) {
-  RunConfig pool = resolve_split(o.split);  // the engine and every GPU (or slab count) available
-  BenchConfig b;
-  b.engine = pool.engine;
-  b.precision_bits = precision_bits(o.precision);
-  b.sizes = o.sizes;
-  if (o.deck) {
-    b.deck = parse_deck_file(*o.deck);
-    if (o.sizes.empty()) b.sizes = {b.deck->grid.nx};
-  }
-  if (b.sizes.empty()) b.sizes = {256};
-  b.devices = pool.devices;
-  const int available = b.engine == "cuda" ? static_cast<int>(pool.devices.size()) : std::max(pool.subdomains, 4);
-  b.counts = o.counts;
-  if (b.counts.empty())
-    for (int n = 1; n <= available; n *= 2) b.counts.push_back(n);
-  for (int n : b.counts)
-    if (n < 1 || (b.engine == "cuda" && n > available))
-      throw UsageError("--counts " + std::to_string(n) + ": " + std::to_string(available) + " GPU(s) available");
-  b.exchanges = o.exchanges;
-  if (b.exchanges.empty())
-    for (const auto& e : exchange_catalogue()) b.exchanges.push_back(e.name);
-  for (const auto& e : b.exchanges)
-    if (exchange_unavailable(e, {}).rfind("unknown", 0) == 0) throw UsageError("--exchanges: unknown backend '" + e + "'");
-  b.strong = o.scaling != "weak";
-  b.weak = o.scaling != "strong";
-  b.halo_depth = std::max<Index>(o.split.halo_depth, 2);
-  b.peer_access = !o.split.no_peer;
-  b.cpml_cells = o.cpml;
-  for (Index n : o.sizes)
-    if (o.cpml > 0 && n < 2 * o.cpml + kCpmlMinInteriorCells)
-      throw UsageError("--cpml " + std::to_string(o.cpml) + ": --size " + std::to_string(n) + " leaves fewer than " +
-                       std::to_string(kCpmlMinInteriorCells) + " interior cells");
-  b.steps = o.steps;
-  b.warmup = o.warmup;
-  b.repeats = o.repeats;
-  for (Index n : o.sizes) {
-    const Index largest = b.weak ? n * b.counts.back() : n;
-    const std::size_t need = estimate_engine_bytes(bench_deck({n, n, largest}, 1, b.cpml_cells), b.precision_bits) /
-                             (b.engine == "cuda" ? b.counts.back() : 1);
-    const std::size_t have = available_memory(b.engine, b.devices.empty() ? 0 : b.devices.front());
-    if (need > have) throw UsageError("--size " + std::to_string(n) + ": needs about " + gib(need) + ", " + gib(have) + " available");
-  }
-  if (o.json) check_output_directory(o.json->parent_path().empty() ? "." : o.json->parent_path());
-  std::optional<P2PSweep> sweep;
-  if (o.p2p_json) {
+// MPI mode: rank 0's engine (its default when none is named), so that every rank runs the same.
+std::string agreed_engine(const ProcessGroup* world, const std::string& requested) {
+  if (!world || !requested.empty()) return requested;
+  return broadcast_string(*world, world->rank() == 0 ? default_engine() : std::string());
+}
+
+// The split of a run in either mode; MPI mode also refuses ranks sharing a GPU (collective).
+RunConfig resolve_any_split(SplitOptions o, const ProcessGroup* world) {
+  o.engine = agreed_engine(world, o.engine);
+  RunConfig config = agreed(world, [&] { return world ? resolve_mpi_split(o, *world) : resolve_split(o); });
+  if (world && config.engine == "cuda") check_gpu_sharing(*world, config.devices.front(), o.oversubscribe_gpus);
+  return config;
+}
+
+// Bytes one process's engine needs of a model of `total` bytes split into `slabs`: a GPU holds
+// its own slab; host slabs share the node's memory (MPI mode: the node's ranks' slabs).
+std::size_t bytes_per_process(std::size_t total, const RunConfig& config, int slabs) {
+  if (config.engine == "cuda") return total / slabs;
+  if (config.processes) return total / slabs * config.processes->placement().local_size;
+  return total;
+}
+
+// The "mpi" section of run.json and bench JSON: the MPI library and every rank, host and GPU.
+nlohmann::json mpi_report(const nlohmann::json& ranks) {
+  return {{"ranks", ranks.size()}, {"library", mpi_library_version()}, {"cuda_aware", mpi_cuda_aware()}, {"by_rank", ranks}};
+}
+
+// How a run's halos travel in MPI mode.
+std::string halo_path(const RunConfig& config, const std::string& exchange) {
+  if (exchange != "mpi") return "device memory (NCCL)";
+  if (config.engine == "host") return "host memory";
+  return mpi_cuda_aware() ? "device memory (CUDA-aware MPI)" : "staged through pinned host buffers";
+}
+
+}  // namespace
+
+int run_command(const RunOptions& o, const ProcessGroup* world) {
+  const SingleProcessGroup alone;
+  const ProcessGroup& group = world ? *world : alone;
+  const bool root = group.rank() == 0;
+  // Rank 0 reads the deck; every rank parses rank 0's text (the file need exist on rank 0 only).
+  const std::string text =
+      broadcast_string(group, agreed(world, [&] { return o.deck && root ? read_deck_file(*o.deck) : std::string(); }));
+  Deck deck = agreed(world, [&] { return o.deck ? parse_deck_string(text, o.deck->string()) : default_deck(); });
+  if (!o.quiet && root)
+    for (const std::string& warning : deck.warnings) std::cerr << "yeex: " << warning << "\n";
+  agreed(world, [&] {
+    if (o.steps) {
+      if (*o.steps < 1) throw UsageError("--steps must be at least 1");
+      deck.steps = *o.steps;
+      deck.duration.reset();
+    }
+  });
+  if (o.output) deck.output_dir = o.output->string();
+  RunConfig config = resolve_any_split(o.split, world);
+  const std::string& engine = config.engine;
+  const int bits = precision_bits(o.precision);
+  const std::filesystem::path out = deck.output_dir;
+  const int slabs = exchange_request(config).subdomains;
+  const std::size_t need = bytes_per_process(estimate_engine_bytes(deck, bits), config, slabs);
+  agreed(world, [&] {
+    const std::size_t have = available_memory(engine, engine == "cuda" ? config.devices.front() : 0);
+    if (need > have)
+      throw UsageError("the model needs about " + gib(need) + " on the " + engine + " engine but only " + gib(have) +
+                       " is available (grid.cells " + std::to_string(deck.grid.nx) + " x " +
+                       std::to_string(deck.grid.ny) + " x " + std::to_string(deck.grid.nz) + ")");
     try {
-      sweep = load_p2p_sweep(*o.p2p_json);
+      check_run_config(deck.grid, config);
     } catch (const std::invalid_argument& e) {
       throw UsageError(e.what());
     }
+    if (root) check_output_directory(out);
+  });
+  if (o.dry_run) {
+    if (root)
+      std::printf("yeex: %s: %lld x %lld x %lld cells, %lld steps, about %s on the %s engine%s, %d subdomain(s), "
+                  "exchange %s; nothing run (--dry-run)\n",
+                  deck.title.c_str(), (long long)deck.grid.nx, (long long)deck.grid.ny, (long long)deck.grid.nz,
+                  (long long)deck.step_count(), gib(need).c_str(), engine.c_str(),
+                  engine == "cuda" ? " per GPU" : world ? " per node" : "", slabs, chosen_exchange(config).c_str());
+    return 0;
   }
-  // The sweep's prediction for the row's halo messages (src/bench/exchange_model.hpp); cuda only.
+  const Model model = agreed(world, [&] {
+    Model m = build_model(deck);
+    if (root) std::filesystem::create_directories(out);
+    return m;
+  });
+
+  config.precision_bits = bits;
+  config.progress = root && !o.quiet && !o.json;
+  config.output_dir = out;
+  const RunResult result = run_model(model, config);
+  const nlohmann::json ranks = world ? rank_table(*world, engine == "cuda" ? config.devices.front() : -1) : nullptr;
+  if (!root) return 0;
+  nlohmann::json report = run_report(model, result, o.command_line);
+  report["run"]["mode"] = world ? "mpi" : "threads";
+  if (world) {
+    report["mpi"] = mpi_report(ranks);
+    report["mpi"]["halo_path"] = halo_path(config, result.exchange);
+    if (engine == "cuda") {
+      report["run"]["devices"] = nlohmann::json::array();
+      for (const auto& r : ranks) report["run"]["devices"].push_back(r["gpu"]["index"]);
+    }
+  }
+  write_text_atomically(out / "run.json", report.dump(2) + "\n");
+  if (o.json) {
+    std::cout << report.dump(2) << "\n";
+  } else if (!o.quiet) {
+    print_run_summary(model, result, &out);
+    if (world) std::printf("  mpi       %d ranks, %s, halos: %s\n", group.size(), mpi_library_version().c_str(),
+                           report["mpi"]["halo_path"].get<std::string>().c_str());
+  }
+  return 0;
+}
+
+int bench_command(const BenchOptions& o, const ProcessGroup* world) {
+  const bool root = !world || world->rank() == 0;
+  // The engine and every GPU (or slab count) available; MPI mode: the ranks, one GPU each.
+  const RunConfig pool = resolve_any_split(o.split, world);
+  const BenchConfig b = agreed(world, [&] {
+    BenchConfig b;
+    b.engine = pool.engine;
+    b.precision_bits = precision_bits(o.precision);
+    b.sizes = o.sizes;
+    if (o.deck) {
+      b.deck = parse_deck_file(*o.deck);
+      if (o.sizes.empty()) b.sizes = {b.deck->grid.nx};
+    }
+    if (b.sizes.empty()) b.sizes = {256};
+    b.devices = pool.devices;
+    b.processes = world;
+    const int available = world                ? world->size()
+                          : b.engine == "cuda" ? static_cast<int>(pool.devices.size())
+                                               : std::max(pool.subdomains, 4);
+    b.counts = o.counts;
+    if (b.counts.empty())
+      for (int n = 1; n <= available; n *= 2) b.counts.push_back(n);
+    for (int n : b.counts)
+      if (n < 1 || ((b.engine == "cuda" || world) && n > available))
+        throw UsageError("--counts " + std::to_string(n) + ": " + std::to_string(available) +
+                         (world ? " rank(s) in this MPI job" : " GPU(s) available"));
+    b.exchanges = o.exchanges;
+    if (b.exchanges.empty())
+      for (const auto& e : exchange_catalogue())
+        if (world ? e.mpi_mode : e.threads_mode) b.exchanges.push_back(e.name);
+    for (const auto& e : b.exchanges)
+      if (exchange_unavailable(e, {}).rfind("unknown", 0) == 0) throw UsageError("--exchanges: unknown backend '" + e + "'");
+    b.strong = o.scaling != "weak";
+    b.weak = o.scaling != "strong";
+    b.halo_depth = std::max<Index>(o.split.halo_depth, 2);
+    b.transport_halo_depth = world ? o.split.halo_depth : 1;
+    b.peer_access = !o.split.no_peer;
+    b.cpml_cells = o.cpml;
+    for (Index n : b.sizes)
+      if (o.cpml > 0 && n < 2 * o.cpml + kCpmlMinInteriorCells)
+        throw UsageError("--cpml " + std::to_string(o.cpml) + ": --size " + std::to_string(n) + " leaves fewer than " +
+                         std::to_string(kCpmlMinInteriorCells) + " interior cells");
+    b.steps = o.steps;
+    b.warmup = o.warmup;
+    b.repeats = o.repeats;
+    for (Index n : b.sizes) {
+      const Index largest = b.weak ? n * b.counts.back() : n;
+      const std::size_t need = bytes_per_process(estimate_engine_bytes(bench_deck({n, n, largest}, 1, b.cpml_cells), b.precision_bits),
+                                                 pool, b.counts.back());
+      const std::size_t have = available_memory(b.engine, b.devices.empty() ? 0 : b.devices.front());
+      if (need > have) throw UsageError("--size " + std::to_string(n) + ": needs about " + gib(need) + ", " + gib(have) + " available");
+    }
+    if (o.json && root) check_output_directory(o.json->parent_path().empty() ? "." : o.json->parent_path());
+    return b;
+  });
+  const std::optional<P2PSweep> sweep = agreed(world, [&]() -> std::optional<P2PSweep> {
+    if (!o.p2p_json) return std::nullopt;
+    try {
+      return load_p2p_sweep(*o.p2p_json);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+  });
+  // The sweep's prediction for the row's halo messages (src/bench/exchange_model.hpp); cuda in
+  // threads mode only (MPI mode: this rank knows its own GPU alone).
   const auto predicted = [&](const BenchRow& r) {
-    if (!sweep || b.engine != "cuda" || !r.skipped.empty() || r.count < 2) return double(NAN);
+    if (!sweep || world || b.engine != "cuda" || !r.skipped.empty() || r.count < 2) return double(NAN);
     return predicted_exchange_seconds(*sweep, r.grid, {b.devices.begin(), b.devices.begin() + r.count}, r.halo_depth,
                                       std::size_t(b.precision_bits / 8));
   };
+  const nlohmann::json ranks = world ? rank_table(*world, b.engine == "cuda" ? b.devices.front() : -1) : nullptr;
 
   const int device = b.devices.empty() ? 0 : b.devices.front();
-  const double copy = memory_copy_bandwidth(b.engine, device);
+  const double copy = root ? memory_copy_bandwidth(b.engine, device) : 0.0;  // rank 0's device
   const double bytes = kBytesPerCellStep * b.precision_bits / 32;
-  if (o.csv) {
+  if (!root) {
+  } else if (o.csv) {
     std::printf("scaling,size,nx,ny,nz,exchange,devices,halo_depth,seconds_per_step,gcells_per_s,exchange_s_per_step,"
                 "predicted_exchange_s_per_step,wait_s_per_step,efficiency,effective_gb_per_s_per_device,skipped\n");
   } else {
@@ -326,11 +426,14 @@ int bench_command(const BenchOptions& o) {
     std::printf("# memory copy bandwidth of one device: %.0f GB/s (read + write); effective GB/s = %d B/cell/step x Gcells/s per device\n",
                 copy, int(bytes));
     if (!b.peer_access) std::printf("# --no-peer: peer access between GPUs is off\n");
+    if (world)
+      std::printf("# MPI mode: %d ranks (%s), one %s each; a row of N uses ranks 0..N-1 while the others wait\n",
+                  world->size(), mpi_library_version().c_str(), b.engine == "cuda" ? "GPU" : "z-slab");
     std::printf("# strong efficiency = T1 / (N x TN) on the same global grid; weak = T1 / TN with N^3 per device; T1 measured in this run\n");
     std::printf("# exchange, wait: per step, slowest device, synchronous backends only (host clock)\n");
     if (sweep)
       std::printf("# pred: %s; sweep from %s%s\n", exchange_model_definition().c_str(), sweep->source.c_str(),
-                  b.engine == "cuda" ? "" : " (not applied: host engine)");
+                  world ? " (not applied: MPI mode)" : b.engine == "cuda" ? "" : " (not applied: host engine)");
     else
       std::printf("# pred: the exchange time a yeex-p2p size sweep predicts; give one with --p2p-json FILE\n");
     std::printf("%-7s %6s %-15s %-12s %4s %10s %9s %9s %9s %9s %7s %9s\n", "scaling", "size", "grid", "exchange", "N",
@@ -338,6 +441,7 @@ int bench_command(const BenchOptions& o) {
   }
   nlohmann::json rows = nlohmann::json::array();
   const auto report = [&](const BenchRow& r) {
+    if (!root) return;
     const std::string grid = std::to_string(r.grid.nx) + "x" + std::to_string(r.grid.ny) + "x" + std::to_string(r.grid.nz);
     const double per_device = r.gcells_per_second * bytes / r.count;
     const double prediction = predicted(r);
@@ -367,11 +471,12 @@ int bench_command(const BenchOptions& o) {
                     {"fraction_of_copy_bandwidth", per_device / copy}, {"skipped", r.skipped}});
   };
   run_bench(b, report);
-  if (o.json) {
+  if (o.json && root) {
     nlohmann::json j{{"format", "yeex-bench-2"},
                      {"command", o.command_line},
                      {"provenance", provenance()},
                      {"engine", b.engine},
+                     {"mode", world ? "mpi" : "threads"},
                      {"cpml_cells", b.cpml_cells},
                      {"precision", b.precision_bits == 64 ? "f64" : "f32"},
                      {"devices", b.devices},
@@ -388,10 +493,17 @@ int bench_command(const BenchOptions& o) {
                        {"exchange, wait", "host-clock seconds per step of the slowest device; synchronous backends only"},
                        {"predicted exchange", exchange_model_definition()}}},
                      {"rows", rows}};
+    if (world) {
+      j["mpi"] = mpi_report(ranks);
+      if (b.engine == "cuda") {
+        j["devices"] = nlohmann::json::array();
+        for (const auto& r : ranks) j["devices"].push_back(r["gpu"]["index"]);
+      }
+    }
     if (sweep) {
       nlohmann::json pairs = nlohmann::json::array();
       for (const auto& c : sweep->curves) pairs.push_back(std::to_string(c.src) + "->" + std::to_string(c.dst));
-      j["p2p_sweep"] = {{"source", sweep->source}, {"pairs", pairs}, {"applied", b.engine == "cuda"}};
+      j["p2p_sweep"] = {{"source", sweep->source}, {"pairs", pairs}, {"applied", b.engine == "cuda" && !world}};
     }
     write_text_atomically(*o.json, j.dump(2) + "\n");
   }
@@ -450,18 +562,29 @@ int validate_command(const ValidateOptions& o) {
   return failed ? 1 : 0;
 }
 
-int exchanges_command(const SplitOptions& split) {
-  RunConfig config = resolve_split(split);
-  const ExchangeRequest request = exchange_request(config);
-  std::printf("# exchange backends for the %s engine, %d subdomain(s), halo depth %lld\n", config.engine.c_str(),
-              request.subdomains, (long long)request.halo_depth);
-  std::printf("%-12s %-10s %s\n", "exchange", "runs here", "mechanism");
-  for (const auto& e : exchange_catalogue()) {
-    const std::string why = exchange_unavailable(e.name, request);
-    std::printf("%-12s %-10s %s%s\n", e.name.c_str(), why.empty() ? "yes" : "no", e.description.c_str(),
-                why.empty() ? "" : (" (" + why + ")").c_str());
-  }
-  return 0;
+int exchanges_command(const SplitOptions& split, const ProcessGroup* world) {
+  SplitOptions options = split;
+  options.engine = agreed_engine(world, split.engine);
+  return agreed(world, [&] {
+    ExchangeRequest request;
+    if (world) {  // MPI mode: one slab per rank (no GPU is chosen just to list)
+      if (split.halo_depth < 1) throw UsageError("--halo-depth must be at least 1");
+      request = {resolve_engine(options.engine), {}, world->size(), split.halo_depth, !split.no_peer, true};
+      if (world->rank() != 0) return 0;
+    } else {
+      request = exchange_request(resolve_split(options));
+    }
+    std::printf("# exchange backends for the %s engine, %d subdomain(s), halo depth %lld, %s\n", request.engine.c_str(),
+                request.subdomains, (long long)request.halo_depth,
+                world ? ("MPI mode (" + std::to_string(world->size()) + " ranks)").c_str() : "threads mode");
+    std::printf("%-12s %-10s %s\n", "exchange", "runs here", "mechanism");
+    for (const auto& e : exchange_catalogue()) {
+      const std::string why = exchange_unavailable(e.name, request);
+      std::printf("%-12s %-10s %s%s\n", e.name.c_str(), why.empty() ? "yes" : "no", e.description.c_str(),
+                  why.empty() ? "" : (" (" + why + ")").c_str());
+    }
+    return 0;
+  });
 }
 
 int engines_command() {

@@ -1,5 +1,6 @@
 // The sub-commands behind the CLI. Each returns the process exit code: 0 success, 1 a run that
-// failed (numerical blow-up, device error), 2 bad input (nothing written).
+// failed (numerical blow-up, device error), 2 bad input (nothing written). MPI mode is in
+// src/app/mpi_mode.hpp.
 #pragma once
 
 #include <filesystem>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "decomposition/grid.hpp"
+#include "src/runtime/process_group.hpp"
 
 namespace yeex {
 
@@ -27,6 +29,7 @@ struct SplitOptions {
   std::string exchange;           // empty: the default backend
   Index halo_depth = 1;
   bool no_peer = false;           // cuda: never enable peer access (host-staged paths only)
+  bool oversubscribe_gpus = false;  // MPI mode: let ranks of one node share a GPU
 };
 
 struct RunOptions {
@@ -68,12 +71,14 @@ struct ValidateOptions {
   std::string command_line;
 };
 
-int run_command(const RunOptions& options);
+// `world`: MPI mode's ranks (yeex started by mpirun), null in threads mode. In MPI mode every
+// rank calls the command; rank 0 prints and writes the files.
+int run_command(const RunOptions& options, const ProcessGroup* world = nullptr);
 // `yeex validate`: 0 every check passed, 1 a check failed, 2 bad options.
 int validate_command(const ValidateOptions& options);
-int bench_command(const BenchOptions& options);
+int bench_command(const BenchOptions& options, const ProcessGroup* world = nullptr);
 int engines_command();
-int exchanges_command(const SplitOptions& split);
+int exchanges_command(const SplitOptions& split, const ProcessGroup* world = nullptr);
 
 // Throws UsageError unless `dir` exists as a writable folder or can be created.
 void check_output_directory(const std::filesystem::path& dir);

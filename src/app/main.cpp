@@ -1,16 +1,50 @@
-// yeex command line: run a deck, benchmark an engine, list engines.
+// yeex command line: run a deck, benchmark an engine, list engines. Started by mpirun, yeex
+// runs in MPI mode (src/app/mpi_mode.hpp): MPI lives from here to the end of main.
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <exception>
 #include <map>
+#include <optional>
 
 #include "io/deck.hpp"
 #include "src/app/commands.hpp"
+#include "src/app/mpi_mode.hpp"
 #include "src/runtime/build_info.hpp"
+#include "src/runtime/mpi_launch.hpp"
 
 int main(int argc, char** argv) {
   using namespace yeex;
+  const MpiLaunch launch = detect_mpi_launch();
+  if (launch.launched && !mpi_built() && launch.size != 1) {
+    if (launch.rank == 0)
+      std::fprintf(stderr,
+                   "yeex: started by an MPI launcher (%s), but this build has no MPI mode: every process would run the "
+                   "whole model alone. Run yeex without mpirun (threads mode: one process drives every GPU), or "
+                   "rebuild with an MPI library installed (scripts/setup.sh; CMake option YEEX_ENABLE_MPI)\n",
+                   launch.variable.c_str());
+    return 2;
+  }
+  std::optional<MpiSession> mpi;
+  if (launch.launched && mpi_built()) {
+    try {
+      mpi.emplace(argc, argv);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "yeex: MPI mode cannot start: %s\n", e.what());
+      return 1;
+    }
+  }
+  const ProcessGroup* world = mpi ? &mpi->world() : nullptr;
+  const bool root = !world || world->rank() == 0;
+  if (world) {
+    try {
+      check_same_arguments(*world, std::vector<std::string>(argv + 1, argv + argc));
+    } catch (const AgreedExit& e) {
+      return e.code();
+    }
+    share_cores_among_node_ranks(*world);
+  }
+
   std::string command_line;
   for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
 
@@ -20,7 +54,7 @@ int main(int argc, char** argv) {
   const std::vector<std::string> engines{"host", "cuda"};
   const std::vector<std::string> precisions{"f32", "f64"};
 
-  const std::vector<std::string> exchanges{"host-staged", "p2p", "overlap", "coop", "b2r", "nccl", "list"};
+  const std::vector<std::string> exchanges{"host-staged", "p2p", "overlap", "coop", "b2r", "nccl", "mpi", "list"};
   // The options that say how a run is split, shared by `run` and `exchanges`.
   const auto add_split_options = [&](CLI::App* cmd, SplitOptions& split) {
     cmd->add_option("--engine", split.engine, "Compute engine (default: cuda when a GPU is visible, else host)")
@@ -35,6 +69,8 @@ int main(int argc, char** argv) {
     cmd->add_flag("--no-peer", split.no_peer, "cuda engine: never enable peer access (host-staged paths only)");
     cmd->add_option("--halo-depth", split.halo_depth, "Ghost planes R; R > 1 exchanges every R steps (B+2R)")
         ->check(CLI::Range(Index(1), Index(64)));
+    cmd->add_flag("--oversubscribe-gpus", split.oversubscribe_gpus,
+                  "MPI mode: let several ranks of a node share one GPU (refused otherwise)");
   };
 
   RunOptions run;
@@ -43,7 +79,8 @@ int main(int argc, char** argv) {
   std::string output;
   Index steps = 0;
   auto* run_cmd = app.add_subcommand("run", "Run a deck (with no deck: a dipole in a PEC box with a dielectric block)");
-  run_cmd->add_option("deck", deck, "Input deck (TOML); see the README's 'The input deck'")->check(CLI::ExistingFile);
+  auto* deck_option = run_cmd->add_option("deck", deck, "Input deck (TOML); see the README's 'The input deck'");
+  if (!world) deck_option->check(CLI::ExistingFile);  // MPI mode: rank 0 reads it, the others need not see it
   add_split_options(run_cmd, run.split);
   run_cmd->add_option("--precision", run.precision, "Field precision")->check(CLI::IsMember(precisions))->capture_default_str();
   run_cmd->add_option("--steps", steps, "Override the deck's number of time steps")->check(CLI::PositiveNumber);
@@ -104,23 +141,28 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
+    // MPI mode: the ranks have the same arguments, so they all fail alike; rank 0 tells.
+    const int code = root ? app.exit(e) : e.get_exit_code();
     return code == 0 ? 0 : 2;
   }
 
   try {
     if (*run_cmd && run.split.exchange == "list") {
       run.split.exchange.clear();
-      return exchanges_command(run.split);
+      return exchanges_command(run.split, world);
     }
-    if (*exchanges_cmd) return exchanges_command(list_split);
+    if (*exchanges_cmd) return exchanges_command(list_split, world);
     if (*run_cmd) {
       if (!deck.empty()) run.deck = deck;
       if (!output.empty()) run.output = output;
       if (steps > 0) run.steps = steps;
-      return run_command(run);
+      return run_command(run, world);
     }
     if (*validate_cmd) {
+      if (world) {  // the same answer on every rank: no rank waits for another
+        if (root) std::fprintf(stderr, "yeex: validate runs in one process (threads mode); start it without mpirun\n");
+        return 2;
+      }
       if (!validate_json.empty()) validate.json = validate_json;
       return validate_command(validate);
     }
@@ -128,17 +170,17 @@ int main(int argc, char** argv) {
       if (!json_path.empty()) bench.json = json_path;
       if (!p2p_json_path.empty()) bench.p2p_json = p2p_json_path;
       if (!bench_deck_path.empty()) bench.deck = bench_deck_path;
-      return bench_command(bench);
+      return bench_command(bench, world);
     }
-    return engines_command();
-  } catch (const DeckError& e) {
-    std::fprintf(stderr, "yeex: error in deck: %s\n", e.what());
-    return 2;
-  } catch (const UsageError& e) {
-    std::fprintf(stderr, "yeex: %s\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "yeex: run failed: %s\n", e.what());
-    return 1;
+    return root ? engines_command() : 0;
+  } catch (const AgreedExit& e) {
+    return e.code();  // MPI mode: every rank stops; rank 0 said why
+  } catch (...) {
+    const GroupProblem problem = describe_current_exception(world ? world->rank() : 0);
+    std::fprintf(stderr, "yeex: %s\n", problem.message.c_str());
+    std::fflush(stderr);
+    // MPI mode: one rank failed on its own; the others may wait for it in the middle of a step.
+    if (world && world->size() > 1) world->abort(problem.exit_code);
+    return problem.exit_code;
   }
 }

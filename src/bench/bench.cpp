@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -50,7 +52,8 @@ Deck stretch_deck(const Deck& base, const GridShape& grid, Index steps) {
 
 namespace {
 
-RunConfig run_config(const BenchConfig& b, int count, const std::string& exchange, Index depth) {
+RunConfig run_config(const BenchConfig& b, int count, const std::string& exchange, Index depth,
+                     const ProcessGroup* group) {
   RunConfig c;
   c.engine = b.engine;
   c.precision_bits = b.precision_bits;
@@ -58,15 +61,19 @@ RunConfig run_config(const BenchConfig& b, int count, const std::string& exchang
   c.halo_depth = depth;
   c.peer_access = b.peer_access;
   c.probe_slots = 256;
-  if (b.engine == "cuda")
+  c.processes = group;
+  if (group)  // MPI mode: one slab per rank of the group, on this rank's GPU
+    c.devices = b.devices;
+  else if (b.engine == "cuda")
     c.devices.assign(b.devices.begin(), b.devices.begin() + count);
   else
     c.subdomains = count;
   return c;
 }
 
-BenchRow measure(const BenchConfig& b, BenchRow row) {
-  const RunConfig config = run_config(b, row.count, row.exchange == "-" ? "" : row.exchange, row.halo_depth);
+// `group`: MPI mode, the ranks of this row (null in threads mode).
+BenchRow measure(const BenchConfig& b, BenchRow row, const ProcessGroup* group) {
+  const RunConfig config = run_config(b, row.count, row.exchange == "-" ? "" : row.exchange, row.halo_depth, group);
   try {
     check_run_config(row.grid, config);
   } catch (const std::invalid_argument& e) {
@@ -95,6 +102,16 @@ std::vector<BenchRow> run_bench(const BenchConfig& b, const std::function<void(c
     rows.push_back(r);
     report(r);
   };
+  // MPI mode: the group of the first N ranks for every count N (null on the ranks outside it).
+  std::map<int, std::unique_ptr<ProcessGroup>> groups;
+  if (b.processes)
+    for (int count : b.counts) groups[count] = b.processes->first(count);
+  if (b.processes && !groups.count(1)) groups[1] = b.processes->first(1);
+  const auto measure_on = [&](BenchRow row) {
+    if (!b.processes) return measure(b, std::move(row), nullptr);
+    const ProcessGroup* group = groups.at(row.count).get();
+    return group ? measure(b, std::move(row), group) : row;  // not in this row: go on to the next
+  };
   for (Index n : b.sizes) {
     // T1: one device, N^3 cells; it is the baseline of both scalings.
     BenchRow base;
@@ -102,7 +119,8 @@ std::vector<BenchRow> run_bench(const BenchConfig& b, const std::function<void(c
     base.size = n;
     base.grid = {n, n, n};
     base.exchange = "-";
-    base = measure(b, base);
+    base = measure_on(base);
+    if (b.processes) base.skipped = broadcast_string(*b.processes, base.skipped);  // every rank skips alike
     emit(base);
     if (!base.skipped.empty()) continue;
     for (const char* scaling : {"strong", "weak"}) {
@@ -118,8 +136,8 @@ std::vector<BenchRow> run_bench(const BenchConfig& b, const std::function<void(c
           row.grid = scaling == std::string("strong") ? GridShape{n, n, n} : GridShape{n, n, n * count};
           row.exchange = exchange;
           row.count = count;
-          row.halo_depth = exchange == "b2r" ? b.halo_depth : 1;
-          row = measure(b, row);
+          row.halo_depth = exchange == "b2r" ? b.halo_depth : b.transport_halo_depth;
+          row = measure_on(row);
           if (row.skipped.empty())
             row.efficiency = scaling == std::string("strong") ? base.seconds_per_step / (count * row.seconds_per_step)
                                                               : base.seconds_per_step / row.seconds_per_step;

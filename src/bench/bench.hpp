@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "io/deck.hpp"
+#include "src/runtime/process_group.hpp"
 
 namespace yeex {
 
@@ -31,11 +32,15 @@ struct BenchConfig {
   std::vector<int> devices;             // cuda: the GPUs to use, in order (count N takes the first N)
   std::vector<std::string> exchanges;   // backends for counts > 1
   bool strong = true, weak = false;
-  Index halo_depth = 2;                 // of b2r (the other backends use 1)
+  Index halo_depth = 2;                 // of b2r
+  Index transport_halo_depth = 1;       // of the other backends (MPI mode: --halo-depth)
   Index cpml_cells = 0;                 // CPML slabs on all faces (0: PEC box)
   bool peer_access = true;              // false: --no-peer
   Index steps = 100, warmup = 20;
   int repeats = 5;
+  // MPI mode: the ranks, one device (or slab) each; a row of N devices runs on ranks 0..N-1 (a
+  // group of their own) while the other ranks wait. `devices` is this rank's GPU. Null: threads.
+  const ProcessGroup* processes = nullptr;
 };
 
 struct BenchRow {
@@ -53,7 +58,9 @@ struct BenchRow {
   std::string skipped;    // why the row did not run, if it did not
 };
 
-// Runs every row, calling `report` as each finishes (rows of one size: baseline first).
+// Runs every row, calling `report` as each finishes (rows of one size: baseline first). MPI
+// mode: collective; the rows are complete on rank 0 (a rank outside a row's group has it
+// without timings).
 std::vector<BenchRow> run_bench(const BenchConfig& config, const std::function<void(const BenchRow&)>& report);
 
 // Copy bandwidth of the engine's memory (GB/s, bytes read + written).

@@ -13,17 +13,22 @@
 #include "decomposition/halo_plan.hpp"
 #include "decomposition/slab_decomposition.hpp"
 #include "kernels/engine.hpp"
+#include "src/runtime/process_group.hpp"
 #include "src/runtime/thread_team.hpp"
 
 namespace yeex {
 
-// What every backend works on: the split, its plan, one engine per subdomain, the team.
+// What every backend works on: the split, its plan, the engines of this process's subdomains,
+// the team. Threads mode: this process holds every subdomain. MPI mode (processes set): rank r
+// holds subdomain r alone; the other entries of `engines` are null.
 template <typename Real>
 struct ExchangeContext {
   const SlabDecomposition* decomposition = nullptr;
   HaloPlan plan;
-  std::vector<Engine<Real>*> engines;  // engines[s] holds subdomain s
+  std::vector<Engine<Real>*> engines;  // engines[s] holds subdomain s; null where another process holds it
+  std::vector<int> local;              // the subdomains of this process; team member m runs local[m]
   ThreadTeam* team = nullptr;
+  const ProcessGroup* processes = nullptr;  // MPI mode: the ranks; null in threads mode
   bool peer_access = true;  // false (--no-peer): never enable peer access; copies go through the host
 };
 
@@ -41,7 +46,8 @@ class HaloExchange {
 
   virtual std::string name() const = 0;
   // Advances subdomain s by steps [first, first + count), sampling the probes of step n into
-  // slot n - first. Called concurrently by every subdomain's thread.
+  // slot n - first. Called concurrently by the thread of every subdomain of this process (and,
+  // in MPI mode, by every rank).
   virtual void advance(int s, Index first, Index count) = 0;
 
   const ExchangeContext<Real>& context() const { return context_; }

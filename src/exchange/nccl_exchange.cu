@@ -1,7 +1,9 @@
-// nccl: halo planes moved with ncclSend/ncclRecv, one NCCL group per exchange phase; the bridge
-// to MPI mode (there, one rank per GPU will bootstrap the same communicator with MPI).
+// nccl: halo planes moved with ncclSend/ncclRecv, one NCCL group per exchange phase; in threads
+// mode and in MPI mode alike.
 //
-// Data path: one communicator per GPU, created with ncclCommInitAll (rank = subdomain index). In
+// Data path: one communicator per GPU, NCCL rank = subdomain index. Threads mode creates all of
+// them at once with ncclCommInitAll; MPI mode (one rank per GPU) creates each rank's own with
+// ncclCommInitRank, rank 0's ncclUniqueId broadcast over MPI. The transfers are the same. In
 // each exchange phase of the halo plan (BeforeBlock for R > 1, BeforeH and BeforeE for R = 1) a
 // subdomain opens one ncclGroupStart/ncclGroupEnd and, for every transfer it takes part in,
 // ncclSends each component's planes straight from its owned planes or ncclRecvs them straight
@@ -18,7 +20,7 @@
 //   - a receive overwrites ghost planes only after the receiver's earlier sweeps that read them.
 // Sends and receives between two ranks match in issue order: every subdomain walks the same plan
 // in the same order, so the k-th send from a to b meets the k-th receive of b from a.
-// Requirements: cuda engine, one distinct GPU per subdomain. NVLink SHARP (NVLS, multicast) is
+// Requirements: cuda engine, one distinct GPU per subdomain (threads mode) or rank. NVLink SHARP (NVLS, multicast) is
 // switched off unless the user set NCCL_NVLS_ENABLE: it reserves GPU memory and these halo
 // transfers are point to point.
 #include "src/exchange/nccl_exchange.hpp"
@@ -28,6 +30,7 @@
 
 #include <array>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -51,12 +54,12 @@ class NcclExchange final : public HaloExchange<Real> {
       : HaloExchange<Real>(std::move(context)), name_(std::move(name)) {
     const auto& engines = this->context_.engines;
     std::vector<int> devices;
-    for (Engine<Real>* e : engines) {
-      if (e->device() < 0) throw std::invalid_argument("the nccl exchange needs the cuda engine");
-      devices.push_back(e->device());
+    for (int s : this->context_.local) {
+      if (engines[s]->device() < 0) throw std::invalid_argument("the nccl exchange needs the cuda engine");
+      devices.push_back(engines[s]->device());
     }
-    // Every send and receive of every phase, resolved to device pointers once (before the
-    // communicators exist, so that nothing can throw after they do).
+    // Every send and receive of this process's subdomains in every phase, resolved to device
+    // pointers once (before the communicators exist, so that nothing can throw after they do).
     const auto& d = *this->context_.decomposition;
     operations_.resize(engines.size());
     for (HaloPhase phase : kAllHaloPhases)
@@ -64,6 +67,7 @@ class NcclExchange final : public HaloExchange<Real> {
         for (Component c : t.components) {
           for (bool send : {true, false}) {
             const int s = send ? t.from : t.to;
+            if (!engines[s]) continue;  // MPI mode: another rank's side of the transfer
             const Index k = send ? t.source.begin : t.destination.begin;
             Engine<Real>& e = *engines[s];
             operations_[s][static_cast<int>(phase)].push_back(
@@ -75,17 +79,33 @@ class NcclExchange final : public HaloExchange<Real> {
       for (const HaloTransfer& t : this->context_.plan.transfers(phase))
         for (bool send : {true, false}) {
           const int s = send ? t.from : t.to;
+          if (!engines[s]) continue;  // MPI mode: another rank's side of the transfer
           for (const CpmlChunk<Real>& chunk : this->psi_chunks(t, s))
             operations_[s][static_cast<int>(phase)].push_back(
                 {send, send ? t.to : t.from, chunk.data, static_cast<std::size_t>(chunk.count)});
         }
+    comms_.assign(engines.size(), nullptr);
+    if (d.size() == 1) return;  // one subdomain: nothing to exchange, no communicator to set up
     setenv("NCCL_NVLS_ENABLE", "0", 0);  // before NCCL reads its environment; a user's setting wins
-    comms_.resize(engines.size());
-    nccl_check(ncclCommInitAll(comms_.data(), static_cast<int>(devices.size()), devices.data()), "ncclCommInitAll");
+    if (const ProcessGroup* group = this->context_.processes) {
+      // MPI mode: rank r holds subdomain r, and is NCCL rank r of one communicator over the group.
+      ncclUniqueId id{};
+      if (group->rank() == 0) nccl_check(ncclGetUniqueId(&id), "ncclGetUniqueId");
+      std::vector<std::byte> bytes(sizeof id);
+      std::memcpy(bytes.data(), &id, sizeof id);
+      group->broadcast(bytes, 0);
+      std::memcpy(&id, bytes.data(), sizeof id);
+      const int s = this->context_.local.front();
+      YEEX_CUDA(cudaSetDevice(engines[s]->device()));
+      nccl_check(ncclCommInitRank(&comms_[s], group->size(), id, group->rank()), "ncclCommInitRank");
+    } else {
+      nccl_check(ncclCommInitAll(comms_.data(), static_cast<int>(devices.size()), devices.data()), "ncclCommInitAll");
+    }
   }
 
   ~NcclExchange() override {
     for (std::size_t s = 0; s < comms_.size(); ++s) {
+      if (!comms_[s]) continue;
       cudaSetDevice(this->context_.engines[s]->device());
       ncclCommDestroy(comms_[s]);
     }
@@ -124,7 +144,7 @@ class NcclExchange final : public HaloExchange<Real> {
 
   std::string name_;
   std::vector<std::array<std::vector<Operation>, kHaloPhaseCount>> operations_;  // [subdomain][phase]
-  std::vector<ncclComm_t> comms_;                                                 // [subdomain] = rank
+  std::vector<ncclComm_t> comms_;  // [subdomain] = NCCL rank; null where another process holds it
 };
 
 }  // namespace

@@ -12,6 +12,9 @@
 #if YEEX_HAVE_NCCL
 #include "src/exchange/nccl_exchange.hpp"
 #endif
+#if YEEX_HAVE_MPI
+#include "src/exchange/mpi_exchange.hpp"
+#endif
 
 namespace yeex {
 namespace {
@@ -22,6 +25,11 @@ namespace {
 #define YEEX_GPU_FACTORY(make) make<float>, make<double>
 #else
 #define YEEX_GPU_FACTORY(make) nullptr, nullptr
+#endif
+#if YEEX_HAVE_MPI
+#define YEEX_MPI_FACTORY(make) make<float>, make<double>
+#else
+#define YEEX_MPI_FACTORY(make) nullptr, nullptr
 #endif
 
 template <typename Real>
@@ -100,7 +108,8 @@ std::vector<Entry> entries() {
                     return r.engine == "cuda" ? needs_peer_copies(r) : "";
                   },
                   nullptr, nullptr});  // made in make_exchange: the engine's transport with depth R
-  list.push_back({{"nccl", "ncclSend/ncclRecv, one group per exchange phase, ordered by stream order alone (no barrier); any halo depth"},
+  list.push_back({{"nccl", "ncclSend/ncclRecv, one group per exchange phase, ordered by stream order alone (no barrier); any halo depth",
+                   true, true},
 #if YEEX_HAVE_NCCL
                   [](const ExchangeRequest& r) -> std::string {
                     if (!r.peer_access) return "NCCL picks its own paths; --no-peer leaves the host-staged paths only";
@@ -111,6 +120,16 @@ std::vector<Entry> entries() {
                   [](const ExchangeRequest&) { return std::string("this build has no NCCL (configure with YEEX_ENABLE_NCCL=ON)"); },
                   nullptr, nullptr});
 #endif
+  list.push_back({{"mpi", "MPI_Isend/MPI_Irecv of the halo planes between ranks (device buffers with CUDA-aware MPI, else staged through pinned host buffers); any halo depth",
+                   false, true},
+                  [](const ExchangeRequest&) -> std::string {
+#if YEEX_HAVE_MPI
+                    return "";
+#else
+                    return "this build has no MPI (configure with YEEX_ENABLE_MPI=ON, or install an MPI library)";
+#endif
+                  },
+                  YEEX_MPI_FACTORY(make_mpi_exchange)});
   return list;
 }
 
@@ -123,12 +142,23 @@ std::vector<ExchangeInfo> exchange_catalogue() {
 }
 
 std::string exchange_unavailable(const std::string& name, const ExchangeRequest& request) {
-  for (const auto& e : entries())
-    if (e.info.name == name) return e.unavailable(request);
+  for (const auto& e : entries()) {
+    if (e.info.name != name) continue;
+    if (request.mpi_mode && !e.info.mpi_mode)
+      return "runs in threads mode only (one process, one thread per subdomain); under mpirun use nccl or mpi";
+    if (!request.mpi_mode && !e.info.threads_mode) {
+      const std::string why = e.unavailable(request);  // e.g. no MPI in this build: say that first
+      return why.empty() ? "runs in MPI mode only: start yeex with mpirun -np N (one rank per subdomain)" : why;
+    }
+    return e.unavailable(request);
+  }
   return "unknown exchange backend '" + name + "' (yeex exchanges lists them)";
 }
 
 std::string default_exchange(const ExchangeRequest& request) {
+  // MPI mode: nccl between GPUs; mpi on the host engine, and for one rank (nothing to exchange,
+  // no communicator to set up).
+  if (request.mpi_mode) return request.subdomains > 1 && exchange_unavailable("nccl", request).empty() ? "nccl" : "mpi";
   if (request.halo_depth > 1) return "b2r";
   for (const char* name : {"p2p", "host-staged"})
     if (exchange_unavailable(name, request).empty()) return name;

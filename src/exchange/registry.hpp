@@ -1,5 +1,6 @@
 // The exchange backends by name (--exchange NAME): what each is, whether it can run for a given
-// engine, GPU set and halo depth (and why not), and its factory.
+// engine, GPU set, halo depth and process model (threads or MPI mode; and why not), and its
+// factory.
 #pragma once
 
 #include <memory>
@@ -16,11 +17,14 @@ struct ExchangeRequest {
   int subdomains = 1;
   Index halo_depth = 1;
   bool peer_access = true;  // false: --no-peer
+  bool mpi_mode = false;    // started by mpirun: one rank per subdomain (else threads mode)
 };
 
 struct ExchangeInfo {
   std::string name;
   std::string description;
+  bool threads_mode = true;  // runs in one process, one thread per subdomain
+  bool mpi_mode = false;     // runs under mpirun, one rank per subdomain
 };
 
 // Every backend this build knows, in the order `--exchange list` shows them.

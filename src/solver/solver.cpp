@@ -8,7 +8,9 @@
 #include <random>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <memory>
+#include <span>
 #include <stdexcept>
 
 #include "io/snapshot_writer.hpp"
@@ -54,35 +56,46 @@ class Progress {
   Clock::time_point start_ = Clock::now(), last_ = Clock::now();
 };
 
+// One run of the time loop. This process holds the subdomains in local_ (threads mode: all of
+// them, one team thread each; MPI mode: subdomain r on rank r) and meets the other processes
+// through group_ (in threads mode a group of one, where every collective is a no-op): the loop
+// below is the same in both modes.
 template <typename Real>
 class Run {
  public:
   Run(const Model& model, const RunConfig& config)
       : model_(model),
         config_(with_device_list(config)),
+        group_(config_.processes ? *config_.processes : self_),
         decomposition_(model.grid, exchange_request(config_).subdomains, config_.halo_depth),
-        team_(decomposition_.size()) {
+        local_(local_subdomains()),
+        team_(static_cast<int>(local_.size())) {
     const auto t0 = Clock::now();
     const SlabDecomposition& d = decomposition_;
     ExchangeContext<Real> context;
     context.decomposition = &d;
     context.plan = halo_plan(d, config_.halo_depth);
     context.team = &team_;
+    context.local = local_;
+    context.processes = config_.processes;
     context.peer_access = config_.peer_access;
-    for (int s = 0; s < d.size(); ++s) {
+    engines_.resize(d.size());
+    probe_counts_.assign(d.size(), 0);
+    for (std::size_t m = 0; m < local_.size(); ++m) {
+      const int s = local_[m];
       const SlabSubdomain& sub = d.subdomain(s);
       EngineSetup<Real> setup = make_engine_setup<Real>(model, sub.k_begin, sub.stored_planes, sub.ghost,
                                                         config_.probe_slots, source_planes(d, s, config_.halo_depth));
-      if (config_.engine == "cuda") setup.device = config_.devices[s];
-      probe_counts_.push_back(setup.probes.size());
-      engines_.push_back(make_engine<Real>(config_.engine, setup));
-      context.engines.push_back(engines_.back().get());
+      if (config_.engine == "cuda") setup.device = config_.devices[config_.processes ? 0 : m];
+      probe_counts_[s] = setup.probes.size();
+      engines_[s] = make_engine<Real>(config_.engine, setup);
     }
+    for (auto& e : engines_) context.engines.push_back(e.get());
     exchange_name_ = chosen_exchange(config_);
     exchange_ = make_exchange<Real>(exchange_name_, std::move(context));
-    for (auto& e : engines_) e->synchronize();
-    open_snapshots();
-    result_.seconds_setup = seconds_since(t0);
+    for (int s : local_) engines_[s]->synchronize();
+    if (group_.rank() == 0) open_snapshots();
+    result_.seconds_setup = group_.max(seconds_since(t0));
   }
 
   RunResult execute() {
@@ -102,32 +115,38 @@ class Run {
       result_.probes.probes.push_back(std::move(r));
     }
 
-    Progress progress(config_.progress, m.steps, m.grid.cells());
+    Progress progress(config_.progress && group_.rank() == 0, m.steps, m.grid.cells());
     Index chunk = 8;  // grows so that a chunk takes about a quarter of a second
     for (Index n = 0; n < m.steps;) {
       const Index count =
           std::min({chunk, config_.probe_slots, m.steps - n, steps_to_next_snapshot(n), steps_to_next_energy(n)});
       const auto t0 = Clock::now();
       // ---- every subdomain's thread advances its slab by `count` steps ----
-      team_.run([&](int s) {
+      team_.run([&](int member) {
+        const int s = local_[member];
         exchange_->advance(s, n, count);
         engines_[s]->synchronize();
       });
-      const double seconds = seconds_since(t0);
+      // The slowest process's time: every rank then picks the same next chunk.
+      const double seconds = group_.max(seconds_since(t0));
       result_.seconds_stepping += seconds;
       chunk = std::clamp<Index>(static_cast<Index>(count * 0.25 / std::max(seconds, 1e-6)), 1, config_.probe_slots);
       timed_output([&] { drain_probes(count, n); });
       n += count;
       timed_output([&] { record_energy(n); });
-      for (std::size_t s = 0; s < snapshots_.size(); ++s)
+      for (std::size_t s = 0; s < model_.deck.snapshots.size(); ++s)
         if (n % m.deck.snapshots[s].every == 0) timed_output([&] { write_snapshot(s, n); });
       if (progress.due()) progress.show(n);
     }
     timed_output([&] { finish(); });
-    for (const ExchangeTimes& t : exchange_->times()) {
+    for (int s : local_) {
+      const ExchangeTimes& t = exchange_->times()[s];
       result_.seconds_exchange = std::max(result_.seconds_exchange, t.exchange);
       result_.seconds_wait = std::max(result_.seconds_wait, t.wait);
     }
+    result_.seconds_exchange = group_.max(result_.seconds_exchange);
+    result_.seconds_wait = group_.max(result_.seconds_wait);
+    result_.seconds_output = group_.max(result_.seconds_output);
     result_.gcells_per_second =
         result_.seconds_stepping > 0 ? double(m.grid.cells()) * m.steps / result_.seconds_stepping / 1e9 : 0.0;
     return result_;
@@ -136,7 +155,8 @@ class Run {
   StepTiming time_steps(Index warmup, Index steps, int repeats) {
     randomise_fields();
     const auto advance = [&](Index first, Index count) {
-      team_.run([&](int s) {
+      team_.run([&](int member) {
+        const int s = local_[member];
         for (Index n = first; n < first + count; n += config_.probe_slots) {
           exchange_->advance(s, n, std::min(config_.probe_slots, first + count - n));
           engines_[s]->fetch_probes(0, scratch_[s]);  // frees the probe buffer without copying
@@ -150,28 +170,41 @@ class Run {
     t.subdomains = decomposition_.size();
     const std::vector<ExchangeTimes> before = exchange_->times();
     for (int r = 0; r < repeats; ++r) {
+      group_.barrier();
       const auto t0 = Clock::now();
       advance(warmup + r * steps, steps);
-      t.seconds_per_step.push_back(seconds_since(t0) / steps);
+      t.seconds_per_step.push_back(group_.max(seconds_since(t0)) / steps);
     }
-    for (std::size_t s = 0; s < before.size(); ++s) {
+    for (int s : local_) {
       const ExchangeTimes& after = exchange_->times()[s];
       t.exchange_per_step = std::max(t.exchange_per_step, (after.exchange - before[s].exchange) / (steps * repeats));
       t.wait_per_step = std::max(t.wait_per_step, (after.wait - before[s].wait) / (steps * repeats));
     }
+    t.exchange_per_step = group_.max(t.exchange_per_step);
+    t.wait_per_step = group_.max(t.wait_per_step);
     return t;
   }
 
  private:
-  // Small pseudo-random fields (never time zeros), the same in every subdomain's planes.
+  std::vector<int> local_subdomains() const {
+    if (config_.processes) return {group_.rank()};
+    std::vector<int> all(decomposition_.size());
+    for (int s = 0; s < decomposition_.size(); ++s) all[s] = s;
+    return all;
+  }
+  // The rank that holds subdomain s.
+  int rank_of(int s) const { return config_.processes ? s : 0; }
+
+  // Small pseudo-random fields (never time zeros), each subdomain's from its own seed.
   void randomise_fields() {
-    std::mt19937_64 rng(12345);
-    std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-    for (auto& engine : engines_) {
-      std::vector<Real> values(engine->layout().elements());
+    for (int s : local_) {
+      std::mt19937_64 rng(12345 + s);
+      std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+      Engine<Real>& engine = *engines_[s];
+      std::vector<Real> values(engine.layout().elements());
       for (Component c : kAllComponents) {
         for (auto& v : values) v = static_cast<Real>(uniform(rng) * (is_electric(c) ? 1.0 : 1.0 / 377.0));
-        engine->upload(c, values);
+        engine.upload(c, values);
       }
     }
     scratch_.resize(engines_.size());
@@ -198,12 +231,17 @@ class Run {
     const auto whole = [&](int s, Component c) { return std::vector<Real>(downloaded(s, c)); };
     if (!energy_state_.empty() && energy_step_ == n - 1) {
       double joules = 0.0;
-      for (int s = 0; s < decomposition_.size(); ++s) {
+      for (int s : local_) {
         const auto& kept = energy_state_[s];
         const std::vector<Real> hx = whole(s, Component::Hx), hy = whole(s, Component::Hy), hz = whole(s, Component::Hz);
         joules += discrete_energy<Real>(model_, engines_[s]->layout(), decomposition_.global_k(s, 0),
                                         decomposition_.to_local(s, decomposition_.owned_nodes(s)),
                                         {kept[0], kept[1], kept[2]}, {kept[3], kept[4], kept[5]}, {hx, hy, hz});
+      }
+      if (group_.size() > 1) {  // MPI mode: the ranks' parts summed on rank 0 in z order, as above
+        const std::vector<std::vector<double>> parts = gather_to_root(std::vector<double>{joules});
+        joules = 0.0;
+        for (const auto& part : parts) joules += part.front();
       }
       result_.energy.push_back({n - 1, joules});
       energy_state_.clear();
@@ -211,7 +249,7 @@ class Run {
     if (n % every == 0 && n < model_.steps) {
       energy_step_ = n;
       energy_state_.assign(decomposition_.size(), {});
-      for (int s = 0; s < decomposition_.size(); ++s)
+      for (int s : local_)
         for (Component c : kAllComponents) energy_state_[s].push_back(whole(s, c));
     }
   }
@@ -224,24 +262,50 @@ class Run {
   }
 
   // Appends `slots` buffered samples, the first taken after step `first_step`. Each engine holds
-  // the probes of its own planes, in the model's order.
+  // the probes of its own planes, in the model's order; each process sends its samples, slot by
+  // slot and in the model's order, to rank 0, which files them under their probes.
   void drain_probes(Index slots, Index first_step) {
     std::vector<std::vector<Real>> values(engines_.size());
-    for (std::size_t s = 0; s < engines_.size(); ++s) engines_[s]->fetch_probes(slots, values[s]);
+    for (int s : local_) engines_[s]->fetch_probes(slots, values[s]);
+    if (model_.probes.empty()) return;
+    std::vector<double> mine;
+    std::vector<std::size_t> column(engines_.size(), 0);
     for (Index slot = 0; slot < slots; ++slot) {
-      std::vector<std::size_t> column(engines_.size(), 0);
+      std::fill(column.begin(), column.end(), 0);
+      for (std::size_t p = 0; p < model_.probes.size(); ++p) {
+        const int s = owner(model_.probes[p].node[2]);
+        if (!engines_[s]) continue;
+        for (std::size_t c = 0; c < model_.probes[p].components.size(); ++c)
+          mine.push_back(values[s][slot * probe_counts_[s] + column[s]++]);
+      }
+    }
+    const std::vector<std::vector<double>> by_rank = gather_to_root(mine);
+    if (group_.rank() != 0) return;
+    std::vector<std::size_t> next(by_rank.size(), 0);
+    for (Index slot = 0; slot < slots; ++slot)
       for (std::size_t p = 0; p < result_.probes.probes.size(); ++p) {
         auto& probe = result_.probes.probes[p];
-        const int s = owner(model_.probes[p].node[2]);
+        const int r = rank_of(owner(model_.probes[p].node[2]));
         for (auto& series : probe.series) {
-          const double v = values[s][slot * probe_counts_[s] + column[s]++];
+          const double v = by_rank[r][next[r]++];
           if (!std::isfinite(v))
             throw std::runtime_error("the fields blew up: probe '" + probe.name + "' reads " + std::to_string(v) +
                                      " after step " + std::to_string(first_step + slot + 1));
           series.push_back(v);
         }
       }
+  }
+
+  // Every process's `mine`, in rank order, on rank 0 (an empty list elsewhere).
+  template <typename T>
+  std::vector<std::vector<T>> gather_to_root(const std::vector<T>& mine) const {
+    if (group_.size() == 1) return {mine};
+    std::vector<std::vector<T>> all;
+    for (const auto& bytes : group_.gather(std::as_bytes(std::span<const T>(mine)), 0)) {
+      all.emplace_back(bytes.size() / sizeof(T));
+      std::memcpy(all.back().data(), bytes.data(), bytes.size());
     }
+    return all;
   }
 
   int owner(Index global_k) const {
@@ -283,6 +347,7 @@ class Run {
     return r;
   }
 
+  // Rank 0 alone writes snapshot files (MPI mode gathers the pieces there).
   void open_snapshots() {
     if (!config_.output_dir) return;
     for (const auto& s : model_.deck.snapshots) {
@@ -295,33 +360,47 @@ class Run {
     }
   }
 
-  // z is the slowest index, so the slabs' pieces concatenated in order form the whole box.
+  // z is the slowest index, so the slabs' pieces concatenated in order form the whole box: this
+  // process's slabs in order, then (MPI mode) the ranks' pieces in rank order on rank 0, which
+  // writes one file for the whole grid.
   void write_snapshot(std::size_t s, Index step) {
+    if (!config_.output_dir) return;
     const Snapshot& spec = model_.deck.snapshots[s];
     const NodeRange r = snapshot_range(spec);
     for (Component c : spec.components) {
       std::vector<Real> box;
-      for (int d = 0; d < decomposition_.size(); ++d) {
+      for (int d : local_) {
         const NodeRange part = local_part(d, r);
         if (part.empty()) continue;
         const std::vector<Real> piece = extract<Real>(downloaded(d, c), engines_[d]->layout(), part);
         box.insert(box.end(), piece.begin(), piece.end());
       }
-      snapshots_[s]->write(step, step * model_.dt, c, std::span<const Real>(box));
+      if (group_.size() > 1) {
+        std::vector<std::vector<Real>> pieces = gather_to_root(box);
+        box.clear();
+        for (const auto& piece : pieces) box.insert(box.end(), piece.begin(), piece.end());
+      }
+      if (group_.rank() == 0) snapshots_[s]->write(step, step * model_.dt, c, std::span<const Real>(box));
     }
   }
 
   // Checksums chain over the slabs in z order: the same value as one slab holding everything.
+  // In MPI mode the running hash goes from rank to rank (component by component, so the ranks
+  // work as a pipeline); the last rank's values are everyone's.
   void finish() {
+    const int rank = group_.rank(), ranks = group_.size();
     for (Component c : kAllComponents) {
-      std::uint64_t sum = kChecksumSeed;
-      for (int s = 0; s < decomposition_.size(); ++s)
-        sum = checksum<Real>(downloaded(s, c), engines_[s]->layout(),
-                             decomposition_.to_local(s, decomposition_.owned_nodes(s)), sum);
+      const int tag = static_cast<int>(c);
+      std::uint64_t sum = rank == 0 ? kChecksumSeed : receive_u64(group_, rank - 1, tag);
+      for (int s : local_)
+        sum = checksum<Real>(downloaded(s, c), engines_[s]->layout(), decomposition_.to_local(s, decomposition_.owned_nodes(s)),
+                             sum);
+      if (rank + 1 < ranks) send_u64(group_, sum, rank + 1, tag);
       result_.component_checksums[static_cast<int>(c)] = sum;
     }
+    for (auto& sum : result_.component_checksums) sum = broadcast_u64(group_, sum, ranks - 1);
     result_.checksum = combine_checksums(result_.component_checksums);
-    if (!config_.output_dir) return;
+    if (!config_.output_dir || rank != 0) return;
     for (auto& s : snapshots_) {
       s->commit();
       result_.files.push_back(s->h5_path());
@@ -336,13 +415,16 @@ class Run {
 
   const Model& model_;
   RunConfig config_;
+  SingleProcessGroup self_;     // threads mode's group
+  const ProcessGroup& group_;  // config_.processes, or self_
   SlabDecomposition decomposition_;
-  ThreadTeam team_;
-  std::vector<std::unique_ptr<Engine<Real>>> engines_;
+  std::vector<int> local_;  // the subdomains of this process, in z order
+  ThreadTeam team_;         // one thread per local subdomain
+  std::vector<std::unique_ptr<Engine<Real>>> engines_;  // [subdomain]; null where another rank holds it
   std::vector<std::size_t> probe_counts_;  // probes (components) each engine samples
   std::string exchange_name_;
   std::unique_ptr<HaloExchange<Real>> exchange_;
-  std::vector<std::unique_ptr<SnapshotWriter>> snapshots_;
+  std::vector<std::unique_ptr<SnapshotWriter>> snapshots_;  // rank 0 only
   std::vector<Real> host_;  // one whole array, reused for every download
   std::vector<std::vector<Real>> scratch_;  // per subdomain, for time_steps
   std::vector<std::vector<std::vector<Real>>> energy_state_;  // per subdomain: E^n, H^{n-1/2} (kAllComponents order)
@@ -360,8 +442,11 @@ RunResult run_model(const Model& model, const RunConfig& config) {
 ExchangeRequest exchange_request(const RunConfig& given) {
   const RunConfig config = with_device_list(given);
   const bool cuda = config.engine == "cuda";
-  return {config.engine, cuda ? config.devices : std::vector<int>{},
-          cuda ? static_cast<int>(config.devices.size()) : config.subdomains, config.halo_depth, config.peer_access};
+  const int slabs = config.processes ? config.processes->size()
+                    : cuda           ? static_cast<int>(config.devices.size())
+                                     : config.subdomains;
+  return {config.engine, cuda ? config.devices : std::vector<int>{}, slabs, config.halo_depth, config.peer_access,
+          config.processes != nullptr};
 }
 
 std::string chosen_exchange(const RunConfig& config) {

@@ -11,6 +11,7 @@
 
 #include "io/probe_writer.hpp"
 #include "src/exchange/registry.hpp"
+#include "src/runtime/process_group.hpp"
 #include "src/solver/model.hpp"
 
 namespace yeex {
@@ -26,6 +27,9 @@ struct RunConfig {
   bool progress = false;    // progress line with ETA on stderr
   std::optional<std::filesystem::path> output_dir;  // unset: write no files
   Index probe_slots = 1024;  // probe samples buffered on the device between fetches
+  // MPI mode: the ranks of the run, rank r holding z-slab r (`devices`: this rank's GPU alone);
+  // results, probes and snapshots come together on rank 0. Null: threads mode.
+  const ProcessGroup* processes = nullptr;
   // > 0: record the discrete energy W^n (field_stats.hpp) at every step n that is a positive
   // multiple of energy_every and not the last (W^n needs the state after step n + 1 too).
   Index energy_every = 0;
@@ -58,14 +62,17 @@ struct RunResult {
   std::vector<std::filesystem::path> files;  // written, final names
 };
 
-// Runs the model on config.subdomains (host) or config.devices.size() (cuda) z-slabs; throws
-// std::invalid_argument for a split or backend that cannot run, std::runtime_error on a
-// numerical blow-up (NaN/Inf: step and node).
+// Runs the model on config.subdomains (host) or config.devices.size() (cuda) z-slabs, or in MPI
+// mode one slab per rank; throws std::invalid_argument for a split or backend that cannot run,
+// std::runtime_error on a numerical blow-up (NaN/Inf: step and node). MPI mode: collective; the
+// result is complete on rank 0 (the other ranks have its timings and checksums, no probes), and
+// only rank 0 writes files.
 RunResult run_model(const Model& model, const RunConfig& config);
 
 // Steady-state timing of the time loop alone (no probes fetched, no output): fields filled with
 // pseudo-random values, `warmup` steps, then `repeats` timed runs of `steps` steps (host clock
-// after every subdomain's device work has finished). The model must have at least
+// after every subdomain's device work has finished; in MPI mode the slowest rank, the ranks
+// starting each repeat together). The model must have at least
 // warmup + steps * repeats steps of source samples.
 struct StepTiming {
   std::string exchange;
@@ -77,7 +84,8 @@ struct StepTiming {
 StepTiming time_model(const Model& model, const RunConfig& config, Index warmup, Index steps, int repeats);
 
 // What a run of `config` asks of the exchange backends: engine, GPUs (an empty list: GPU 0),
-// slab count (one per GPU on the cuda engine), halo depth, peer access.
+// slab count (one per GPU on the cuda engine, one per rank in MPI mode), halo depth, peer
+// access, process model.
 ExchangeRequest exchange_request(const RunConfig& config);
 // The backend a run of `config` uses (the named one, else the default); throws
 // std::invalid_argument when it cannot run.
