@@ -41,7 +41,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstddef>
 #include <cstdlib>
 #include <limits>
 #include <string>
@@ -76,9 +75,6 @@ struct CoopSignals {
   alignas(128) unsigned long long h_ready;  // written by the lower neighbour
   alignas(128) unsigned long long failure;  // a Failure, written by this subdomain's kernel
   long long failed_step;
-  // Tiles handed out so far in this launch's H and E sweeps (see sweep()); zeroed before each launch.
-  alignas(128) unsigned long long h_tiles;
-  alignas(128) unsigned long long e_tiles;
 };
 
 // One halo transfer a subdomain sends: whole planes, contiguous per component.
@@ -92,26 +88,26 @@ struct PlanePush {
   unsigned long long* ready = nullptr;  // the receiver's counter, released after the stores
 };
 
-// A sweep over a box of nodes in tiles of 32 x 8 nodes (x, y) of one plane, handed out to the
-// blocks one at a time from a counter in x, then y, then z order: the order in which the engine's
-// sweep kernel runs its 32 x 4 blocks, and like the hardware's block scheduler, a block that is
-// done takes the next tile. A block's y neighbours mostly lie in its own tile (served by L1) and
-// the tiles at work cover about one plane (z neighbours come from L2). Measured at 512^3 on one
-// H200 (f32; the engine's sweeps: 2.52 ms per step): striding one node per thread through the box
-// 3.01 ms (every y neighbour from L2); tiles b, b + grid, b + 2 grid, ... for block b 2.91 ms
-// (the blocks drift apart over the ~500 tiles each takes, and the planes in flight spread beyond
-// what L2 holds); tiles from a counter: see results/.
+// A sweep over a box of nodes in tiles of 32 x 8 nodes (x, y) of one plane, one tile per block at
+// a time, tiles in x, then y, then z order: the order in which the engine's sweep kernel runs its
+// 32 x 4 blocks. A block's y neighbours then mostly lie in its own tile (served by L1) and the
+// blocks at work cover a few contiguous rows (z neighbours in L2). The first version strode
+// through the box one node per thread (a block = 256 nodes of one row): every y neighbour came
+// from L2, and the sweep was 20 % slower than the engine's (3.01 against 2.52 ms at 512^3).
 constexpr int kTileX = 32, kTileY = kBlockSize / kTileX;
 
+// The loop divides nothing: a block's tile advances by the grid's block count, worked out on the
+// host as a step in (tile x, tile y, z) with carries.
 struct SweepPlan {
   unsigned tiles = 0;              // in the box; 0: nothing to do
   unsigned tiles_x = 1, tiles_y = 1;  // per row, per plane
+  unsigned step_x = 0, step_y = 0, step_z = 0;  // the grid's block count in tiles
   int nx = 0, ny = 0;              // box extent in x and y
   Index i0 = 0, j0 = 0, k0 = 0;    // the box's first node (local)
   Index first_offset = 0;          // array offset of the box's first node
 };
 
-SweepPlan make_sweep_plan(const FieldLayout& L, const NodeRange& r) {
+SweepPlan make_sweep_plan(const FieldLayout& L, const NodeRange& r, unsigned blocks) {
   SweepPlan s;
   if (r.empty()) return s;
   s.nx = static_cast<int>(r.i1 - r.i0);
@@ -119,9 +115,12 @@ SweepPlan make_sweep_plan(const FieldLayout& L, const NodeRange& r) {
   s.tiles_x = static_cast<unsigned>((s.nx + kTileX - 1) / kTileX);
   s.tiles_y = static_cast<unsigned>((s.ny + kTileY - 1) / kTileY);
   const Index tiles = Index(s.tiles_x) * s.tiles_y * (r.k1 - r.k0);
-  if (tiles > Index(std::numeric_limits<int>::max()))
-    throw std::invalid_argument("coop: a subdomain of " + std::to_string(r.count()) + " nodes has more tiles than 2^31");
+  if (tiles > Index(std::numeric_limits<unsigned>::max()))
+    throw std::invalid_argument("coop: a subdomain of " + std::to_string(r.count()) + " nodes has more tiles than 2^32");
   s.tiles = static_cast<unsigned>(tiles);
+  s.step_x = blocks % s.tiles_x;
+  s.step_y = blocks / s.tiles_x % s.tiles_y;
+  s.step_z = blocks / s.tiles_x / s.tiles_y;
   s.i0 = r.i0;
   s.j0 = r.j0;
   s.k0 = r.k0;
@@ -199,26 +198,17 @@ __device__ __forceinline__ bool stopped(const CoopKernelParams<Real>& p) {
              cuda::memory_order_relaxed) != kFine;
 }
 
-// One sweep (see SweepPlan), the `sweep`-th (from 0) that uses `counter` in this launch. Every
-// block takes tiles until it draws one past the end, so a sweep draws exactly tiles + grid blocks
-// numbers from the counter, and the sweep's numbers start at sweep * (tiles + grid); grid.sync()
-// separates sweeps that share a counter. With Cpml, each node then gets the same corrections as
-// in the engine's fused sweep, by the same thread (no race).
+// One sweep (see SweepPlan): block b takes tiles b, b + grid, b + 2 grid, ... With Cpml, each node
+// then gets the same corrections as in the engine's fused sweep, by the same thread (no race).
 template <typename Real, bool UpdateH, bool Cpml>
-__device__ void sweep(const CoopKernelParams<Real>& p, const SweepPlan& s, unsigned long long* counter, Index sweep) {
-  __shared__ unsigned drawn;
+__device__ void sweep(const CoopKernelParams<Real>& p, const SweepPlan& s) {
   const int tx = static_cast<int>(threadIdx.x) % kTileX, ty = static_cast<int>(threadIdx.x) / kTileX;
-  const unsigned long long first = static_cast<unsigned long long>(sweep) * (static_cast<unsigned long long>(s.tiles) + gridDim.x);
+  if (blockIdx.x >= s.tiles) return;
+  unsigned tile_x = blockIdx.x % s.tiles_x, tile_y = blockIdx.x / s.tiles_x % s.tiles_y;
+  unsigned k = blockIdx.x / s.tiles_x / s.tiles_y;
 #pragma unroll 1
-  for (;;) {
-    if (threadIdx.x == 0) drawn = static_cast<unsigned>(atomicAdd(counter, 1ull) - first);
-    __syncthreads();
-    const unsigned t = drawn;
-    __syncthreads();  // everyone has read it before thread 0 draws again
-    if (t >= s.tiles) return;
-    const unsigned row = t / s.tiles_x, k = row / s.tiles_y;
-    const int i = static_cast<int>(t - row * s.tiles_x) * kTileX + tx;
-    const int j = static_cast<int>(row - k * s.tiles_y) * kTileY + ty;
+  for (unsigned t = blockIdx.x; t < s.tiles; t += gridDim.x) {
+    const int i = static_cast<int>(tile_x) * kTileX + tx, j = static_cast<int>(tile_y) * kTileY + ty;
     if (i < s.nx && j < s.ny) {
       const Index c = s.first_offset + i + j * p.pitch_y + Index(k) * p.pitch_z;
       const CellCoefficients<Real> m = p.classes[p.material_class[c]];  // all loads before the cell's stores
@@ -229,6 +219,17 @@ __device__ void sweep(const CoopKernelParams<Real>& p, const SweepPlan& s, unsig
       if constexpr (Cpml)
         cpml_correct<Real, UpdateH>(p.cpml, p.fields, c, s.i0 + i, s.j0 + j, s.k0 + Index(k), p.pitch_y, p.pitch_z, m);
     }
+    tile_x += s.step_x;
+    if (tile_x >= s.tiles_x) {
+      tile_x -= s.tiles_x;
+      ++tile_y;
+    }
+    tile_y += s.step_y;
+    if (tile_y >= s.tiles_y) {
+      tile_y -= s.tiles_y;
+      ++k;
+    }
+    k += s.step_z;
   }
 }
 
@@ -272,7 +273,7 @@ __global__ void __launch_bounds__(kBlockSize, kMinBlocksPerSm<Real>) coop_kernel
       if (stopped(p)) return;
     }
     // ---- H sweep ----
-    sweep<Real, true, Cpml>(p, p.h_sweep, &p.signals->h_tiles, n - p.first);
+    sweep<Real, true, Cpml>(p, p.h_sweep);
     grid.sync();
     // ---- BeforeE, sending: my last H plane into the upper neighbour's ghost plane ----
     if (p.push_h.components) {
@@ -287,7 +288,7 @@ __global__ void __launch_bounds__(kBlockSize, kMinBlocksPerSm<Real>) coop_kernel
       if (stopped(p)) return;
     }
     // ---- E sweep, sources (as the cuda engine's inject_sources_kernel), probes ----
-    sweep<Real, false, Cpml>(p, p.e_sweep, &p.signals->e_tiles, n - p.first);
+    sweep<Real, false, Cpml>(p, p.e_sweep);
     grid.sync();
     if (p.source_count > 0) {
       if (Index(rank) < p.source_count) {
@@ -393,9 +394,6 @@ class CoopExchange final : public HaloExchange<Real> {
       // by blocks_per_sm (the plain kernel) fits either.
       const void* kernel = params.cpml.faces > 0 ? reinterpret_cast<const void*>(&coop_kernel<Real, true>)
                                                  : reinterpret_cast<const void*>(&coop_kernel<Real, false>);
-      YEEX_CUDA(cudaMemsetAsync(&me.signals->h_tiles, 0,
-                                offsetof(CoopSignals, e_tiles) + sizeof(me.signals->e_tiles) - offsetof(CoopSignals, h_tiles),
-                                stream));
       YEEX_CUDA(cudaLaunchCooperativeKernel(kernel, dim3(me.grid),
                                             dim3(kBlockSize), args, 0, stream));
       YEEX_CUDA(cudaMemcpyAsync(me.status, me.signals, sizeof(CoopSignals), cudaMemcpyDeviceToHost, stream));
@@ -452,8 +450,8 @@ class CoopExchange final : public HaloExchange<Real> {
       p.pitch_y = v.layout.pitch_y;
       p.pitch_z = v.layout.pitch_z;
       p.threads = Index(sub_[s].grid) * kBlockSize;
-      p.h_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.h));
-      p.e_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.e));
+      p.h_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.h), sub_[s].grid);
+      p.e_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.e), sub_[s].grid);
       p.sources = v.sources;
       p.source_count = v.source_count;
       p.source_samples = v.source_samples;
