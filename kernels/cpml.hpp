@@ -208,8 +208,8 @@ struct CpmlShell {
   unsigned blocks = 0;  // of the shell launch; 0: no shell
 };
 
-// Splits `r` into its interior box (sector-aligned in x) and its shell boxes (see above). Throws std::length_error
-// when the shell needs more than 2^31 - 1 blocks (a grid's limit).
+// Splits `r` into its interior box (sector-aligned in x) and its shell boxes (see above).
+// Throws std::length_error when the shell needs more than 2^31 - 1 blocks (a grid's limit).
 template <typename Real>
 CpmlShell cpml_shell(const CpmlView<Real>& v, const NodeRange& r) {
   CpmlShell s;

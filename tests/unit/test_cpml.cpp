@@ -245,7 +245,8 @@ void expect_split_covers_every_range() {
     const SlabDecomposition split(deck.grid, 4, 3);
     for (int s = 0; s < split.size(); ++s) {
       const SlabSubdomain& sub = split.subdomain(s);
-      const FieldLayout L = FieldLayout::make(deck.grid.nx + 1, deck.grid.ny + 1, sub.stored_planes, sub.ghost, sizeof(Real));
+      const FieldLayout L =
+          FieldLayout::make(deck.grid.nx + 1, deck.grid.ny + 1, sub.stored_planes, sub.ghost, sizeof(Real));
       const auto faces = make_cpml_setup<Real>(deck, 1e-12, L, sub.k_begin);
       CpmlView<Real> view;
       view.faces = static_cast<int>(faces.size());
@@ -360,7 +361,9 @@ TEST(Cpml, FusedCorrectionEqualsSeparatePassFloat32) {
 TEST(Cpml, FusedCorrectionEqualsSeparatePassFloat64) {
   expect_gpu_sweeps_equal_separate_pass<double>(cpml_contract_deck(), false);
 }
-TEST(Cpml, SplitSweepEqualsSeparatePassFloat32) { expect_gpu_sweeps_equal_separate_pass<float>(cpml_wide_deck(), true); }
+TEST(Cpml, SplitSweepEqualsSeparatePassFloat32) {
+  expect_gpu_sweeps_equal_separate_pass<float>(cpml_wide_deck(), true);
+}
 TEST(Cpml, SplitSweepEqualsSeparatePassFloat64) {
   expect_gpu_sweeps_equal_separate_pass<double>(cpml_wide_deck(), true);
 }
