@@ -278,7 +278,8 @@ TEST(Cpml, SplitSweepCoversEveryNodeOnceFloat32) { expect_split_covers_every_ran
 TEST(Cpml, SplitSweepCoversEveryNodeOnceFloat64) { expect_split_covers_every_range<double>(); }
 
 // At 512^3 with 10 cells: the interior starts on a sector, the packed x box is one full warp
-// wide in f32, and the shell is five boxes (what the comments in kernels/cpml.hpp count).
+// wide in f32, the y slabs take 64 x 2 tiles, and the shell is five boxes (what the comments in
+// kernels/cpml.hpp count).
 TEST(Cpml, SplitSweepAt512) {
   CpmlView<float> view;
   view.faces = 6;
@@ -301,8 +302,11 @@ TEST(Cpml, SplitSweepAt512) {
   EXPECT_EQ(shell.box[4].width, 32u);
   EXPECT_EQ(shell.box[4].tile_x, 32u);
   EXPECT_EQ(shell.box[4].gap, 480);
-  EXPECT_EQ(shell.box[0].tile_x, 32u);
+  EXPECT_EQ(shell.box[0].tile_x, 32u);  // z slabs: 512 rows
   EXPECT_EQ(shell.box[0].tile_rows, 4u);
+  EXPECT_EQ(shell.box[2].tile_x, 64u);  // y slabs: 10 rows
+  EXPECT_EQ(shell.box[2].tile_rows, 2u);
+  EXPECT_EQ(shell.blocks, 2 * 16u * 128 * 10 + 2 * 8u * 5 * 492 + 123u * 492);
 }
 
 // The GPU kernels' per-node code run on the CPU, against the host engine's separate pass, bit
