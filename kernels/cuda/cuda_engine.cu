@@ -2,9 +2,7 @@
 // fastest index, so a warp reads 128 contiguous bytes of each array; the +-1 neighbours in y and
 // z come from L1/L2 (a z-plane of all six components is a few MB at 512^2, well inside the 60 MB
 // L2). Coefficients come from a small class table in global memory (cached in L1), looked up
-// through one byte per node. With CPML a sweep is two launches: the plain kernel over the
-// interior box, a CPML kernel over the shell around it (kernels/cpml.hpp, "the split sweep").
-// Work goes to two streams per engine, one per Lane; a sweep's launches all go to its lane's.
+// through one byte per node. All work goes to one stream per engine.
 #include "kernels/cuda/cuda_engine.hpp"
 
 #include <algorithm>
@@ -21,14 +19,19 @@ namespace yeex {
 namespace {
 
 // One thread per node. The six field pointers arrive as separate __restrict__ parameters, so
-// the compiler may issue every load of the cell before its first store. 32 registers on sm_90
-// (f32 and f64), 8 blocks of 256 per SM. PEC runs sweep everything with it, CPML runs their
-// interior box (kernels/cpml.hpp, "the split sweep").
-template <typename Real, bool UpdateH>
-__global__ void __launch_bounds__(256)
+// the compiler may issue every load of the cell before its first store. With Cpml the same
+// thread then applies the node's CPML corrections (kernels/cpml.hpp): six index tests per node,
+// psi loads and stores only in the slabs. Without it the kernel is the plain sweep (MinBlocks 0:
+// no bound, as before CPML existed). The CPML sweep takes 40 registers on sm_90 with MinBlocks 6
+// (f32 without spills; unbounded, ptxas takes more), i.e. 6 instead of 8 blocks of 256 per SM;
+// MinBlocks 8 forces the plain sweep's 32 at the cost of a few spills. Which is faster is for
+// scripts/gpu/cpml-check.sh to measure (YEEX_CPML_MIN_BLOCKS=8 selects the capped one).
+template <typename Real, bool UpdateH, bool Cpml, int MinBlocks>
+__global__ void __launch_bounds__(256, MinBlocks)
     yee_sweep_kernel(Real* __restrict__ ex, Real* __restrict__ ey, Real* __restrict__ ez, Real* __restrict__ hx,
                      Real* __restrict__ hy, Real* __restrict__ hz, const std::uint8_t* __restrict__ material_class,
-                     const CellCoefficients<Real>* __restrict__ classes, FieldLayout L, NodeRange r) {
+                     const CellCoefficients<Real>* __restrict__ classes, FieldLayout L, NodeRange r,
+                     const __grid_constant__ CpmlView<Real> cpml) {
   const Index i = r.i0 + blockIdx.x * blockDim.x + threadIdx.x;
   const Index j = r.j0 + blockIdx.y * blockDim.y + threadIdx.y;
   const Index k = r.k0 + blockIdx.z * blockDim.z + threadIdx.z;
@@ -40,33 +43,7 @@ __global__ void __launch_bounds__(256)
     update_h_cell(f, c, L.pitch_y, L.pitch_z, m);
   else
     update_e_cell(f, c, L.pitch_y, L.pitch_z, m);
-}
-
-// The CPML shell of a range (kernels/cpml.hpp, "the split sweep"): one launch over all shell
-// boxes, blocks of kCpmlShellBlock threads. Per node what the fused sweep did: main update, then
-// the corrections of the faces whose box holds the node, in face order. Registers (sm_90, CUDA
-// 13, ptxas -v): unbounded it takes 40-42 in f32 (10 blocks of 128 per SM) and 48 in f64; with
-// these bounds 40 in f32 (12 blocks, 75 % occupancy) and 32 in f64 (16 blocks), no spills
-// either way. Capping f32 at 32 spills 40 bytes in the H sweep.
-template <typename Real>
-constexpr int kShellMinBlocksPerSm = sizeof(Real) == 4 ? 12 : 16;
-
-template <typename Real, bool UpdateH>
-__global__ void __launch_bounds__(kCpmlShellBlock, kShellMinBlocksPerSm<Real>)
-    cpml_shell_kernel(Real* __restrict__ ex, Real* __restrict__ ey, Real* __restrict__ ez, Real* __restrict__ hx,
-                      Real* __restrict__ hy, Real* __restrict__ hz, const std::uint8_t* __restrict__ material_class,
-                      const CellCoefficients<Real>* __restrict__ classes, FieldLayout L,
-                      const __grid_constant__ CpmlShell shell, const __grid_constant__ CpmlView<Real> cpml) {
-  Index i, j, k;
-  if (!cpml_shell_node(shell, blockIdx.x, threadIdx.x, i, j, k)) return;
-  const FieldPointers<Real> f{ex, ey, ez, hx, hy, hz};
-  const Index c = L.offset(i, j, k);
-  const CellCoefficients<Real>& m = classes[material_class[c]];
-  if constexpr (UpdateH)
-    update_h_cell(f, c, L.pitch_y, L.pitch_z, m);
-  else
-    update_e_cell(f, c, L.pitch_y, L.pitch_z, m);
-  cpml_correct_faces<Real, UpdateH>(cpml, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
+  if constexpr (Cpml) cpml_correct<Real, UpdateH>(cpml, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
 }
 
 template <typename Real>
@@ -114,6 +91,12 @@ class DeviceArray {
   T* p_ = nullptr;
   std::size_t n_ = 0;
 };
+
+// YEEX_CPML_MIN_BLOCKS=8 selects the register-capped CPML sweep (see yee_sweep_kernel).
+bool cpml_capped_registers() {
+  const char* env = std::getenv("YEEX_CPML_MIN_BLOCKS");
+  return env && std::atoi(env) == 8;
+}
 
 // Block shape. 32 x 4 x 1 was the fastest of 32x8, 32x4, 64x4, 32x16, 64x2 at 512^3 on an H200
 // (results/2026-11-21-cuda-tuning.md; 32x4 and 64x2 tie). Several nodes per thread along z,
@@ -244,28 +227,25 @@ class CudaEngine final : public Engine<Real> {
 
   cudaStream_t stream(Lane lane) const { return lane == Lane::border ? border_stream_ : stream_; }
 
-  // With CPML: the interior box through the plain kernel, then the shell (kernels/cpml.hpp, "the
-  // split sweep"), both on `stream`.
   template <bool UpdateH>
   void sweep(const NodeRange& r, cudaStream_t stream) {
     if (r.empty()) return;
     YEEX_CUDA(cudaSetDevice(device_));
+    const dim3 grid(static_cast<unsigned>((r.i1 - r.i0 + block_.x - 1) / block_.x),
+                    static_cast<unsigned>((r.j1 - r.j0 + block_.y - 1) / block_.y),
+                    static_cast<unsigned>((r.k1 - r.k0 + block_.z - 1) / block_.z));
     const FieldPointers<Real> f = pointers();
-    const CpmlShell shell = cpml_.faces > 0 ? cpml_shell(cpml_, r) : CpmlShell{r};
-    if (!shell.interior.empty()) {
-      const NodeRange& in = shell.interior;
-      const dim3 grid(static_cast<unsigned>((in.i1 - in.i0 + block_.x - 1) / block_.x),
-                      static_cast<unsigned>((in.j1 - in.j0 + block_.y - 1) / block_.y),
-                      static_cast<unsigned>((in.k1 - in.k0 + block_.z - 1) / block_.z));
-      yee_sweep_kernel<Real, UpdateH><<<grid, block_, 0, stream>>>(f.ex, f.ey, f.ez, f.hx, f.hy, f.hz,
-                                                                  material_class_.get(), classes_.get(), layout_, in);
-      YEEX_CUDA(cudaGetLastError());
-    }
-    if (shell.blocks > 0) {
-      cpml_shell_kernel<Real, UpdateH><<<shell.blocks, kCpmlShellBlock, 0, stream>>>(
-          f.ex, f.ey, f.ez, f.hx, f.hy, f.hz, material_class_.get(), classes_.get(), layout_, shell, cpml_);
-      YEEX_CUDA(cudaGetLastError());
-    }
+    const auto launch = [&](auto kernel) {
+      kernel<<<grid, block_, 0, stream>>>(f.ex, f.ey, f.ez, f.hx, f.hy, f.hz, material_class_.get(), classes_.get(),
+                                          layout_, r, cpml_);
+    };
+    if (cpml_.faces == 0)
+      launch(yee_sweep_kernel<Real, UpdateH, false, 0>);
+    else if (cpml_capped_)
+      launch(yee_sweep_kernel<Real, UpdateH, true, 8>);
+    else
+      launch(yee_sweep_kernel<Real, UpdateH, true, 6>);
+    YEEX_CUDA(cudaGetLastError());
   }
 
   FieldLayout layout_;
@@ -274,6 +254,7 @@ class CudaEngine final : public Engine<Real> {
   int source_count_, probe_count_;
   Index probe_slots_;
   dim3 block_;
+  bool cpml_capped_ = cpml_capped_registers();
   cudaStream_t stream_ = nullptr;         // Lane::bulk, lowest priority
   cudaStream_t border_stream_ = nullptr;  // Lane::border, highest priority
   std::array<DeviceArray<Real>, kComponentCount> fields_;

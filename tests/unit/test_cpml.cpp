@@ -6,10 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <string>
 #include <tuple>
 #include <type_traits>
-#include <vector>
 
 #include "src/solver/cpml_reflection.hpp"
 #include "src/solver/cpml_setup.hpp"
@@ -185,169 +183,34 @@ TEST(Cpml, InteriorBoxHoldsExactlyTheNodesOfNoSlab) {
   }
 }
 
-// The split sweep of the cuda engine (kernels/cpml.hpp): over every range a sweep or backend may
-// hand it, interior and shell together visit each node exactly once, the interior holds no slab
-// node, and every shell block's threads map as the kernel maps them. A deck with CPML on every
-// face (x interior empty after the sector rounding), one wide enough for an x interior, one with
-// some faces only; whole update ranges of a 4-way split, B+2R's grown ranges, single planes (the
-// overlap backend's border lane) and odd boxes.
+// The fused path of the cuda engine and the coop kernel, run on the CPU: every node's main update
+// immediately followed by cpml_correct (kernels/cpml.hpp), against the host engine's separate
+// pass. Bit for bit, which is what lets every engine layout and backend agree.
 template <typename Real>
-void expect_split_covers_once(const CpmlView<Real>& view, const NodeRange& r, const std::string& what) {
-  const CpmlShell shell = cpml_shell(view, r);
-  const Index ni = r.i1 - r.i0, nj = r.j1 - r.j0;
-  std::vector<int> visits(r.empty() ? 0 : r.count(), 0);
-  const auto visit = [&](Index i, Index j, Index k) {
-    ASSERT_TRUE(i >= r.i0 && i < r.i1 && j >= r.j0 && j < r.j1 && k >= r.k0 && k < r.k1)
-        << what << ": node " << i << "," << j << "," << k << " outside the range";
-    ++visits[((k - r.k0) * nj + (j - r.j0)) * ni + (i - r.i0)];
-  };
-  const NodeRange& in = shell.interior;
-  if (!in.empty()) {
-    const Index sector = 32 / Index(sizeof(Real));
-    EXPECT_TRUE((in.i0 == r.i0 || in.i0 % sector == 0) && (in.i1 == r.i1 || in.i1 % sector == 0))
-        << what << ": interior x [" << in.i0 << "," << in.i1 << ") not on sectors";
-    for (Index k = in.k0; k < in.k1; ++k)
-      for (Index j = in.j0; j < in.j1; ++j)
-        for (Index i = in.i0; i < in.i1; ++i) {
-          for (int f = 0; f < view.faces; ++f)
-            ASSERT_FALSE(view.face[f].contains(i, j, k)) << what << ": interior node " << i << "," << j << "," << k;
-          visit(i, j, k);
-        }
-  }
-  ASSERT_LE(shell.boxes, kCpmlShellBoxes);
-  for (int b = 0; b < shell.boxes; ++b) {
-    const CpmlShellBox& box = shell.box[b];
-    EXPECT_LE(box.tile_x * box.tile_rows, kCpmlShellBlock) << what;
-    EXPECT_GT(box.tile_x * box.tile_rows, kCpmlShellBlock / 2) << what << ": a tile of box " << b << " wastes threads";
-  }
-  for (unsigned block = 0; block < shell.blocks; ++block)
-    for (unsigned thread = 0; thread < kCpmlShellBlock; ++thread) {
-      Index i = 0, j = 0, k = 0;
-      if (cpml_shell_node(shell, block, thread, i, j, k)) visit(i, j, k);
-    }
-  for (std::size_t n = 0; n < visits.size(); ++n)
-    ASSERT_EQ(visits[n], 1) << what << ": node " << r.i0 + Index(n) % ni << "," << r.j0 + Index(n) / ni % nj << ","
-                            << r.k0 + Index(n) / ni / nj;
-}
-
-Deck cpml_wide_deck() {  // x interior [7, 33), [8, 32) once aligned to sectors
-  Deck d = cpml_contract_deck();
-  d.grid.nx = 40;
-  return d;
-}
-
-template <typename Real>
-void expect_split_covers_every_range() {
-  Deck partial = cpml_contract_deck();
-  partial.boundary = {BoundaryKind::cpml, BoundaryKind::pec, BoundaryKind::pec,
-                      BoundaryKind::cpml, BoundaryKind::cpml, BoundaryKind::pec};
-  for (const Deck& deck : {cpml_contract_deck(), cpml_wide_deck(), partial}) {
-    const SlabDecomposition split(deck.grid, 4, 3);
-    for (int s = 0; s < split.size(); ++s) {
-      const SlabSubdomain& sub = split.subdomain(s);
-      const FieldLayout L =
-          FieldLayout::make(deck.grid.nx + 1, deck.grid.ny + 1, sub.stored_planes, sub.ghost, sizeof(Real));
-      const auto faces = make_cpml_setup<Real>(deck, 1e-12, L, sub.k_begin);
-      CpmlView<Real> view;
-      view.faces = static_cast<int>(faces.size());
-      for (std::size_t f = 0; f < faces.size(); ++f) view.face[f] = faces[f].geometry;
-      set_cpml_interior(view);
-      std::vector<NodeRange> ranges;
-      for (Index R = 1; R <= 3; ++R)
-        for (Index t = 0; t < R; ++t) {
-          const SweepRanges u = update_ranges(split, s, R, t);
-          ranges.push_back(split.to_local(s, u.h));
-          ranges.push_back(split.to_local(s, u.e));
-        }
-      const NodeRange whole = split.to_local(s, update_ranges(split, s, 1, 0).h);
-      for (Index k = whole.k0; k < whole.k1; ++k) ranges.push_back({whole.i0, whole.i1, whole.j0, whole.j1, k, k + 1});
-      ranges.push_back({3, 17, 2, 19, whole.k0, whole.k1});  // odd boxes, ending inside slabs or not
-      ranges.push_back({9, 10, 0, 5, whole.k0, whole.k0 + 2});
-      ranges.push_back({0, deck.grid.nx + 1, 0, deck.grid.ny + 1, whole.k0, whole.k1});  // all nodes, inert ones too
-      ranges.push_back({});                                                              // empty
-      for (const NodeRange& r : ranges)
-        expect_split_covers_once(view, r,
-                                 "subdomain " + std::to_string(s) + " range [" + std::to_string(r.i0) + "," +
-                                     std::to_string(r.i1) + ")x[" + std::to_string(r.j0) + "," + std::to_string(r.j1) +
-                                     ")x[" + std::to_string(r.k0) + "," + std::to_string(r.k1) + ")");
-    }
-  }
-}
-
-TEST(Cpml, SplitSweepCoversEveryNodeOnceFloat32) { expect_split_covers_every_range<float>(); }
-TEST(Cpml, SplitSweepCoversEveryNodeOnceFloat64) { expect_split_covers_every_range<double>(); }
-
-// At 512^3 with 10 cells: the interior starts on a sector, the packed x box is one full warp
-// wide in f32, the y slabs take 64 x 2 tiles, and the shell is five boxes (what the comments in
-// kernels/cpml.hpp count).
-TEST(Cpml, SplitSweepAt512) {
-  CpmlView<float> view;
-  view.faces = 6;
-  for (int f = 0; f < 6; ++f) {
-    CpmlFace<float>& face = view.face[f];
-    face.axis = f / 2;
-    face.upper = f % 2 == 1;
-    face.ni = face.nj = face.nk = 513;
-    Index& lo = face.axis == 0 ? face.i0 : face.axis == 1 ? face.j0 : face.k0;
-    Index& n = face.axis == 0 ? face.ni : face.axis == 1 ? face.nj : face.nk;
-    lo = face.upper ? 502 : 0;
-    n = 10;
-  }
-  set_cpml_interior(view);
-  const CpmlShell shell = cpml_shell(view, NodeRange{0, 512, 0, 512, 0, 512});
-  EXPECT_EQ(shell.interior.i0, 16);
-  EXPECT_EQ(shell.interior.i1, 496);
-  EXPECT_EQ(shell.interior.count(), Index(480) * 492 * 492);
-  ASSERT_EQ(shell.boxes, 5);
-  EXPECT_EQ(shell.box[4].width, 32u);
-  EXPECT_EQ(shell.box[4].tile_x, 32u);
-  EXPECT_EQ(shell.box[4].gap, 480);
-  EXPECT_EQ(shell.box[0].tile_x, 32u);  // z slabs: 512 rows
-  EXPECT_EQ(shell.box[0].tile_rows, 4u);
-  EXPECT_EQ(shell.box[2].tile_x, 64u);  // y slabs: 10 rows
-  EXPECT_EQ(shell.box[2].tile_rows, 2u);
-  EXPECT_EQ(shell.blocks, 2 * 16u * 128 * 10 + 2 * 8u * 5 * 492 + 123u * 492);
-}
-
-// The GPU kernels' per-node code run on the CPU, against the host engine's separate pass, bit
-// for bit (which is what lets every engine layout and backend agree): the coop kernel's fused
-// sweep (every node's main update immediately followed by cpml_correct), and the cuda engine's
-// split sweep (the interior box with the main update only, then the shell blocks and threads as
-// the kernel maps them, main update then cpml_correct_faces).
-template <typename Real>
-void expect_gpu_sweeps_equal_separate_pass(const Deck& deck, bool split) {
-  testing::SteppedModel<Real> separate(deck, "host"), gpu(deck, "host");
-  const EngineSetup<Real> setup = make_engine_setup<Real>(gpu.model, 0, deck.grid.nz + 1, 1, 1);
-  Engine<Real>& e = *gpu.engine;
+void expect_fused_equals_separate_pass() {
+  const Deck deck = cpml_contract_deck();
+  testing::SteppedModel<Real> separate(deck, "host"), fused(deck, "host");
+  const EngineSetup<Real> setup = make_engine_setup<Real>(fused.model, 0, deck.grid.nz + 1, 1, 1);
+  Engine<Real>& e = *fused.engine;
   const FieldLayout& L = e.layout();
   const FieldPointers<Real> f{e.field_data(Component::Ex), e.field_data(Component::Ey), e.field_data(Component::Ez),
                               e.field_data(Component::Hx), e.field_data(Component::Hy), e.field_data(Component::Hz)};
   const CpmlView<Real> view = e.cpml();
   ASSERT_EQ(view.faces, 6);
-  const NodeRange r = gpu.update;
-  const CpmlShell shell = cpml_shell(view, r);
-  if (split) ASSERT_FALSE(shell.interior.empty());
+  const NodeRange r = fused.update;
   const auto sweep = [&](auto update_h) {
-    constexpr bool H = decltype(update_h)::value;
-    const auto node = [&](Index i, Index j, Index k, int corrections) {
-      const Index c = L.offset(i, j, k);
-      const CellCoefficients<Real>& m = setup.classes[setup.material_class[c]];
-      if constexpr (H)
-        update_h_cell(f, c, L.pitch_y, L.pitch_z, m);
-      else
-        update_e_cell(f, c, L.pitch_y, L.pitch_z, m);
-      if (corrections == 1) cpml_correct<Real, H>(view, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
-      if (corrections == 2) cpml_correct_faces<Real, H>(view, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
-    };
-    const NodeRange& box = split ? shell.interior : r;
-    for (Index k = box.k0; k < box.k1; ++k)
-      for (Index j = box.j0; j < box.j1; ++j)
-        for (Index i = box.i0; i < box.i1; ++i) node(i, j, k, split ? 0 : 1);
-    if (split)
-      for (unsigned block = 0; block < shell.blocks; ++block)
-        for (unsigned thread = 0; thread < kCpmlShellBlock; ++thread) {
-          Index i = 0, j = 0, k = 0;
-          if (cpml_shell_node(shell, block, thread, i, j, k)) node(i, j, k, 2);
+    for (Index k = r.k0; k < r.k1; ++k)
+      for (Index j = r.j0; j < r.j1; ++j)
+        for (Index i = r.i0; i < r.i1; ++i) {
+          const Index c = L.offset(i, j, k);
+          const CellCoefficients<Real>& m = setup.classes[setup.material_class[c]];
+          if constexpr (decltype(update_h)::value) {
+            update_h_cell(f, c, L.pitch_y, L.pitch_z, m);
+            cpml_correct<Real, true>(view, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
+          } else {
+            update_e_cell(f, c, L.pitch_y, L.pitch_z, m);
+            cpml_correct<Real, false>(view, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
+          }
         }
   };
   for (Index n = 0; n < *deck.steps; ++n) {
@@ -356,21 +219,11 @@ void expect_gpu_sweeps_equal_separate_pass(const Deck& deck, bool split) {
     sweep(std::false_type{});
     e.inject_sources(n);
   }
-  for (Component c : kAllComponents) EXPECT_EQ(gpu.field(c), separate.field(c)) << component_name(c);
+  for (Component c : kAllComponents) EXPECT_EQ(fused.field(c), separate.field(c)) << component_name(c);
 }
 
-TEST(Cpml, FusedCorrectionEqualsSeparatePassFloat32) {
-  expect_gpu_sweeps_equal_separate_pass<float>(cpml_contract_deck(), false);
-}
-TEST(Cpml, FusedCorrectionEqualsSeparatePassFloat64) {
-  expect_gpu_sweeps_equal_separate_pass<double>(cpml_contract_deck(), false);
-}
-TEST(Cpml, SplitSweepEqualsSeparatePassFloat32) {
-  expect_gpu_sweeps_equal_separate_pass<float>(cpml_wide_deck(), true);
-}
-TEST(Cpml, SplitSweepEqualsSeparatePassFloat64) {
-  expect_gpu_sweeps_equal_separate_pass<double>(cpml_wide_deck(), true);
-}
+TEST(Cpml, FusedCorrectionEqualsSeparatePassFloat32) { expect_fused_equals_separate_pass<float>(); }
+TEST(Cpml, FusedCorrectionEqualsSeparatePassFloat64) { expect_fused_equals_separate_pass<double>(); }
 
 // sum over nodes of eps E^2 + mu H^2 (H of the half step: enough to see the decay).
 double field_energy(testing::SteppedModel<double>& s) {
