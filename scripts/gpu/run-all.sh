@@ -38,7 +38,7 @@ stage() {  # name, limit in seconds, command...
 for s in "${stages[@]}"; do
   case $s in
     tests) stage tests 240 scripts/gpu/gpu-tests.sh "$build" ;;
-    cpml) stage cpml 150 env YEEX_CPML_SKIP_TESTS=1 scripts/gpu/cpml-check.sh "$build" ;;
+    cpml) stage cpml 200 env YEEX_CPML_SKIP_TESTS=${YEEX_CPML_SKIP_TESTS:-1} scripts/gpu/cpml-check.sh "$build" ;;
     validate) stage validate 300 scripts/gpu/validate-check.sh ;;
     coop) stage coop 120 scripts/gpu/coop-quick.sh "$build" ;;
     p2p) stage p2p 300 scripts/gpu/p2p-check.sh "$build" "$out/p2p" ;;

@@ -130,7 +130,7 @@ int main(int argc, char** argv) {
       ->transform(CLI::IsMember(std::map<std::string, std::string>{{"f32", "f32"}, {"32", "f32"}, {"f64", "f64"}, {"64", "f64"}}))
       ->capture_default_str();
   validate_cmd->add_flag("--quick", validate.quick, "Small sizes that run in seconds on a CPU (what CI runs)");
-  validate_cmd->add_option("--only", validate.only, "Run only these problems: cavity, energy, propagation, dipole")
+  validate_cmd->add_option("--only", validate.only, "Run only these problems: cavity, energy, propagation, dipole, cpml")
       ->delimiter(',');
   validate_cmd->add_option("--json", validate_json, "Also write the results as JSON to this file");
   bench_cmd->add_option("--cpml", bench.cpml, "Built-in box: CPML cells on every face instead of PEC walls (0: PEC)")

@@ -65,10 +65,12 @@ CpmlReflection measure_cpml_reflection(const CpmlReflectionOptions& o) {
     throw std::invalid_argument("measure_cpml_reflection: interior must be at least " +
                                 std::to_string(2 * kCpmlMinInteriorCells) + " cells");
   const Geometry g = geometry(o);
-  RunConfig config;
-  config.engine = o.engine;
-  config.precision_bits = o.precision_bits;
+  RunConfig single;
+  single.engine = o.small_run ? o.small_run->engine : o.engine;
+  single.precision_bits = o.small_run ? o.small_run->precision_bits : o.precision_bits;
+  if (o.small_run && !o.small_run->devices.empty()) single.devices = {o.small_run->devices.front()};
   const auto trace = [&](bool reference) {
+    const RunConfig& config = reference || !o.small_run ? single : *o.small_run;
     return run_model(build_model(cpml_reflection_deck(o, reference)), config).probes.probes.at(0).series.at(0);
   };
   const std::vector<double> small = trace(false), reference = trace(true);

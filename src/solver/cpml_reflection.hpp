@@ -5,9 +5,11 @@
 // at a probe between the source and the x_min slab. Used by the CPU test and `yeex validate`.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "io/deck.hpp"
+#include "src/solver/solver.hpp"
 
 namespace yeex {
 
@@ -17,6 +19,10 @@ struct CpmlReflectionOptions {
   double cell = 1e-3;       // m, cubic cells
   std::string engine = "host";
   int precision_bits = 64;
+  // How the small CPML box runs (engine, precision, split, exchange: `yeex validate`); unset: one
+  // domain with `engine` and `precision_bits`. The reference always runs as one domain with the
+  // same engine and precision (its split would not change a bit: the bitwise contract).
+  std::optional<RunConfig> small_run;
 };
 
 struct CpmlReflection {

@@ -28,6 +28,8 @@ struct EnergyDrift {
 EnergyDrift energy_drift(Deck deck, RunConfig config, Index window);
 // TE10 pulse in a PEC guide: phase and group velocity against the discrete dispersion relation.
 std::vector<CheckRow> validate_propagation(const ValidationContext& context);
+// CPML reflection against a large-domain reference: at most -60 dB with 10 cells.
+std::vector<CheckRow> validate_cpml(const ValidationContext& context);
 // Hertzian dipole in free space: Ez against the analytic near + far field.
 std::vector<CheckRow> validate_dipole(const ValidationContext& context);
 // Ez (V/m) at distance r on the equatorial plane of a z dipole of length dl driven by

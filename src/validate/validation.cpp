@@ -35,6 +35,7 @@ const std::vector<ValidationProblem>& validation_problems() {
       {"energy", "discrete energy of a lossless closed box (float64)", validate_energy},
       {"propagation", "TE10 pulse phase/group velocity vs the discrete dispersion relation", validate_propagation},
       {"dipole", "Hertzian dipole Ez vs the analytic near + far field", validate_dipole},
+      {"cpml", "CPML reflection (10 cells) vs a large-domain reference", validate_cpml},
   };
   return problems;
 }
