@@ -7,7 +7,6 @@
 #include <nlohmann/json.hpp>
 
 namespace yeex {
-namespace {
 
 std::string fixed(double value, int decimals) {
   if (std::isnan(value)) return "-";
@@ -19,8 +18,6 @@ std::string fixed(double value, int decimals) {
 std::string pad(const std::string& text, std::size_t width) {
   return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
 }
-
-}  // namespace
 
 std::string format_matrix(const Matrix& m) {
   std::string out = "# " + m.title + "\n# cell: " + m.definition;

@@ -25,6 +25,10 @@ struct Matrix {
 
 // "# title", "# cell: definition [unit]", the labels, then the table ('-' for NaN).
 std::string format_matrix(const Matrix& matrix);
+
+// Table cells: `value` with `decimals` decimals ("-" for NaN); `text` right-aligned in `width`.
+std::string fixed(double value, int decimals);
+std::string pad(const std::string& text, std::size_t width);
 // NaN cells become null.
 nlohmann::json to_json(const Matrix& matrix);
 

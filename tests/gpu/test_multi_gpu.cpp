@@ -3,6 +3,7 @@
 // halo depth, to the single-GPU run. Backends that cannot run here are skipped with the reason.
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <tuple>
 
 #include "kernels/cuda/cuda_engine.hpp"
@@ -11,6 +12,18 @@
 
 namespace yeex {
 namespace {
+
+// Ricker dipoles at x = 20 mm, y = 18 mm and each height z, polarisation cycling with z.
+void add_sources(Deck& d, std::initializer_list<double> heights) {
+  for (double z : heights) {
+    Source s;
+    s.position = {20e-3, 18e-3, z};
+    s.polarisation = static_cast<int>(z * 1e3) % 3;
+    s.waveform = WaveformKind::ricker;
+    s.frequency = 30e9;
+    d.sources.push_back(s);
+  }
+}
 
 // Uneven slabs (nz = 45 over 2..4 GPUs), sources and probes near the slab boundaries, a lossy
 // block and a PEC plate crossing them.
@@ -22,14 +35,7 @@ Deck contract_deck() {
   d.materials.push_back({"lossy", 3.0, 0.05, 1.0, false});
   d.geometry.push_back({ShapeKind::box, "lossy", {5e-3, 5e-3, 8e-3}, {30e-3, 25e-3, 38e-3}});
   d.geometry.push_back({ShapeKind::box, "pec", {10e-3, 28e-3, 14e-3}, {20e-3, 29e-3, 33e-3}});
-  for (double z : {11e-3, 12e-3, 22e-3, 23e-3, 34e-3}) {
-    Source s;
-    s.position = {20e-3, 18e-3, z};
-    s.polarisation = static_cast<int>(z * 1e3) % 3;
-    s.waveform = WaveformKind::ricker;
-    s.frequency = 30e9;
-    d.sources.push_back(s);
-  }
+  add_sources(d, {11e-3, 12e-3, 22e-3, 23e-3, 34e-3});
   d.probes.push_back({"a", {21e-3, 17e-3, 11e-3}, {Component::Ez, Component::Hx}});
   d.probes.push_back({"b", {25e-3, 20e-3, 23e-3}, {Component::Ex, Component::Hy}});
   d.probes.push_back({"c", {15e-3, 10e-3, 40e-3}, {Component::Ey, Component::Hz}});
@@ -45,14 +51,7 @@ Deck cpml_contract_deck() {
   d.boundary.fill(BoundaryKind::cpml);
   d.cpml.cells = 15;
   d.sources.clear();
-  for (double z : {16e-3, 17e-3, 22e-3, 23e-3, 27e-3}) {
-    Source s;
-    s.position = {20e-3, 18e-3, z};
-    s.polarisation = static_cast<int>(z * 1e3) % 3;
-    s.waveform = WaveformKind::ricker;
-    s.frequency = 30e9;
-    d.sources.push_back(s);
-  }
+  add_sources(d, {16e-3, 17e-3, 22e-3, 23e-3, 27e-3});
   return d;
 }
 
