@@ -12,9 +12,9 @@
 namespace yeex {
 namespace {
 
-void require_gpu() {
-  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
-}
+// A macro, not a function: GTEST_SKIP() leaves the function it is written in.
+#define YEEX_REQUIRE_GPU() \
+  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device visible"
 
 // The default problem, cut to `steps` steps.
 Deck short_default(Index steps) {
@@ -57,27 +57,27 @@ double relative_l2_cuda_vs_host(Index steps, const Deck& deck) {
 }
 
 TEST(CudaEngine, MatchesHostEngineFloat32) {
-  require_gpu();
+  YEEX_REQUIRE_GPU();
   EXPECT_LE(relative_l2_cuda_vs_host<float>(200, short_default(200)), 1e-5);
 }
 
 TEST(CudaEngine, MatchesHostEngineWithCpmlFloat32) {
-  require_gpu();
+  YEEX_REQUIRE_GPU();
   EXPECT_LE(relative_l2_cuda_vs_host<float>(300, short_cpml(300)), 1e-5);
 }
 
 TEST(CudaEngine, MatchesHostEngineWithCpmlFloat64) {
-  require_gpu();
+  YEEX_REQUIRE_GPU();
   EXPECT_LE(relative_l2_cuda_vs_host<double>(300, short_cpml(300)), 1e-12);
 }
 
 TEST(CudaEngine, MatchesHostEngineFloat64) {
-  require_gpu();
+  YEEX_REQUIRE_GPU();
   EXPECT_LE(relative_l2_cuda_vs_host<double>(200, short_default(200)), 1e-12);
 }
 
 TEST(CudaEngine, ChecksumIsIdenticalAcrossRuns) {
-  require_gpu();
+  YEEX_REQUIRE_GPU();
   RunConfig config;
   config.engine = "cuda";
   const Model model = build_model(short_default(200));
@@ -88,7 +88,7 @@ TEST(CudaEngine, ChecksumIsIdenticalAcrossRuns) {
 }
 
 TEST(CudaEngine, ProbesMatchHostEngine) {
-  require_gpu();
+  YEEX_REQUIRE_GPU();
   const Model model = build_model(short_default(150));
   RunConfig host_config, cuda_config;
   cuda_config.engine = "cuda";
@@ -105,7 +105,7 @@ TEST(CudaEngine, ProbesMatchHostEngine) {
 }
 
 TEST(CudaEngine, DeviceCopyBandwidthIsMeasured) {
-  require_gpu();
+  YEEX_REQUIRE_GPU();
   EXPECT_GT(measure_device_copy_bandwidth(0, std::size_t(256) << 20), 100.0);
 }
 
