@@ -109,6 +109,10 @@ int main(int argc, char** argv) {
       return exchanges_command(run.split);
     }
     if (*exchanges_cmd) return exchanges_command(list_split);
+    if (*validate_cmd && validate.split.exchange == "list") {
+      validate.split.exchange.clear();
+      return exchanges_command(validate.split);
+    }
     if (*run_cmd) {
       if (!deck.empty()) run.deck = deck;
       if (!output.empty()) run.output = output;
