@@ -152,6 +152,10 @@ int main(int argc, char** argv) {
       return exchanges_command(run.split, world);
     }
     if (*exchanges_cmd) return exchanges_command(list_split, world);
+    if (*validate_cmd && validate.split.exchange == "list") {
+      validate.split.exchange.clear();
+      return exchanges_command(validate.split, world);
+    }
     if (*run_cmd) {
       if (!deck.empty()) run.deck = deck;
       if (!output.empty()) run.output = output;

@@ -14,13 +14,33 @@ SOURCE=$2
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-for tool in xvfb-run pvbatch python3; do
+for tool in xvfb-run pvbatch python3 flock; do
   command -v "$tool" >/dev/null || { echo "render_pictures: $tool not found (scripts/setup.sh installs it)" >&2; exit 1; }
 done
 
+# xvfb-run -a picks the first free display by looking at lock files, which races when several
+# start at once (parallel test runs on one machine, a known xvfb-run problem: two servers on one
+# display, and pvbatch aborts with "bad X server connection"; seen here under load too). So: one
+# render at a time on this machine (flock; -o so that an X server left behind cannot keep the
+# lock), a random first display number, a time limit, and a retry only when the X server failed,
+# never when pvbatch failed on the files.
+render() {
+  local attempt
+  for attempt in 1 2 3; do
+    if flock -o /tmp/yeex-render-pictures.lock timeout 120 \
+      xvfb-run -a -n $((100 + RANDOM % 800)) -e "$WORK/xvfb.log" pvbatch "$@" 2> "$WORK/render.err"; then
+      cat "$WORK/render.err" >&2
+      return 0
+    fi
+    cat "$WORK/render.err" "$WORK/xvfb.log" >&2 || true
+    grep -q -e "Xvfb failed to start" -e "bad X server connection" "$WORK/render.err" || return 1
+    echo "render_pictures: the X server failed (attempt $attempt), retrying" >&2
+  done
+  return 1
+}
+
 "$YEEX" run --engine host --steps 250 --quiet --output "$WORK/out"
-xvfb-run -a pvbatch "$SOURCE/scripts/render_snapshot.py" "$WORK/out/ez_xy.xdmf" --component Ez --step 250 \
-  --out "$WORK/ez_xy.png"
+render "$SOURCE/scripts/render_snapshot.py" "$WORK/out/ez_xy.xdmf" --component Ez --step 250 --out "$WORK/ez_xy.png"
 python3 "$SOURCE/scripts/plot_probes.py" "$WORK/out/probes.h5" --probe rx_air --component Ez --out "$WORK/rx_air.png"
 
 python3 - "$WORK/ez_xy.png" "$WORK/rx_air.png" <<'PY'
