@@ -6,7 +6,9 @@
 // geometry; it allocates in its constructor, never in advance().
 #pragma once
 
+#include <array>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -41,7 +43,13 @@ struct ExchangeTimes {
 template <typename Real>
 class HaloExchange {
  public:
-  explicit HaloExchange(ExchangeContext<Real> context) : context_(std::move(context)) {}
+  explicit HaloExchange(ExchangeContext<Real> context) : context_(std::move(context)) {
+    // The psi chunks of every transfer, on each side this process holds, worked out once here so
+    // that advance() never allocates (see psi_chunks).
+    for (HaloPhase phase : kAllHaloPhases)
+      for (const HaloTransfer& t : context_.plan.transfers(phase))
+        psi_[static_cast<int>(phase)].push_back({chunks_of(t, t.from), chunks_of(t, t.to)});
+  }
   virtual ~HaloExchange() = default;
 
   virtual std::string name() const = 0;
@@ -81,17 +89,50 @@ class HaloExchange {
   // R > 1 the ghost planes are computed, and a psi there is a running sum that only the owner
   // of the plane has, so BeforeBlock moves the psi of E planes with E and of H planes with H.
   // R = 1 ghost planes are read, never computed: no psi travels. The sender's list and the
-  // receiver's list match entry by entry; empty without CPML.
-  std::vector<CpmlChunk<Real>> psi_chunks(const HaloTransfer& t, int s) const {
-    if (t.phase != HaloPhase::BeforeBlock || t.components.empty()) return {};
+  // receiver's list match entry by entry; empty without CPML (and for a side another process holds).
+  // t must be one of the plan's transfers (context_.plan.transfers(t.phase)).
+  const std::vector<CpmlChunk<Real>>& psi_chunks(const HaloTransfer& t, int s) const {
+    const auto& list = context_.plan.transfers(t.phase);
+    for (std::size_t i = 0; i < list.size(); ++i)
+      if (&list[i] == &t) return psi_[static_cast<int>(t.phase)][i][s == t.from ? 0 : 1];
+    throw std::logic_error("psi_chunks: the transfer is not one of the halo plan's");
+  }
+  static Index psi_elements(const std::vector<CpmlChunk<Real>>& chunks) {
+    Index n = 0;
+    for (const CpmlChunk<Real>& chunk : chunks) n += chunk.count;
+    return n;
+  }
+  // Copies the chunks' values from engine memory into host memory one after another, starting at
+  // `out` (pack), or back (unpack); returns the end of the packed run.
+  static Real* pack_psi(Engine<Real>& engine, const std::vector<CpmlChunk<Real>>& chunks, Real* out) {
+    for (const CpmlChunk<Real>& chunk : chunks) {
+      engine.read_memory(chunk.data, chunk.count, out);
+      out += chunk.count;
+    }
+    return out;
+  }
+  static const Real* unpack_psi(Engine<Real>& engine, const std::vector<CpmlChunk<Real>>& chunks, const Real* in) {
+    for (const CpmlChunk<Real>& chunk : chunks) {
+      engine.write_memory(chunk.data, chunk.count, in);
+      in += chunk.count;
+    }
+    return in;
+  }
+
+  ExchangeContext<Real> context_;
+  std::vector<ExchangeTimes> times_ = std::vector<ExchangeTimes>(context_.engines.size());
+
+ private:
+  std::vector<CpmlChunk<Real>> chunks_of(const HaloTransfer& t, int s) const {
+    if (t.phase != HaloPhase::BeforeBlock || t.components.empty() || !context_.engines[s]) return {};
     const SlabDecomposition& d = *context_.decomposition;
     const PlaneRange planes = s == t.from ? t.source : t.destination;
     return cpml_plane_chunks(context_.engines[s]->cpml(), is_electric(t.components.front()), d.local_k(s, planes.begin),
                              d.local_k(s, planes.end));
   }
 
-  ExchangeContext<Real> context_;
-  std::vector<ExchangeTimes> times_ = std::vector<ExchangeTimes>(context_.engines.size());
+  // [phase][transfer index in the plan][0: the sender's side, 1: the receiver's]
+  std::array<std::vector<std::array<std::vector<CpmlChunk<Real>>, 2>>, kHaloPhaseCount> psi_;
 };
 
 // The synchronous step loop of the halo plan (see decomposition/halo_plan.hpp): exchange phases

@@ -22,8 +22,7 @@ class HostStagedExchange final : public SynchronousExchange<Real> {
     const Index plane = this->context_.engines.front()->layout().pitch_z;
     for (HaloPhase phase : kAllHaloPhases)
       for (const HaloTransfer& t : this->context_.plan.transfers(phase)) {
-        Index psi = 0;
-        for (const CpmlChunk<Real>& chunk : this->psi_chunks(t, t.from)) psi += chunk.count;
+        const Index psi = this->psi_elements(this->psi_chunks(t, t.from));
         buffers_[static_cast<int>(phase)].emplace_back(t.components.size() * t.source.count() * plane + psi);
       }
   }
@@ -44,10 +43,7 @@ class HostStagedExchange final : public SynchronousExchange<Real> {
         this->context_.engines[s]->copy_out(c, this->plane_offset(s, t.source.begin), t.source.count() * plane, out);
         out += t.source.count() * plane;
       }
-      for (const CpmlChunk<Real>& chunk : this->psi_chunks(t, s)) {
-        this->context_.engines[s]->read_memory(chunk.data, chunk.count, out);
-        out += chunk.count;
-      }
+      this->pack_psi(*this->context_.engines[s], this->psi_chunks(t, s), out);
     }
     this->context_.team->barrier();
     // Receive: unpack each incoming buffer into my ghost planes.
@@ -59,10 +55,7 @@ class HostStagedExchange final : public SynchronousExchange<Real> {
         this->context_.engines[s]->copy_in(c, this->plane_offset(s, t.destination.begin), t.destination.count() * plane, in);
         in += t.destination.count() * plane;
       }
-      for (const CpmlChunk<Real>& chunk : this->psi_chunks(t, s)) {
-        this->context_.engines[s]->write_memory(chunk.data, chunk.count, in);
-        in += chunk.count;
-      }
+      this->unpack_psi(*this->context_.engines[s], this->psi_chunks(t, s), in);
     }
   }
 

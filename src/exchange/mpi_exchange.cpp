@@ -71,14 +71,13 @@ class MpiExchange final : public SynchronousExchange<Real> {
     for (HaloPhase phase : kAllHaloPhases)
       for (const HaloTransfer& t : this->context_.plan.transfers(phase)) {
         if (t.from != s && t.to != s) continue;
-        std::vector<CpmlChunk<Real>> chunks = this->psi_chunks(t, s);
-        Index count = 0;
-        for (const CpmlChunk<Real>& chunk : chunks) count += chunk.count;
+        const std::vector<CpmlChunk<Real>>& chunks = this->psi_chunks(t, s);
+        const Index count = this->psi_elements(chunks);
         if (count == 0) continue;
         if (count > INT_MAX) throw std::invalid_argument("the mpi exchange: a CPML halo message exceeds 2^31 elements");
         psi_buffers_.emplace_back(count);
         psi_messages_[static_cast<int>(phase)].push_back(
-            {t.from == s, t.from == s ? t.to : t.from, kPsiTag + static_cast<int>(phase), std::move(chunks),
+            {t.from == s, t.from == s ? t.to : t.from, kPsiTag + static_cast<int>(phase), &chunks,
              static_cast<int>(count), psi_buffers_.back().data()});
       }
     requests_.reserve(2 * kComponentCount * 2 + 4);
@@ -105,11 +104,7 @@ class MpiExchange final : public SynchronousExchange<Real> {
     }
     for (const PsiMessage& m : psi) {
       if (!m.send) continue;
-      Real* packed = m.buffer;
-      for (const CpmlChunk<Real>& chunk : m.chunks) {
-        engine.read_memory(chunk.data, chunk.count, packed);
-        packed += chunk.count;
-      }
+      this->pack_psi(engine, *m.chunks, m.buffer);
       requests_.emplace_back();
       mpi_check(MPI_Isend(m.buffer, m.count, mpi_type<Real>(), m.peer, m.tag, comm_, &requests_.back()), "MPI_Isend");
     }
@@ -122,11 +117,7 @@ class MpiExchange final : public SynchronousExchange<Real> {
     mpi_check(MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
     for (const PsiMessage& m : psi) {
       if (m.send) continue;
-      const Real* packed = m.buffer;
-      for (const CpmlChunk<Real>& chunk : m.chunks) {
-        engine.write_memory(chunk.data, chunk.count, packed);
-        packed += chunk.count;
-      }
+      this->unpack_psi(engine, *m.chunks, m.buffer);
     }
     if (direct_) return;
     for (const Message& m : messages)
@@ -149,7 +140,7 @@ class MpiExchange final : public SynchronousExchange<Real> {
     bool send = true;
     int peer = kNoNeighbour;
     int tag = 0;
-    std::vector<CpmlChunk<Real>> chunks;
+    const std::vector<CpmlChunk<Real>>* chunks = nullptr;  // HaloExchange::psi_chunks, kept by the base
     int count = 0;
     Real* buffer = nullptr;
   };

@@ -45,7 +45,8 @@ class P2PExchange final : public SynchronousExchange<Real> {
         YEEX_CUDA(cudaMemcpyPeerAsync(to.field_data(c) + this->plane_offset(s, t.destination.begin), to.device(),
                                       from.field_data(c) + this->plane_offset(t.from, t.source.begin), from.device(),
                                       t.source.count() * plane_bytes, stream));
-      const auto into = this->psi_chunks(t, s), out_of = this->psi_chunks(t, t.from);
+      const auto& into = this->psi_chunks(t, s);
+      const auto& out_of = this->psi_chunks(t, t.from);
       for (std::size_t i = 0; i < into.size(); ++i)
         YEEX_CUDA(cudaMemcpyPeerAsync(into[i].data, to.device(), out_of[i].data, from.device(),
                                       into[i].count * sizeof(Real), stream));
