@@ -141,6 +141,44 @@ YEEX_HOST_DEVICE void cpml_correct(const CpmlView<Real>& v, const FieldPointers<
     if (v.face[f].contains(i, j, k)) cpml_correct_node<Real, UpdateH>(v.face[f], fp, c, i, j, k, sy, sz, m);
 }
 
+// The split sweep of the cuda engine. A kernel that may apply CPML corrections needs 40
+// registers on sm_90 against the plain sweep's 32, which costs every node a quarter of the loads
+// in flight (results/2026-11-21-session2-h200x4: 70.6 % of the PEC speed when one such kernel
+// sweeps everything). So a sweep over a range r runs the plain kernel over `plain`, the nodes of r
+// in no face's box, and the CPML kernel over the `shell` boxes, which partition the rest of r:
+// below and above `plain` in z (whole x-y planes of r), then in y (whole rows), then in x. The
+// plain box's x bounds are rounded inwards to multiples of `align` nodes (a 32-byte sector: the
+// layout puts node i = 0 on a 128-byte boundary), so its warps never straddle a sector at the
+// edges; the x boxes take the few extra nodes, which need no correction (cpml_correct's interior
+// test skips them). Each node's arithmetic is the same in either kernel (main update, then the
+// corrections in face order), so the bits do not depend on the split.
+struct CpmlSplit {
+  NodeRange plain;
+  NodeRange shell[6];
+  int shells = 0;
+};
+
+template <typename Real>
+CpmlSplit cpml_split(const CpmlView<Real>& v, const NodeRange& r, Index align) {
+  CpmlSplit s;
+  const Index far = Index(1) << 59;  // |bound| beyond this: no face on that side
+  const auto clamp = [](Index x, Index lo, Index hi) { return x < lo ? lo : x > hi ? hi : x; };
+  const auto round_up = [&](Index x) { return x > -far ? (x + align - 1) / align * align : x; };
+  const auto round_down = [&](Index x) { return x < far ? x / align * align : x; };
+  // The plain box clipped into r, per axis [lo, hi); x rounded to sectors.
+  const Index i0 = clamp(round_up(v.interior[0]), r.i0, r.i1), i1 = clamp(round_down(v.interior[1]), i0, r.i1);
+  const Index j0 = clamp(v.interior[2], r.j0, r.j1), j1 = clamp(v.interior[3], j0, r.j1);
+  const Index k0 = clamp(v.interior[4], r.k0, r.k1), k1 = clamp(v.interior[5], k0, r.k1);
+  s.plain = {i0, i1, j0, j1, k0, k1};
+  const NodeRange shell[6] = {
+      {r.i0, r.i1, r.j0, r.j1, r.k0, k0}, {r.i0, r.i1, r.j0, r.j1, k1, r.k1},  // z
+      {r.i0, r.i1, r.j0, j0, k0, k1},     {r.i0, r.i1, j1, r.j1, k0, k1},      // y
+      {r.i0, i0, j0, j1, k0, k1},         {i1, r.i1, j0, j1, k0, k1}};         // x
+  for (const NodeRange& box : shell)
+    if (!box.empty()) s.shell[s.shells++] = box;
+  return s;
+}
+
 // What the solver hands an engine per face (EngineSetup::cpml): the box and the tables; the
 // engine allocates the psi arrays (zero) and points `geometry` at its own copies.
 template <typename Real>

@@ -21,11 +21,9 @@ namespace {
 // One thread per node. The six field pointers arrive as separate __restrict__ parameters, so
 // the compiler may issue every load of the cell before its first store. With Cpml the same
 // thread then applies the node's CPML corrections (kernels/cpml.hpp): six index tests per node,
-// psi loads and stores only in the slabs. Without it the kernel is the plain sweep (MinBlocks 0:
-// no bound, as before CPML existed). The CPML sweep takes 40 registers on sm_90 with MinBlocks 6
-// (f32 without spills; unbounded, ptxas takes more), i.e. 6 instead of 8 blocks of 256 per SM;
-// MinBlocks 8 forces the plain sweep's 32 at the cost of a few spills. Which is faster is for
-// scripts/gpu/cpml-check.sh to measure (YEEX_CPML_MIN_BLOCKS=8 selects the capped one).
+// psi loads and stores only in the slabs. Without it the kernel is the plain sweep (32 registers,
+// 16 blocks of 128 per SM). The CPML kernel takes 40 registers with MinBlocks 6 (f32 without
+// spills); it only sweeps the shell of a CPML run, the plain kernel the rest (cpml_split).
 template <typename Real, bool UpdateH, bool Cpml, int MinBlocks>
 __global__ void __launch_bounds__(256, MinBlocks)
     yee_sweep_kernel(Real* __restrict__ ex, Real* __restrict__ ey, Real* __restrict__ ez, Real* __restrict__ hx,
@@ -91,12 +89,6 @@ class DeviceArray {
   T* p_ = nullptr;
   std::size_t n_ = 0;
 };
-
-// YEEX_CPML_MIN_BLOCKS=8 selects the register-capped CPML sweep (see yee_sweep_kernel).
-bool cpml_capped_registers() {
-  const char* env = std::getenv("YEEX_CPML_MIN_BLOCKS");
-  return env && std::atoi(env) == 8;
-}
 
 // Block shape. 32 x 4 x 1 was the fastest of 32x8, 32x4, 64x4, 32x16, 64x2 at 512^3 on an H200
 // (results/2026-11-21-cuda-tuning.md; 32x4 and 64x2 tie). Several nodes per thread along z,
@@ -227,25 +219,36 @@ class CudaEngine final : public Engine<Real> {
 
   cudaStream_t stream(Lane lane) const { return lane == Lane::border ? border_stream_ : stream_; }
 
+  // Without CPML one launch of the plain kernel over r. With CPML the split sweep
+  // (kernels/cpml.hpp): the plain kernel over the nodes of no slab, the CPML kernel over the shell
+  // boxes, all on `stream` (the nodes are disjoint, so their order does not matter).
   template <bool UpdateH>
   void sweep(const NodeRange& r, cudaStream_t stream) {
     if (r.empty()) return;
     YEEX_CUDA(cudaSetDevice(device_));
-    const dim3 grid(static_cast<unsigned>((r.i1 - r.i0 + block_.x - 1) / block_.x),
-                    static_cast<unsigned>((r.j1 - r.j0 + block_.y - 1) / block_.y),
-                    static_cast<unsigned>((r.k1 - r.k0 + block_.z - 1) / block_.z));
     const FieldPointers<Real> f = pointers();
-    const auto launch = [&](auto kernel) {
-      kernel<<<grid, block_, 0, stream>>>(f.ex, f.ey, f.ez, f.hx, f.hy, f.hz, material_class_.get(), classes_.get(),
-                                          layout_, r, cpml_);
+    const auto launch = [&](auto kernel, const NodeRange& box, dim3 block) {
+      const dim3 grid(static_cast<unsigned>((box.i1 - box.i0 + block.x - 1) / block.x),
+                      static_cast<unsigned>((box.j1 - box.j0 + block.y - 1) / block.y),
+                      static_cast<unsigned>((box.k1 - box.k0 + block.z - 1) / block.z));
+      kernel<<<grid, block, 0, stream>>>(f.ex, f.ey, f.ez, f.hx, f.hy, f.hz, material_class_.get(), classes_.get(),
+                                         layout_, box, cpml_);
+      YEEX_CUDA(cudaGetLastError());
     };
-    if (cpml_.faces == 0)
-      launch(yee_sweep_kernel<Real, UpdateH, false, 0>);
-    else if (cpml_capped_)
-      launch(yee_sweep_kernel<Real, UpdateH, true, 8>);
-    else
-      launch(yee_sweep_kernel<Real, UpdateH, true, 6>);
-    YEEX_CUDA(cudaGetLastError());
+    if (cpml_.faces == 0) return launch(yee_sweep_kernel<Real, UpdateH, false, 0>, r, block_);
+    const CpmlSplit split = cpml_split(cpml_, r, static_cast<Index>(32 / sizeof(Real)));
+    if (!split.plain.empty()) launch(yee_sweep_kernel<Real, UpdateH, false, 0>, split.plain, block_);
+    for (int b = 0; b < split.shells; ++b) launch(yee_sweep_kernel<Real, UpdateH, true, 6>, split.shell[b], shell_block(split.shell[b]));
+  }
+
+  // The x boxes of the shell are a few nodes wide: a block as wide as the box (rounded up to a
+  // power of two), as many threads as the usual block, so that warps are not mostly idle.
+  dim3 shell_block(const NodeRange& box) const {
+    const unsigned width = static_cast<unsigned>(box.i1 - box.i0), threads = block_.x * block_.y * block_.z;
+    if (width >= block_.x) return block_;
+    unsigned x = 1;
+    while (x < width) x *= 2;
+    return dim3(x, threads / x, 1);
   }
 
   FieldLayout layout_;
@@ -254,7 +257,6 @@ class CudaEngine final : public Engine<Real> {
   int source_count_, probe_count_;
   Index probe_slots_;
   dim3 block_;
-  bool cpml_capped_ = cpml_capped_registers();
   cudaStream_t stream_ = nullptr;         // Lane::bulk, lowest priority
   cudaStream_t border_stream_ = nullptr;  // Lane::border, highest priority
   std::array<DeviceArray<Real>, kComponentCount> fields_;

@@ -183,9 +183,62 @@ TEST(Cpml, InteriorBoxHoldsExactlyTheNodesOfNoSlab) {
   }
 }
 
-// The fused path of the cuda engine and the coop kernel, run on the CPU: every node's main update
-// immediately followed by cpml_correct (kernels/cpml.hpp), against the host engine's separate
-// pass. Bit for bit, which is what lets every engine layout and backend agree.
+// The cuda engine's split sweep (kernels/cpml.hpp, cpml_split): for every range a backend may
+// sweep (whole subdomains, border planes, odd boxes), the plain box and the shell boxes hold every
+// node of the range exactly once, the plain box holds no node of any face's box, and its x bounds
+// sit on sector boundaries unless they are the range's own.
+TEST(Cpml, SplitSweepPartitionsEveryRange) {
+  Deck partial = cpml_contract_deck();
+  partial.boundary = {BoundaryKind::cpml, BoundaryKind::pec, BoundaryKind::pec,
+                      BoundaryKind::cpml, BoundaryKind::cpml, BoundaryKind::pec};
+  Deck none = cpml_contract_deck();
+  none.boundary = {BoundaryKind::pec, BoundaryKind::pec, BoundaryKind::pec,
+                   BoundaryKind::pec, BoundaryKind::pec, BoundaryKind::cpml};
+  int plain_nodes = 0;
+  for (const Deck& deck : {cpml_contract_deck(), partial, none}) {
+    const SlabDecomposition split(deck.grid, 3, 2);
+    for (int s = 0; s < split.size(); ++s) {
+      const SlabSubdomain& sub = split.subdomain(s);
+      const FieldLayout L = FieldLayout::make(deck.grid.nx + 1, deck.grid.ny + 1, sub.stored_planes, sub.ghost, 4);
+      const auto faces = make_cpml_setup<float>(deck, 1e-12, L, sub.k_begin);
+      CpmlView<float> view;
+      view.faces = static_cast<int>(faces.size());
+      for (std::size_t f = 0; f < faces.size(); ++f) view.face[f] = faces[f].geometry;
+      set_cpml_interior(view);
+      const Index nx = deck.grid.nx, ny = deck.grid.ny, nz = sub.k_end - sub.k_begin;
+      const NodeRange ranges[] = {{0, nx, 0, ny, 0, nz},  {0, nx, 0, ny, 0, 1},     {0, nx, 0, ny, nz - 1, nz},
+                                  {0, nx, 0, ny, 1, nz - 1}, {3, nx - 2, 1, ny - 5, 2, nz}, {0, 5, 0, ny, 0, nz}};
+      for (const NodeRange& r : ranges)
+        for (Index align : {Index(8), Index(4), Index(1)}) {
+          const CpmlSplit cut = cpml_split(view, r, align);
+          if (cut.plain.i0 != r.i0 && !cut.plain.empty()) EXPECT_EQ(cut.plain.i0 % align, 0);
+          if (cut.plain.i1 != r.i1 && !cut.plain.empty()) EXPECT_EQ(cut.plain.i1 % align, 0);
+          std::vector<int> visits(static_cast<std::size_t>(r.count()), 0);
+          const auto visit = [&](const NodeRange& box, bool plain) {
+            for (Index k = box.k0; k < box.k1; ++k)
+              for (Index j = box.j0; j < box.j1; ++j)
+                for (Index i = box.i0; i < box.i1; ++i) {
+                  ASSERT_TRUE(i >= r.i0 && i < r.i1 && j >= r.j0 && j < r.j1 && k >= r.k0 && k < r.k1);
+                  ++visits[static_cast<std::size_t>(((k - r.k0) * (r.j1 - r.j0) + (j - r.j0)) * (r.i1 - r.i0) + (i - r.i0))];
+                  if (!plain) continue;
+                  ++plain_nodes;
+                  for (int f = 0; f < view.faces; ++f)
+                    ASSERT_FALSE(view.face[f].contains(i, j, k)) << "plain node " << i << "," << j << "," << k;
+                }
+          };
+          visit(cut.plain, true);
+          for (int b = 0; b < cut.shells; ++b) visit(cut.shell[b], false);
+          for (int v : visits) ASSERT_EQ(v, 1) << "subdomain " << s;
+        }
+    }
+  }
+  EXPECT_GT(plain_nodes, 0);
+}
+
+// The cuda engine's split sweep, run on the CPU: the plain box gets the main update only, the
+// shell boxes the main update immediately followed by cpml_correct (kernels/cpml.hpp), which is
+// also what the coop kernel does at every node; against the host engine's separate pass. Bit for
+// bit, which is what lets every engine layout and backend agree.
 template <typename Real>
 void expect_fused_equals_separate_pass() {
   const Deck deck = cpml_contract_deck();
@@ -197,8 +250,11 @@ void expect_fused_equals_separate_pass() {
                               e.field_data(Component::Hx), e.field_data(Component::Hy), e.field_data(Component::Hz)};
   const CpmlView<Real> view = e.cpml();
   ASSERT_EQ(view.faces, 6);
-  const NodeRange r = fused.update;
-  const auto sweep = [&](auto update_h) {
+  // Align 1: this 18-node-wide deck has no sector-aligned interior (the partition test covers
+  // the alignment; the bits do not depend on it).
+  const CpmlSplit cut = cpml_split(view, fused.update, 1);
+  ASSERT_FALSE(cut.plain.empty());
+  const auto sweep_box = [&](auto update_h, const NodeRange& r, bool correct) {
     for (Index k = r.k0; k < r.k1; ++k)
       for (Index j = r.j0; j < r.j1; ++j)
         for (Index i = r.i0; i < r.i1; ++i) {
@@ -206,12 +262,16 @@ void expect_fused_equals_separate_pass() {
           const CellCoefficients<Real>& m = setup.classes[setup.material_class[c]];
           if constexpr (decltype(update_h)::value) {
             update_h_cell(f, c, L.pitch_y, L.pitch_z, m);
-            cpml_correct<Real, true>(view, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
+            if (correct) cpml_correct<Real, true>(view, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
           } else {
             update_e_cell(f, c, L.pitch_y, L.pitch_z, m);
-            cpml_correct<Real, false>(view, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
+            if (correct) cpml_correct<Real, false>(view, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
           }
         }
+  };
+  const auto sweep = [&](auto update_h) {
+    sweep_box(update_h, cut.plain, false);
+    for (int b = 0; b < cut.shells; ++b) sweep_box(update_h, cut.shell[b], true);
   };
   for (Index n = 0; n < *deck.steps; ++n) {
     separate.step(n);
