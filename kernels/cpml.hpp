@@ -60,6 +60,19 @@ struct CpmlFace {
   YEEX_HOST_DEVICE Index psi_index(Index i, Index j, Index k) const { return ((k - k0) * nj + (j - j0)) * ni + (i - i0); }
 };
 
+// One face as update_cell_with_cpml reads it: 32-bit bounds along the face's axis only (a face's
+// box spans every node of the other two axes that a sweep visits: src/solver/cpml_setup.cpp), and
+// the psi index as one sum, so a shell node spends few instructions finding its faces.
+template <typename Real>
+struct CpmlSlab {
+  int begin = 0, count = 0;  // [begin, begin + count) along the axis, local coordinates
+  int i0 = 0, j0 = 0, k0 = 0;
+  Index row = 0, plane = 0, box = 0;  // psi index = (k - k0) plane + (j - j0) row + (i - i0)
+  int table_origin = 0, entries = 0;
+  const Real* table = nullptr;
+  Real* psi = nullptr;
+};
+
 // Every CPML face of one engine (faces = 0: no CPML). Passed to kernels by value.
 template <typename Real>
 struct CpmlView {
@@ -67,15 +80,29 @@ struct CpmlView {
   CpmlFace<Real> face[kMaxCpmlFaces];
   // Nodes in no face's box (set by cpml_interior): most nodes leave after this one box test.
   Index interior[6] = {0, 0, 0, 0, 0, 0};  // i0, i1, j0, j1, k0, k1
+  // Each axis's min and max face in the form the split sweep's shell nodes test them (set by
+  // set_cpml_interior; count 0 where the face does not exist).
+  CpmlSlab<Real> slab[3][2];
 };
 
 // The box of nodes between the faces of v (unbounded along an axis without a face).
 template <typename Real>
 void set_cpml_interior(CpmlView<Real>& v) {
   const Index far = Index(1) << 60;
-  for (int a = 0; a < 3; ++a) v.interior[2 * a] = -far, v.interior[2 * a + 1] = far;
+  for (int a = 0; a < 3; ++a) {
+    v.interior[2 * a] = -far, v.interior[2 * a + 1] = far;
+    v.slab[a][0] = v.slab[a][1] = CpmlSlab<Real>{};
+  }
   for (int f = 0; f < v.faces; ++f) {
     const CpmlFace<Real>& face = v.face[f];
+    CpmlSlab<Real>& slab = v.slab[face.axis][face.upper ? 1 : 0];
+    const Index origin[3] = {face.i0, face.j0, face.k0}, extent[3] = {face.ni, face.nj, face.nk};
+    slab.begin = static_cast<int>(origin[face.axis]);
+    slab.count = static_cast<int>(extent[face.axis]);
+    slab.i0 = static_cast<int>(face.i0), slab.j0 = static_cast<int>(face.j0), slab.k0 = static_cast<int>(face.k0);
+    slab.row = face.ni, slab.plane = face.ni * face.nj, slab.box = face.box();
+    slab.table_origin = static_cast<int>(face.table_origin), slab.entries = static_cast<int>(face.entries);
+    slab.table = face.table, slab.psi = face.psi;
     const Index lo = face.axis == 0 ? face.i0 : face.axis == 1 ? face.j0 : face.k0;
     const Index n = face.axis == 0 ? face.ni : face.axis == 1 ? face.nj : face.nk;
     Index& bound = v.interior[2 * face.axis + (face.upper ? 1 : 0)];
@@ -83,50 +110,71 @@ void set_cpml_interior(CpmlView<Real>& v) {
   }
 }
 
-// Applies face f's correction to node (i,j,k) at array offset c, which must lie in f's box;
-// `m` is the node's class. Axis: f.axis known at compile time (0, 1, 2: the host's per-face
-// loops, which then vectorise) or not (-1: the fused sweeps); the arithmetic is the same.
+// One face's profile at one node along its axis: b, c and 1/kappa - 1 of the phase.
+template <typename Real>
+struct CpmlProfile {
+  Real b, c, kinv;
+};
+
+template <typename Real, bool UpdateH>
+YEEX_HOST_DEVICE CpmlProfile<Real> cpml_profile(const CpmlFace<Real>& f, Index i, Index j, Index k) {
+  const Index along = (f.axis == 0 ? i : f.axis == 1 ? j : k) - f.table_origin;
+  const Real* t = f.table + (UpdateH ? kCpmlHB : kCpmlEB) * f.entries + along;
+  return {t[0], t[f.entries], t[2 * f.entries]};
+}
+
+// The arithmetic of one face's correction at one node, on values: d1, d2 the two differences
+// along the face's axis d (CellUpdate::diff[d]), psi1, psi2 the node's psi of the phase, f1, f2
+// the components a1 = (d+2)%3 and a2 = (d+1)%3 after the main update.
+template <typename Real, bool UpdateH>
+YEEX_HOST_DEVICE void cpml_apply(int d, const CpmlProfile<Real>& t, Real d1, Real d2, Real& psi1, Real& psi2, Real& f1,
+                                 Real& f2, const CellCoefficients<Real>& m) {
+  const int a1 = (d + 2) % 3, a2 = (d + 1) % 3;
+  psi1 = fused(t.b, psi1, t.c * d1);
+  psi2 = fused(t.b, psi2, t.c * d2);
+  if constexpr (UpdateH) {
+    f1 = fused(-m.h_curl_a[a1], fused(t.kinv, d1, psi1), f1);
+    f2 = fused(m.h_curl_b[a2], fused(t.kinv, d2, psi2), f2);
+  } else {
+    f1 = fused(m.e_curl_a[a1], fused(t.kinv, d1, psi1), f1);
+    f2 = fused(-m.e_curl_b[a2], fused(t.kinv, d2, psi2), f2);
+  }
+}
+
+// Whether node (i,j,k) lies in no face's box (one box test).
+template <typename Real>
+YEEX_HOST_DEVICE bool in_cpml_interior(const CpmlView<Real>& v, Index i, Index j, Index k) {
+  return i >= v.interior[0] && i < v.interior[1] && j >= v.interior[2] && j < v.interior[3] && k >= v.interior[4] &&
+         k < v.interior[5];
+}
+
+// Applies face f's correction to node (i,j,k) at array offset c, which must lie in f's box and
+// have had its main update; `m` is the node's class. Axis: f.axis known at compile time (0, 1,
+// 2: the host's per-face loops, which then vectorise) or not (-1); the arithmetic is cpml_apply's.
 template <typename Real, bool UpdateH, int Axis = -1>
 YEEX_HOST_DEVICE void cpml_correct_node(const CpmlFace<Real>& f, const FieldPointers<Real>& fp, Index c, Index i,
                                         Index j, Index k, Index sy, Index sz, const CellCoefficients<Real>& m) {
   const int d = Axis >= 0 ? Axis : f.axis, a1 = (d + 2) % 3, a2 = (d + 1) % 3;
   const Index stride = d == 0 ? Index(1) : d == 1 ? sy : sz;
-  const Index along = (d == 0 ? i : d == 1 ? j : k) - f.table_origin;
   const Index p = f.psi_index(i, j, k), box = f.box();
   // Selected by comparisons, not by indexing a local array (which would put it in local memory).
   const auto e = [&](int a) { return a == 0 ? fp.ex : a == 1 ? fp.ey : fp.ez; };
   const auto h = [&](int a) { return a == 0 ? fp.hx : a == 1 ? fp.hy : fp.hz; };
-  const int table = UpdateH ? kCpmlHB : kCpmlEB;
-  const Real b = f.table[(table + 0) * f.entries + along];
-  const Real cc = f.table[(table + 1) * f.entries + along];
-  const Real kinv = f.table[(table + 2) * f.entries + along];
   Real* psi1 = f.psi + (UpdateH ? 2 : 0) * box + p;
   Real* psi2 = f.psi + (UpdateH ? 3 : 1) * box + p;
-  if constexpr (UpdateH) {
-    const Real* e1 = e((d + 1) % 3);
-    const Real* e2 = e((d + 2) % 3);
-    const Real d1 = e1[c + stride] - e1[c];
-    const Real d2 = e2[c + stride] - e2[c];
-    const Real q1 = fused(b, *psi1, cc * d1), q2 = fused(b, *psi2, cc * d2);
-    *psi1 = q1;
-    *psi2 = q2;
-    Real* h1 = h(a1);
-    Real* h2 = h(a2);
-    h1[c] = fused(-m.h_curl_a[a1], fused(kinv, d1, q1), h1[c]);
-    h2[c] = fused(m.h_curl_b[a2], fused(kinv, d2, q2), h2[c]);
-  } else {
-    const Real* h1 = h((d + 1) % 3);
-    const Real* h2 = h((d + 2) % 3);
-    const Real d1 = h1[c] - h1[c - stride];
-    const Real d2 = h2[c] - h2[c - stride];
-    const Real q1 = fused(b, *psi1, cc * d1), q2 = fused(b, *psi2, cc * d2);
-    *psi1 = q1;
-    *psi2 = q2;
-    Real* e1 = e(a1);
-    Real* e2 = e(a2);
-    e1[c] = fused(m.e_curl_a[a1], fused(kinv, d1, q1), e1[c]);
-    e2[c] = fused(-m.e_curl_b[a2], fused(kinv, d2, q2), e2[c]);
-  }
+  // The differences along d: E above minus E here in the H phase, H here minus H below in the E phase.
+  Real* out1 = UpdateH ? h(a1) : e(a1);
+  Real* out2 = UpdateH ? h(a2) : e(a2);
+  const Real* in1 = UpdateH ? e((d + 1) % 3) : h((d + 1) % 3);
+  const Real* in2 = UpdateH ? e((d + 2) % 3) : h((d + 2) % 3);
+  const Index up = UpdateH ? c + stride : c, down = UpdateH ? c : c - stride;
+  Real q1 = *psi1, q2 = *psi2, f1 = out1[c], f2 = out2[c];
+  cpml_apply<Real, UpdateH>(d, cpml_profile<Real, UpdateH>(f, i, j, k), in1[up] - in1[down], in2[up] - in2[down], q1, q2,
+                            f1, f2, m);
+  *psi1 = q1;
+  *psi2 = q2;
+  out1[c] = f1;
+  out2[c] = f2;
 }
 
 // All corrections of node (i,j,k), in face order: what a fused sweep kernel calls right after
@@ -134,9 +182,7 @@ YEEX_HOST_DEVICE void cpml_correct_node(const CpmlFace<Real>& f, const FieldPoin
 template <typename Real, bool UpdateH>
 YEEX_HOST_DEVICE void cpml_correct(const CpmlView<Real>& v, const FieldPointers<Real>& fp, Index c, Index i, Index j,
                                    Index k, Index sy, Index sz, const CellCoefficients<Real>& m) {
-  if (i >= v.interior[0] && i < v.interior[1] && j >= v.interior[2] && j < v.interior[3] && k >= v.interior[4] &&
-      k < v.interior[5])
-    return;
+  if (in_cpml_interior(v, i, j, k)) return;
   for (int f = 0; f < v.faces; ++f)
     if (v.face[f].contains(i, j, k)) cpml_correct_node<Real, UpdateH>(v.face[f], fp, c, i, j, k, sy, sz, m);
 }
@@ -177,6 +223,54 @@ CpmlSplit cpml_split(const CpmlView<Real>& v, const NodeRange& r, Index align) {
   for (const NodeRange& box : shell)
     if (!box.empty()) s.shell[s.shells++] = box;
   return s;
+}
+
+// A node of the split sweep's shell: the main update and every correction in registers, then
+// one store per component. Each axis has at most one face holding the node (the min and max faces
+// of an axis never overlap); its psi and profile values are loaded up front, together with the
+// fields, so one round trip to memory serves the node instead of one per face after the stores.
+// The operations and their order are those of the main update followed by cpml_correct (the
+// differences are CellUpdate's), so the bits are the same.
+template <typename Real, bool UpdateH>
+YEEX_HOST_DEVICE void update_cell_with_cpml(const CpmlView<Real>& v, const FieldPointers<Real>& fp, Index c, Index i,
+                                            Index j, Index k, Index sy, Index sz, const CellCoefficients<Real>& m) {
+  Real* psi[3] = {};
+  Real q[3][2];
+  CpmlProfile<Real> t[3];
+  Index box[3];
+  const int at[3] = {static_cast<int>(i), static_cast<int>(j), static_cast<int>(k)};
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+  for (int d = 0; d < 3; ++d) {
+    const CpmlSlab<Real>& lower = v.slab[d][0];
+    const CpmlSlab<Real>& upper = v.slab[d][1];
+    const bool in_lower = static_cast<unsigned>(at[d] - lower.begin) < static_cast<unsigned>(lower.count);
+    const bool in_upper = static_cast<unsigned>(at[d] - upper.begin) < static_cast<unsigned>(upper.count);
+    if (!in_lower && !in_upper) continue;
+    const CpmlSlab<Real>& s = in_lower ? lower : upper;
+    box[d] = s.box;
+    psi[d] = s.psi + (UpdateH ? 2 : 0) * s.box + (k - s.k0) * s.plane + (j - s.j0) * s.row + (i - s.i0);
+    q[d][0] = psi[d][0];
+    q[d][1] = psi[d][box[d]];
+    const Real* table = s.table + (UpdateH ? kCpmlHB : kCpmlEB) * s.entries + (at[d] - s.table_origin);
+    t[d] = {table[0], table[s.entries], table[2 * s.entries]};
+  }
+  CellUpdate<Real> u = UpdateH ? h_cell_update(fp, c, sy, sz, m) : e_cell_update(fp, c, sy, sz, m);
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+  for (int d = 0; d < 3; ++d) {
+    if (!psi[d]) continue;
+    cpml_apply<Real, UpdateH>(d, t[d], u.diff[d][0], u.diff[d][1], q[d][0], q[d][1], u.value[(d + 2) % 3],
+                              u.value[(d + 1) % 3], m);
+    psi[d][0] = q[d][0];
+    psi[d][box[d]] = q[d][1];
+  }
+  if constexpr (UpdateH)
+    store_cell(fp.hx, fp.hy, fp.hz, c, u);
+  else
+    store_cell(fp.ex, fp.ey, fp.ez, c, u);
 }
 
 // What the solver hands an engine per face (EngineSetup::cpml): the box and the tables; the

@@ -67,42 +67,82 @@ struct FieldPointers {
   Real* hz;
 };
 
+// What one node's update computes, before anything is stored: the new values of its three H (or
+// E) components, x y z, and the six differences of the curl by the axis they differentiate
+// along: diff[d] = {F[d+1] difference, F[d+2] difference} along axis d (component indices mod 3),
+// e.g. for H diff[2] = {Ex(k+1) - Ex(k), Ey(k+1) - Ey(k)}. The CPML corrections (kernels/cpml.hpp)
+// reuse exactly these differences, so a kernel may apply them in registers before its stores.
+template <typename Real>
+struct CellUpdate {
+  Real value[3];
+  Real diff[3][2];
+};
+
 // H^{n-1/2} -> H^{n+1/2} at the node with array offset c; sy, sz are the y and z pitches.
 // Every input is loaded before the first store, so the compiler need not assume the six arrays
 // are distinct to keep all loads in flight.
 template <typename Real>
-YEEX_HOST_DEVICE void update_h_cell(const FieldPointers<Real>& f, Index c, Index sy, Index sz,
-                                    const CellCoefficients<Real>& m) {
+YEEX_HOST_DEVICE CellUpdate<Real> h_cell_update(const FieldPointers<Real>& f, Index c, Index sy, Index sz,
+                                                const CellCoefficients<Real>& m) {
   const Real ex = f.ex[c], ey = f.ey[c], ez = f.ez[c];
   const Real ex_up_y = f.ex[c + sy], ex_up_z = f.ex[c + sz];
   const Real ey_up_x = f.ey[c + 1], ey_up_z = f.ey[c + sz];
   const Real ez_up_x = f.ez[c + 1], ez_up_y = f.ez[c + sy];
   const Real hx = f.hx[c], hy = f.hy[c], hz = f.hz[c];
+  CellUpdate<Real> u;
+  u.diff[0][0] = ey_up_x - ey, u.diff[0][1] = ez_up_x - ez;
+  u.diff[1][0] = ez_up_y - ez, u.diff[1][1] = ex_up_y - ex;
+  u.diff[2][0] = ex_up_z - ex, u.diff[2][1] = ey_up_z - ey;
   // H = decay * H - (a * dA - b * dB)
-  const Real curl_x = fused(m.h_curl_a[0], ez_up_y - ez, -(m.h_curl_b[0] * (ey_up_z - ey)));  // dEz/dy - dEy/dz
-  const Real curl_y = fused(m.h_curl_a[1], ex_up_z - ex, -(m.h_curl_b[1] * (ez_up_x - ez)));  // dEx/dz - dEz/dx
-  const Real curl_z = fused(m.h_curl_a[2], ey_up_x - ey, -(m.h_curl_b[2] * (ex_up_y - ex)));  // dEy/dx - dEx/dy
-  f.hx[c] = fused(m.h_decay[0], hx, -curl_x);
-  f.hy[c] = fused(m.h_decay[1], hy, -curl_y);
-  f.hz[c] = fused(m.h_decay[2], hz, -curl_z);
+  const Real curl_x = fused(m.h_curl_a[0], u.diff[1][0], -(m.h_curl_b[0] * u.diff[2][1]));  // dEz/dy - dEy/dz
+  const Real curl_y = fused(m.h_curl_a[1], u.diff[2][0], -(m.h_curl_b[1] * u.diff[0][1]));  // dEx/dz - dEz/dx
+  const Real curl_z = fused(m.h_curl_a[2], u.diff[0][0], -(m.h_curl_b[2] * u.diff[1][1]));  // dEy/dx - dEx/dy
+  u.value[0] = fused(m.h_decay[0], hx, -curl_x);
+  u.value[1] = fused(m.h_decay[1], hy, -curl_y);
+  u.value[2] = fused(m.h_decay[2], hz, -curl_z);
+  return u;
 }
 
 // E^n -> E^{n+1} at the node with array offset c.
 template <typename Real>
-YEEX_HOST_DEVICE void update_e_cell(const FieldPointers<Real>& f, Index c, Index sy, Index sz,
-                                    const CellCoefficients<Real>& m) {
+YEEX_HOST_DEVICE CellUpdate<Real> e_cell_update(const FieldPointers<Real>& f, Index c, Index sy, Index sz,
+                                                const CellCoefficients<Real>& m) {
   const Real hx = f.hx[c], hy = f.hy[c], hz = f.hz[c];
   const Real hx_down_y = f.hx[c - sy], hx_down_z = f.hx[c - sz];
   const Real hy_down_x = f.hy[c - 1], hy_down_z = f.hy[c - sz];
   const Real hz_down_x = f.hz[c - 1], hz_down_y = f.hz[c - sy];
   const Real ex = f.ex[c], ey = f.ey[c], ez = f.ez[c];
+  CellUpdate<Real> u;
+  u.diff[0][0] = hy - hy_down_x, u.diff[0][1] = hz - hz_down_x;
+  u.diff[1][0] = hz - hz_down_y, u.diff[1][1] = hx - hx_down_y;
+  u.diff[2][0] = hx - hx_down_z, u.diff[2][1] = hy - hy_down_z;
   // E = decay * E + (a * dA - b * dB)
-  const Real curl_x = fused(m.e_curl_a[0], hz - hz_down_y, -(m.e_curl_b[0] * (hy - hy_down_z)));  // dHz/dy - dHy/dz
-  const Real curl_y = fused(m.e_curl_a[1], hx - hx_down_z, -(m.e_curl_b[1] * (hz - hz_down_x)));  // dHx/dz - dHz/dx
-  const Real curl_z = fused(m.e_curl_a[2], hy - hy_down_x, -(m.e_curl_b[2] * (hx - hx_down_y)));  // dHy/dx - dHx/dy
-  f.ex[c] = fused(m.e_decay[0], ex, curl_x);
-  f.ey[c] = fused(m.e_decay[1], ey, curl_y);
-  f.ez[c] = fused(m.e_decay[2], ez, curl_z);
+  const Real curl_x = fused(m.e_curl_a[0], u.diff[1][0], -(m.e_curl_b[0] * u.diff[2][1]));  // dHz/dy - dHy/dz
+  const Real curl_y = fused(m.e_curl_a[1], u.diff[2][0], -(m.e_curl_b[1] * u.diff[0][1]));  // dHx/dz - dHz/dx
+  const Real curl_z = fused(m.e_curl_a[2], u.diff[0][0], -(m.e_curl_b[2] * u.diff[1][1]));  // dHy/dx - dHx/dy
+  u.value[0] = fused(m.e_decay[0], ex, curl_x);
+  u.value[1] = fused(m.e_decay[1], ey, curl_y);
+  u.value[2] = fused(m.e_decay[2], ez, curl_z);
+  return u;
+}
+
+template <typename Real>
+YEEX_HOST_DEVICE void store_cell(Real* x, Real* y, Real* z, Index c, const CellUpdate<Real>& u) {
+  x[c] = u.value[0];
+  y[c] = u.value[1];
+  z[c] = u.value[2];
+}
+
+template <typename Real>
+YEEX_HOST_DEVICE void update_h_cell(const FieldPointers<Real>& f, Index c, Index sy, Index sz,
+                                    const CellCoefficients<Real>& m) {
+  store_cell(f.hx, f.hy, f.hz, c, h_cell_update(f, c, sy, sz, m));
+}
+
+template <typename Real>
+YEEX_HOST_DEVICE void update_e_cell(const FieldPointers<Real>& f, Index c, Index sy, Index sz,
+                                    const CellCoefficients<Real>& m) {
+  store_cell(f.ex, f.ey, f.ez, c, e_cell_update(f, c, sy, sz, m));
 }
 
 // A soft current source: E -= coefficient * sample (see kernels/engine.hpp, PointSource).

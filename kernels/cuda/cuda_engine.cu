@@ -19,11 +19,12 @@ namespace yeex {
 namespace {
 
 // One thread per node. The six field pointers arrive as separate __restrict__ parameters, so
-// the compiler may issue every load of the cell before its first store. With Cpml the same
-// thread then applies the node's CPML corrections (kernels/cpml.hpp): six index tests per node,
-// psi loads and stores only in the slabs. Without it the kernel is the plain sweep (32 registers,
-// 16 blocks of 128 per SM). The CPML kernel takes 40 registers with MinBlocks 6 (f32 without
-// spills); it only sweeps the shell of a CPML run, the plain kernel the rest (cpml_split).
+// the compiler may issue every load of the cell before its first store. Without Cpml the plain
+// sweep (32 registers, 16 blocks of 128 per SM). With Cpml each node is update_cell_with_cpml's
+// (kernels/cpml.hpp: main update and corrections in registers); that kernel only sweeps the shell
+// boxes of a CPML run, the plain one the rest (cpml_split). Unbounded it takes 58 registers in
+// float (8 blocks of 128 per SM), 96 in double; YEEX_CPML_SHELL_CAP selects the variant capped at
+// 40 (MinBlocks 6: 12 blocks, 72 bytes of spills in float), for tuning.
 template <typename Real, bool UpdateH, bool Cpml, int MinBlocks>
 __global__ void __launch_bounds__(256, MinBlocks)
     yee_sweep_kernel(Real* __restrict__ ex, Real* __restrict__ ey, Real* __restrict__ ez, Real* __restrict__ hx,
@@ -37,11 +38,12 @@ __global__ void __launch_bounds__(256, MinBlocks)
   const FieldPointers<Real> f{ex, ey, ez, hx, hy, hz};
   const Index c = L.offset(i, j, k);
   const CellCoefficients<Real>& m = classes[material_class[c]];
-  if constexpr (UpdateH)
+  if constexpr (Cpml)
+    update_cell_with_cpml<Real, UpdateH>(cpml, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
+  else if constexpr (UpdateH)
     update_h_cell(f, c, L.pitch_y, L.pitch_z, m);
   else
     update_e_cell(f, c, L.pitch_y, L.pitch_z, m);
-  if constexpr (Cpml) cpml_correct<Real, UpdateH>(cpml, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
 }
 
 template <typename Real>
@@ -101,6 +103,16 @@ dim3 block_shape() {
     if (std::sscanf(env, "%ux%ux%u", &x, &y, &z) == 3 && x * y * z > 0 && x * y * z <= 256) b = dim3(x, y, z);
   }
   return b;
+}
+
+// The plain box of the split CPML sweep starts and ends on 128-byte lines: with its x bounds only
+// on 32-byte sectors (the x boxes 16 nodes wide), the plain kernel ran at 2/3 of its aligned speed
+// on an H200 (1.99 ms against 1.29 for 89 % and 100 % of the nodes at 512^3). YEEX_CPML_ALIGN
+// (nodes) overrides it, for tuning.
+Index cpml_split_align(std::size_t element_size) {
+  if (const char* env = std::getenv("YEEX_CPML_ALIGN"))
+    if (const int n = std::atoi(env); n > 0) return n;
+  return static_cast<Index>(128 / element_size);
 }
 
 template <typename Real>
@@ -236,9 +248,10 @@ class CudaEngine final : public Engine<Real> {
       YEEX_CUDA(cudaGetLastError());
     };
     if (cpml_.faces == 0) return launch(yee_sweep_kernel<Real, UpdateH, false, 0>, r, block_);
-    const CpmlSplit split = cpml_split(cpml_, r, static_cast<Index>(32 / sizeof(Real)));
+    const CpmlSplit split = cpml_split(cpml_, r, split_align_);
     if (!split.plain.empty()) launch(yee_sweep_kernel<Real, UpdateH, false, 0>, split.plain, block_);
-    for (int b = 0; b < split.shells; ++b) launch(yee_sweep_kernel<Real, UpdateH, true, 6>, split.shell[b], shell_block(split.shell[b]));
+    const auto shell = shell_capped_ ? yee_sweep_kernel<Real, UpdateH, true, 6> : yee_sweep_kernel<Real, UpdateH, true, 0>;
+    for (int b = 0; b < split.shells; ++b) launch(shell, split.shell[b], shell_block(split.shell[b]));
   }
 
   // The x boxes of the shell are a few nodes wide: a block as wide as the box (rounded up to a
@@ -257,6 +270,8 @@ class CudaEngine final : public Engine<Real> {
   int source_count_, probe_count_;
   Index probe_slots_;
   dim3 block_;
+  Index split_align_ = cpml_split_align(sizeof(Real));
+  bool shell_capped_ = std::getenv("YEEX_CPML_SHELL_CAP") != nullptr;
   cudaStream_t stream_ = nullptr;         // Lane::bulk, lowest priority
   cudaStream_t border_stream_ = nullptr;  // Lane::border, highest priority
   std::array<DeviceArray<Real>, kComponentCount> fields_;

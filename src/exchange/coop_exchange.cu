@@ -61,8 +61,11 @@ constexpr int kBlockSize = 256;
 // as many cells' loads in flight); in double it needs 40 (at 32 it spills 108 bytes), so 6 blocks.
 // All loads of a cell come before its stores (the field pointers are not __restrict__, see the
 // kernel), so it needs more registers than the engine's kernel.
-template <typename Real>
-constexpr int kMinBlocksPerSm = sizeof(Real) == 4 ? 8 : 6;
+// The CPML instantiation holds a slab node's psi and profile values in registers too
+// (update_cell_with_cpml), so it gets a looser cap and a smaller persistent grid: 3 blocks in
+// float (80 registers, 72 bytes of spills; at 64 it spilled 240), 2 in double (128, none).
+template <typename Real, bool Cpml = false>
+constexpr int kMinBlocksPerSm = Cpml ? (sizeof(Real) == 4 ? 3 : 2) : sizeof(Real) == 4 ? 8 : 6;
 constexpr unsigned long long kWaitLimitSeconds = 10;
 // Set in a counter by a subdomain that gave up: whoever waits on it gives up too.
 constexpr unsigned long long kAbortBit = 1ull << 63;
@@ -198,8 +201,8 @@ __device__ __forceinline__ bool stopped(const CoopKernelParams<Real>& p) {
              cuda::memory_order_relaxed) != kFine;
 }
 
-// One sweep (see SweepPlan): block b takes tiles b, b + grid, b + 2 grid, ... With Cpml, each node
-// then gets the same corrections as in the engine's fused sweep, by the same thread (no race).
+// One sweep (see SweepPlan): block b takes tiles b, b + grid, b + 2 grid, ... With Cpml, the
+// nodes in a CPML slab take update_cell_with_cpml, as in the engine's split sweep (same bits).
 template <typename Real, bool UpdateH, bool Cpml>
 __device__ void sweep(const CoopKernelParams<Real>& p, const SweepPlan& s) {
   const int tx = static_cast<int>(threadIdx.x) % kTileX, ty = static_cast<int>(threadIdx.x) / kTileX;
@@ -212,12 +215,13 @@ __device__ void sweep(const CoopKernelParams<Real>& p, const SweepPlan& s) {
     if (i < s.nx && j < s.ny) {
       const Index c = s.first_offset + i + j * p.pitch_y + Index(k) * p.pitch_z;
       const CellCoefficients<Real> m = p.classes[p.material_class[c]];  // all loads before the cell's stores
-      if constexpr (UpdateH)
+      const Index gi = s.i0 + i, gj = s.j0 + j, gk = s.k0 + Index(k);
+      if (Cpml && !in_cpml_interior(p.cpml, gi, gj, gk))
+        update_cell_with_cpml<Real, UpdateH>(p.cpml, p.fields, c, gi, gj, gk, p.pitch_y, p.pitch_z, m);
+      else if constexpr (UpdateH)
         update_h_cell(p.fields, c, p.pitch_y, p.pitch_z, m);
       else
         update_e_cell(p.fields, c, p.pitch_y, p.pitch_z, m);
-      if constexpr (Cpml)
-        cpml_correct<Real, UpdateH>(p.cpml, p.fields, c, s.i0 + i, s.j0 + j, s.k0 + Index(k), p.pitch_y, p.pitch_z, m);
     }
     tile_x += s.step_x;
     if (tile_x >= s.tiles_x) {
@@ -260,7 +264,7 @@ __device__ __forceinline__ Real* component_array(const FieldPointers<Real>& f, C
 // Cpml: with the CPML corrections (a separate instantiation, so that a PEC run keeps the plain
 // kernel's registers).
 template <typename Real, bool Cpml>
-__global__ void __launch_bounds__(kBlockSize, kMinBlocksPerSm<Real>) coop_kernel(const __grid_constant__ CoopKernelParams<Real> p) {
+__global__ void __launch_bounds__(kBlockSize, kMinBlocksPerSm<Real, Cpml>) coop_kernel(const __grid_constant__ CoopKernelParams<Real> p) {
   cg::grid_group grid = cg::this_grid();
   const unsigned rank = blockIdx.x * blockDim.x + threadIdx.x;
   const bool leader = rank == 0;
@@ -311,12 +315,13 @@ __global__ void __launch_bounds__(kBlockSize, kMinBlocksPerSm<Real>) coop_kernel
   }
 }
 
-// Occupancy of the kernel for Real on `device` (0: it cannot run).
+// Occupancy of the kernel for Real (with or without CPML) on `device` (0: it cannot run).
 template <typename Real>
-int blocks_per_sm(int device) {
+int blocks_per_sm(int device, bool cpml = false) {
   YEEX_CUDA(cudaSetDevice(device));
   int blocks = 0;
-  YEEX_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, coop_kernel<Real, false>, kBlockSize, 0));
+  YEEX_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &blocks, cpml ? coop_kernel<Real, true> : coop_kernel<Real, false>, kBlockSize, 0));
   return blocks;
 }
 
@@ -324,8 +329,8 @@ int blocks_per_sm(int device) {
 // variable YEEX_COOP_BLOCKS_PER_SM asks for fewer (a tuning knob: a smaller grid makes grid.sync()
 // cheaper where there are few cells per GPU).
 template <typename Real>
-int grid_blocks_per_sm(int device) {
-  const int resident = blocks_per_sm<Real>(device);
+int grid_blocks_per_sm(int device, bool cpml) {
+  const int resident = blocks_per_sm<Real>(device, cpml);
   const char* wanted = std::getenv("YEEX_COOP_BLOCKS_PER_SM");
   const int asked = wanted ? std::atoi(wanted) : 0;
   return asked > 0 ? std::min(asked, resident) : resident;
@@ -341,7 +346,8 @@ std::string unavailable_on(const std::vector<int>& devices) {
     int cooperative = 0;
     YEEX_CUDA(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, devices[a]));
     if (!cooperative) return "GPU " + std::to_string(devices[a]) + " does not support cooperative launches";
-    if (blocks_per_sm<float>(devices[a]) == 0 || blocks_per_sm<double>(devices[a]) == 0)
+    if (blocks_per_sm<float>(devices[a]) == 0 || blocks_per_sm<double>(devices[a]) == 0 ||
+        blocks_per_sm<float>(devices[a], true) == 0 || blocks_per_sm<double>(devices[a], true) == 0)
       return "the persistent kernel cannot be co-resident on GPU " + std::to_string(devices[a]) +
              ": not one block of " + std::to_string(kBlockSize) + " threads fits on a multiprocessor";
   }
@@ -390,8 +396,7 @@ class CoopExchange final : public HaloExchange<Real> {
       params.count = count;
       void* args[] = {&params};
       const auto stream = static_cast<cudaStream_t>(me.stream);
-      // Both instantiations run under the same register cap (kMinBlocksPerSm), so the grid sized
-      // by blocks_per_sm (the plain kernel) fits either.
+      // me.grid was sized for the instantiation chosen here (set_up).
       const void* kernel = params.cpml.faces > 0 ? reinterpret_cast<const void*>(&coop_kernel<Real, true>)
                                                  : reinterpret_cast<const void*>(&coop_kernel<Real, false>);
       YEEX_CUDA(cudaLaunchCooperativeKernel(kernel, dim3(me.grid),
@@ -434,7 +439,8 @@ class CoopExchange final : public HaloExchange<Real> {
       YEEX_CUDA(cudaSetDevice(me.device));
       int multiprocessors = 0;
       YEEX_CUDA(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, me.device));
-      me.grid = static_cast<unsigned>(grid_blocks_per_sm<Real>(me.device) * multiprocessors);
+      me.grid = static_cast<unsigned>(grid_blocks_per_sm<Real>(me.device, ctx.engines[s]->cpml().faces > 0) *
+                                      multiprocessors);
       YEEX_CUDA(cudaMalloc(&me.signals, sizeof(CoopSignals)));
       YEEX_CUDA(cudaMemset(me.signals, 0, sizeof(CoopSignals)));
       me.status = static_cast<CoopSignals*>(allocate_pinned(sizeof(CoopSignals)));

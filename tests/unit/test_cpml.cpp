@@ -178,6 +178,14 @@ TEST(Cpml, InteriorBoxHoldsExactlyTheNodesOfNoSlab) {
             const bool inside = i >= view.interior[0] && i < view.interior[1] && j >= view.interior[2] &&
                                 j < view.interior[3] && k >= view.interior[4] && k < view.interior[5];
             ASSERT_NE(inside, in_face) << "node " << i << "," << j << "," << k << " of subdomain " << s;
+            // update_cell_with_cpml tests only the coordinate along each face's axis.
+            const Index at[3] = {i, j, k};
+            for (int f = 0; f < view.faces; ++f) {
+              const CpmlSlab<float>& slab = view.slab[view.face[f].axis][view.face[f].upper ? 1 : 0];
+              const Index x = at[view.face[f].axis];
+              ASSERT_EQ(x >= slab.begin && x < slab.begin + slab.count, view.face[f].contains(i, j, k))
+                  << "face " << f << ", node " << i << "," << j << "," << k << " of subdomain " << s;
+            }
           }
     }
   }
@@ -236,8 +244,8 @@ TEST(Cpml, SplitSweepPartitionsEveryRange) {
 }
 
 // The cuda engine's split sweep, run on the CPU: the plain box gets the main update only, the
-// shell boxes the main update immediately followed by cpml_correct (kernels/cpml.hpp), which is
-// also what the coop kernel does at every node; against the host engine's separate pass. Bit for
+// shell boxes update_cell_with_cpml (kernels/cpml.hpp: main update and corrections in registers);
+// against the host engine's separate pass. Bit for
 // bit, which is what lets every engine layout and backend agree.
 template <typename Real>
 void expect_fused_equals_separate_pass() {
@@ -260,13 +268,13 @@ void expect_fused_equals_separate_pass() {
         for (Index i = r.i0; i < r.i1; ++i) {
           const Index c = L.offset(i, j, k);
           const CellCoefficients<Real>& m = setup.classes[setup.material_class[c]];
-          if constexpr (decltype(update_h)::value) {
+          constexpr bool h = decltype(update_h)::value;
+          if (correct)
+            update_cell_with_cpml<Real, h>(view, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
+          else if constexpr (h)
             update_h_cell(f, c, L.pitch_y, L.pitch_z, m);
-            if (correct) cpml_correct<Real, true>(view, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
-          } else {
+          else
             update_e_cell(f, c, L.pitch_y, L.pitch_z, m);
-            if (correct) cpml_correct<Real, false>(view, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
-          }
         }
   };
   const auto sweep = [&](auto update_h) {
