@@ -136,8 +136,8 @@ class HaloExchange {
 };
 
 // The synchronous step loop of the halo plan (see decomposition/halo_plan.hpp): exchange phases
-// between the sweeps, each a barrier, the backend's transfers, a barrier. Subclasses supply only
-// transfer(): how one subdomain receives its planes of one phase.
+// between the sweeps, each a barrier (where the backend needs it), the backend's transfers, a
+// barrier. Subclasses supply only transfer(): how one subdomain receives its planes of one phase.
 template <typename Real>
 class SynchronousExchange : public HaloExchange<Real> {
  public:
@@ -146,9 +146,18 @@ class SynchronousExchange : public HaloExchange<Real> {
 
  protected:
   // Moves every transfer of `phase` that subdomain s takes part in (as receiver or sender,
-  // as the backend prefers); on return the transfers s receives have landed. Between the two
-  // barriers around it, no subdomain sweeps.
+  // as the backend prefers); on return the transfers s receives have landed. Between the
+  // barrier before it (see transfers_touch_neighbours) and the one after it, no subdomain sweeps.
   virtual void transfer(int s, HaloPhase phase) = 0;
+  // Whether transfer() reads or writes another subdomain's planes (p2p pulls straight from the
+  // sender's owned planes into the receiver's ghost planes): then no transfer may start before
+  // every subdomain has finished its sweep, which is the barrier before transfer(). A backend
+  // whose subdomains meet only in buffers of their own, behind a barrier of their own, returns
+  // false and saves that barrier.
+  virtual bool transfers_touch_neighbours() const { return true; }
+  // The team's barrier, its time counted as subdomain s's wait (not as exchange time, also when
+  // transfer() calls it).
+  void meet(int s);
   // Local array offset of the first element of global plane k in subdomain s (whole padded planes).
   Index plane_offset(int s, Index k) const;
   void exchange(int s, HaloPhase phase);

@@ -70,24 +70,10 @@
 
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/cuda_engine.hpp"
+#include "src/exchange/cuda_handles.hpp"
 
 namespace yeex {
 namespace {
-
-struct EventDeleter {
-  void operator()(cudaEvent_t e) const { cudaEventDestroy(e); }
-};
-using Event = std::unique_ptr<std::remove_pointer_t<cudaEvent_t>, EventDeleter>;
-
-Event make_event(int device) {
-  YEEX_CUDA(cudaSetDevice(device));
-  cudaEvent_t e = nullptr;
-  YEEX_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-  return Event(e);
-}
-
-void record(const Event& event, cudaStream_t stream) { YEEX_CUDA(cudaEventRecord(event.get(), stream)); }
-void wait(cudaStream_t stream, const Event& event) { YEEX_CUDA(cudaStreamWaitEvent(stream, event.get(), 0)); }
 
 template <typename Real>
 class OverlapExchange final : public HaloExchange<Real> {

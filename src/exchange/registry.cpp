@@ -77,7 +77,7 @@ std::string needs_depth_one(const ExchangeRequest& r) {
 
 std::vector<Entry> entries() {
   std::vector<Entry> list;
-  list.push_back({{"host-staged", "device -> pinned host buffer -> device, per halo plane (host engine: through a staging buffer)"},
+  list.push_back({{"host-staged", "device -> pinned host buffer -> device, per halo plane, pipelined in pieces (host engine: through a staging buffer)"},
                   [](const ExchangeRequest&) { return std::string(); },
                   make_host_staged_exchange<float>, make_host_staged_exchange<double>});
   list.push_back({{"p2p", "cudaMemcpyPeerAsync between GPUs with peer access (through the host with --no-peer), synchronous per half-step"},
