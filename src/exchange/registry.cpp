@@ -108,7 +108,7 @@ std::vector<Entry> entries() {
                     return r.engine == "cuda" ? needs_peer_copies(r) : "";
                   },
                   nullptr, nullptr});  // made in make_exchange: the engine's transport with depth R
-  list.push_back({{"nccl", "ncclSend/ncclRecv, one group per exchange phase, ordered by stream order alone (no barrier); any halo depth",
+  list.push_back({{"nccl", "ncclSend/ncclRecv, one group per exchange phase on the high-priority stream right behind the border planes while the bulk sweeps; ordered by streams alone (no barrier); any halo depth",
                    true, true},
 #if YEEX_HAVE_NCCL
                   [](const ExchangeRequest& r) -> std::string {
