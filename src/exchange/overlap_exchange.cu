@@ -1,15 +1,20 @@
-// overlap: the border-first schedule (src/exchange/border_first_exchange.hpp) with the halo
-// planes pushed GPU to GPU: every GPU copies the planes its neighbours need straight into their
-// ghost planes (cudaMemcpyPeerAsync on its border lane, right behind the sweep that computed
-// them) while its bulk lane sweeps the rest of the slab. GPUs are ordered by CUDA events (timing
-// disabled); no host thread waits for a GPU inside the step loop. Halo depth 1 only.
+// overlap (and b2r on GPUs with peer access): the border-first schedule
+// (src/exchange/border_first_exchange.hpp) with the halo planes pushed GPU to GPU: every GPU
+// copies the planes its neighbours need straight into their ghost planes (cudaMemcpyPeerAsync on
+// its border lane, right behind the sweep that computed them) while its bulk lane sweeps the rest
+// of the slab. GPUs are ordered by CUDA events (timing disabled); no host thread waits for a GPU
+// inside the step loop. `overlap` runs halo depth 1, `b2r` the same transport with R > 1.
 //
-// Data path. Subdomain s owns planes [b, e); L is its lower and U its upper neighbour. The halo
-// plan's before-h transfer is "s pushes Ex, Ey of plane b into L's ghost plane b", its before-e
-// transfer "s pushes Hx, Hy of plane e-1 into U's ghost plane e-1". issue() pushes s's planes
-// of the phase and records pushed[s][phase] on s's border lane; await() meets the other threads
-// at a barrier and makes the border lane wait for pushed[sender][phase] of every transfer into
-// s. Step n of subdomain s on its border lane, as the schedule and this transport issue it:
+// Data path. Subdomain s owns planes [b, e); L is its lower and U its upper neighbour. Each
+// transfer of the halo plan is pushed by its sender: per component one copy of its run of whole
+// padded planes, then its CPML psi chunks (HaloExchange::psi_chunks; B+2R only). issue() pushes
+// s's transfers of the phase and records pushed[s][phase] on s's border lane; await() meets the
+// other threads at a barrier and makes the border lane wait for pushed[sender][phase] of every
+// transfer into s.
+//
+// HALO DEPTH 1. The before-h transfer is "s pushes Ex, Ey of plane b into L's ghost plane b", the
+// before-e one "s pushes Hx, Hy of plane e-1 into U's ghost plane e-1". Step n of subdomain s on
+// its border lane, as the schedule and this transport issue it:
 //
 //   follow bulk_done                      (step n-1 complete, its sources included)
 //   push Ex, Ey of b -> L; record e_pushed
@@ -34,14 +39,38 @@
 // next one. The barriers give exactly that: U.e_pushed is recorded before barrier B of step n,
 // waited after B and before barrier A of step n, recorded again (step n+1) after A; L.h_pushed
 // is recorded before A of step n, waited after A and before B of step n+1, recorded again after
-// that B. Marks are recorded and followed by one thread in program order. As every wait refers
-// to work already enqueued, the GPUs never depend on host work not yet issued: the host may run
-// ahead freely, no deadlock. start() synchronises the GPU and meets the others at a barrier, so
-// a call depends on no state left by an earlier one (every GPU idle: nobody still reads a ghost
-// plane the first pushes overwrite): one host synchronisation per call, none per step.
-// Requirements: cuda engine; peer access between neighbouring GPUs (enabled at construction);
-// --halo-depth 1. times() stay zero: the copies overlap the sweeps on the GPUs, where host clocks
-// cannot separate them.
+// that B.
+//
+// HALO DEPTH R > 1 (b2r). One phase per block: s pushes E [b, b+R) and H [b, b+R-1) to L, E and
+// H [e-R, e) to U, with their psi. Its ghost planes are read by the bulk lane too, in the
+// substeps after the exchange, and no event a sender waits for stands for those reads; so each
+// receiver first says its ghost planes are free. At the first step of a block, on s's border lane:
+//
+//   follow bulk_done                      (the previous block complete)
+//   record ready                          (sent planes final, ghost planes no longer read)
+//   ----------- host barrier X: every ready of this block is recorded -----------
+//   wait L.ready, U.ready; push to L and U; record pushed
+//   ----------- host barrier Y: every pushed of this block is recorded -----------
+//   wait L.pushed, U.pushed; then the border sweeps
+//
+//   ghost reads: the border sweeps follow the waits on pushed, the bulk reads no received plane
+//     (border split), and the later substeps' bulk sweeps follow the border marks.
+//   remote overwrites: my push overwrites the neighbour's ghost planes after its ready, which
+//     follows its bulk_done: every read of them in the previous block.
+//   my sent planes: overwritten only by my border sweeps, after the push on the same lane.
+//   host-side ordering: ready is recorded before X and waited between X and Y; its next record
+//     comes in the next block, after Y, which no thread passes before every wait on it is
+//     enqueued. pushed is recorded between X and Y and waited after Y; its next record comes
+//     after the next block's X, which no thread passes before every wait on it is enqueued.
+//
+// Marks are recorded and followed by one thread in program order. As every wait refers to work
+// already enqueued, the GPUs never depend on host work not yet issued: the host may run ahead
+// freely, no deadlock. start() synchronises the GPU and meets the others at a barrier, so a call
+// depends on no state left by an earlier one (every GPU idle: nobody still reads a ghost plane
+// the first pushes overwrite): one host synchronisation per call, none per step.
+// Requirements: cuda engine; peer access between neighbouring GPUs (enabled at construction).
+// times() stay zero: the copies overlap the sweeps on the GPUs, where host clocks cannot
+// separate them.
 #include "src/exchange/overlap_exchange.hpp"
 
 #include <cuda_runtime.h>
@@ -83,9 +112,8 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
       : BorderFirstExchange<Real>(std::move(context)), name_(std::move(name)) {
     const auto& plan = this->context_.plan;
     const auto& engines = this->context_.engines;
-    if (plan.halo_depth != 1) throw std::invalid_argument("the overlap exchange runs with --halo-depth 1 only");
     for (Engine<Real>* e : engines)
-      if (e->device() < 0) throw std::invalid_argument("the overlap exchange needs the cuda engine");
+      if (e->device() < 0) throw std::invalid_argument("the " + name_ + " exchange needs the cuda engine");
     pushes_.resize(engines.size());
     pushed_.resize(engines.size());
     for (HaloPhase phase : kAllHaloPhases)
@@ -95,6 +123,8 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
         Event& pushed = pushed_[t.from][static_cast<int>(phase)];
         if (!pushed) pushed = make_event(engines[t.from]->device());
       }
+    if (plan.halo_depth > 1)  // R = 1 needs no ready: the events of the other phase stand for the ghost reads
+      for (Engine<Real>* e : engines) ready_.push_back(make_event(e->device()));
   }
 
   std::string name() const override { return name_; }
@@ -108,12 +138,17 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
   }
 
   void issue(int s, HaloPhase phase) override {
-    const auto& pushes = pushes_[s][static_cast<int>(phase)];
-    if (pushes.empty()) return;
     const cudaStream_t stream = border(s);
+    const auto& pushes = pushes_[s][static_cast<int>(phase)];
+    if (!ready_.empty()) {
+      record(ready_[s], stream);
+      this->context_.team->barrier();  // every ready of this block recorded
+      for (const Push& p : pushes) wait(stream, ready_[p.to]);
+    }
+    if (pushes.empty()) return;
     for (const Push& p : pushes)
-      for (const auto& [source, destination] : p.copies)
-        YEEX_CUDA(cudaMemcpyPeerAsync(destination, p.to_device, source, p.from_device, p.bytes, stream));
+      for (const Copy& c : p.copies)
+        YEEX_CUDA(cudaMemcpyPeerAsync(c.destination, p.to_device, c.source, p.from_device, c.bytes, stream));
     record(pushed_[s][static_cast<int>(phase)], stream);
   }
 
@@ -125,24 +160,32 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
   }
 
  private:
-  // Some components of owned planes copied into a neighbour's ghost planes.
+  // One transfer: its components' owned planes copied into the receiver's ghost planes, then
+  // its psi chunks.
+  struct Copy {
+    const Real* source = nullptr;
+    Real* destination = nullptr;
+    std::size_t bytes = 0;
+  };
   struct Push {
+    int to = kNoNeighbour;
     int from_device = -1, to_device = -1;
-    std::size_t bytes = 0;                              // per component
-    std::vector<std::pair<const Real*, Real*>> copies;  // (owned planes, ghost planes) per component
+    std::vector<Copy> copies;
   };
 
   Push make_push(const HaloTransfer& t) const {
     const auto& d = *this->context_.decomposition;
     Engine<Real>& from = *this->context_.engines[t.from];
     Engine<Real>& to = *this->context_.engines[t.to];
-    Push p;
-    p.from_device = from.device();
-    p.to_device = to.device();
-    p.bytes = static_cast<std::size_t>(t.source.count() * from.layout().pitch_z) * sizeof(Real);
+    Push p{t.to, from.device(), to.device(), {}};
+    const auto bytes = static_cast<std::size_t>(t.source.count() * from.layout().pitch_z) * sizeof(Real);
     for (Component c : t.components)
-      p.copies.emplace_back(from.field_data(c) + from.layout().plane_offset(d.local_k(t.from, t.source.begin)),
-                            to.field_data(c) + to.layout().plane_offset(d.local_k(t.to, t.destination.begin)));
+      p.copies.push_back({from.field_data(c) + from.layout().plane_offset(d.local_k(t.from, t.source.begin)),
+                          to.field_data(c) + to.layout().plane_offset(d.local_k(t.to, t.destination.begin)), bytes});
+    const auto& out_of = this->psi_chunks(t, t.from);
+    const auto& into = this->psi_chunks(t, t.to);
+    for (std::size_t i = 0; i < into.size(); ++i)
+      p.copies.push_back({out_of[i].data, into[i].data, static_cast<std::size_t>(into[i].count) * sizeof(Real)});
     return p;
   }
 
@@ -153,6 +196,7 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
   std::string name_;
   std::vector<std::array<std::vector<Push>, kHaloPhaseCount>> pushes_;  // [sender][phase]
   std::vector<std::array<Event, kHaloPhaseCount>> pushed_;              // [sender][phase]: its pushes landed
+  std::vector<Event> ready_;  // [subdomain], R > 1: its sent planes final and its ghost planes free
 };
 
 }  // namespace

@@ -130,7 +130,7 @@ TEST_P(MultiGpuCpmlContract, MatchesOneGpuBitForBit) {
 
 INSTANTIATE_TEST_SUITE_P(AllBackends, MultiGpuCpmlContract, ::testing::ValuesIn(cases()), case_name);
 
-// Slabs as thin as the halo allows, where the border-first schedule (overlap, nccl) has no bulk
+// Slabs as thin as the halo allows, where the border-first schedule (overlap, b2r, nccl) has no bulk
 // to hide the exchange behind: nz = 4 or 8 over 2..4 GPUs gives one-plane slabs at R = 1 (every
 // plane is border) and slabs of R planes at R > 1.
 Deck thin_deck(Index nz) {
