@@ -82,6 +82,49 @@ SweepRanges update_ranges(const SlabDecomposition& d, int s, Index halo_depth, I
           update_slab(d.grid(), me.k_begin - R + t + 1, me.k_end + R - 1 - t)};
 }
 
+BorderSplit border_split(const SlabDecomposition& d, const HaloPlan& plan, int s) {
+  // The planes that cross s's faces in one exchanging step: received (into) or sent, E or H,
+  // exchanged with the lower or the upper neighbour.
+  struct Crossing {
+    bool into, electric, lower;
+    PlaneRange planes;
+  };
+  std::vector<Crossing> crossings;
+  const int lower = d.subdomain(s).lower;
+  for (HaloPhase phase : kAllHaloPhases)
+    for (const HaloTransfer& t : plan.transfers(phase)) {
+      if (t.components.empty()) continue;
+      const bool electric = is_electric(t.components.front());
+      if (t.to == s) crossings.push_back({true, electric, t.from == lower, t.destination});
+      if (t.from == s) crossings.push_back({false, electric, t.to == lower, t.source});
+    }
+  const auto split = [&](const NodeRange& range, bool electric) {
+    // The update of plane k reads its own field at k and the other field at k, k+1 (H) or
+    // k-1, k (E); it writes its own field at k.
+    const auto touches = [&](const Crossing& c, Index k) {
+      if (c.electric == electric) return c.planes.contains(k);
+      if (!c.into) return false;  // reading a plane that is being sent is no conflict
+      return c.planes.contains(k) || c.planes.contains(electric ? k - 1 : k + 1);
+    };
+    Index lower_end = range.k0, upper_begin = range.k1;
+    for (Index k = range.k0; k < range.k1; ++k)
+      for (const Crossing& c : crossings)
+        if (touches(c, k)) {
+          if (c.lower)
+            lower_end = std::max(lower_end, k + 1);
+          else
+            upper_begin = std::min(upper_begin, k);
+        }
+    const Index x = std::min(lower_end, range.k1), y = std::max(upper_begin, x);
+    SplitSweep cut{range, range, range};
+    cut.lower.k1 = cut.bulk.k0 = x;
+    cut.bulk.k1 = cut.upper.k0 = y;
+    return cut;
+  };
+  const SweepRanges ranges = update_ranges(d, s, plan.halo_depth, 0);
+  return {split(ranges.h, false), split(ranges.e, true)};
+}
+
 PlaneRange source_planes(const SlabDecomposition& d, int s, Index halo_depth) {
   check_depth(d, halo_depth);
   const SlabSubdomain& me = d.subdomain(s);

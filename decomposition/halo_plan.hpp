@@ -59,6 +59,22 @@
 // redundantly computed border misses it. Injecting into a ghost plane that is stale at that
 // substep is harmless: nothing reads it before the next exchange overwrites it. source_planes()
 // gives the planes; for R = 1 it is the owned (stored) planes, as in a single-domain run.
+//
+// THE BORDER SPLIT (backends that overlap the exchange with the sweeps, see
+// src/exchange/border_first_exchange.hpp). In a step that exchanges (every step for R = 1, the
+// first substep of a block for R > 1) each sweep range is cut along z into a lower border, a bulk
+// and an upper border. A plane is border if its update reads a plane that one of the step's
+// transfers writes into s, or writes a plane that one of them reads out of s (reads as in the
+// stencil above, its own old value included; fields are compared as E or H, not per component).
+// The bulk, which lies between the borders, therefore touches no plane in flight: it can be
+// swept while the transfers run, and the borders before and after them. A border plane belongs
+// to the side of the neighbour whose transfer marks it; the borders grow to cover every marked
+// plane and, in a slab too thin to keep them apart, meet (the bulk is then empty).
+//   R = 1: H border = the last owned plane e-1 (reads E of plane e, is sent up), E border = the
+//     first owned plane b (reads H of plane b-1, is sent down); no border where there is no
+//     neighbour.
+//   R > 1: H border = [b-R, b+R-1) and [e-R, e+R-1), E border = [b-R+1, b+R) and [e-R, e+R-1),
+//     clipped to the sweep ranges: the ghost planes and the R planes sent each way.
 #pragma once
 
 #include <array>
@@ -115,6 +131,19 @@ HaloPlan halo_plan(const SlabDecomposition& d, Index halo_depth);
 
 // Sweep ranges of subdomain s at substep t = step % R (see the header comment).
 SweepRanges update_ranges(const SlabDecomposition& d, int s, Index halo_depth, Index substep);
+
+// A sweep range cut along z into [k0, x) lower border, [x, y) bulk, [y, k1) upper border (any may
+// be empty); x and y span the range's full x-y extent.
+struct SplitSweep {
+  NodeRange lower, bulk, upper;
+};
+struct BorderSplit {
+  SplitSweep h, e;
+};
+
+// The border split of subdomain s's sweeps in a step that exchanges, in global nodes (see the
+// header comment).
+BorderSplit border_split(const SlabDecomposition& d, const HaloPlan& plan, int s);
 
 // Whether step `step` starts a block, i.e. runs the BeforeBlock exchange (every step for R = 1).
 inline bool exchange_due(Index halo_depth, Index step) { return step % halo_depth == 0; }

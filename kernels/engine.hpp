@@ -45,9 +45,11 @@ struct EngineSetup {
 };
 
 // Work queues of an engine. A device engine runs `bulk` at low and `border` at high priority
-// (the overlap backend computes halo planes on `border` while `bulk` sweeps the interior);
-// the host engine has one queue and ignores the lane.
+// (the overlap and nccl backends compute halo planes on `border` while `bulk` sweeps the
+// interior); the host engine has one queue and ignores the lane.
 enum class Lane : int { bulk = 0, border = 1 };
+// Marks that order one engine's lanes (Engine::mark, Engine::follow): 0 <= mark < kLaneMarks.
+inline constexpr int kLaneMarks = 4;
 
 template <typename Real>
 class Engine {
@@ -84,6 +86,12 @@ class Engine {
   virtual void write_memory(Real* engine_memory, Index count, const Real* host) = 0;
   // The native queue of a lane (a cudaStream_t for the cuda engine, nullptr for the host).
   virtual void* native_stream(Lane lane = Lane::bulk) = 0;
+  // Order between the lanes, without the host waiting: mark(lane, m) makes mark m stand for the
+  // work issued so far on `lane` (as a cudaEventRecord does); follow(lane, m) makes the work
+  // issued on `lane` from then on run after the work m stood for at the time of the call (a
+  // cudaStreamWaitEvent; nothing if m was never marked). No-ops on an engine with one queue.
+  virtual void mark(Lane lane, int m) = 0;
+  virtual void follow(Lane lane, int m) = 0;
   // Waits for all work issued so far.
   virtual void synchronize() = 0;
 

@@ -127,6 +127,7 @@ class CudaEngine final : public Engine<Real> {
     YEEX_CUDA(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
     YEEX_CUDA(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, lowest));
     YEEX_CUDA(cudaStreamCreateWithPriority(&border_stream_, cudaStreamNonBlocking, highest));
+    for (cudaEvent_t& e : marks_) YEEX_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
     const std::size_t n = layout_.elements();
     for (auto& a : fields_) {
       a = DeviceArray<Real>(n);
@@ -155,6 +156,7 @@ class CudaEngine final : public Engine<Real> {
       cudaStreamSynchronize(s);
       cudaStreamDestroy(s);
     }
+    for (cudaEvent_t e : marks_) cudaEventDestroy(e);
   }
 
   std::string name() const override { return "cuda"; }
@@ -212,6 +214,14 @@ class CudaEngine final : public Engine<Real> {
     YEEX_CUDA(cudaStreamSynchronize(stream_));
   }
   void* native_stream(Lane lane) override { return stream(lane); }
+  void mark(Lane lane, int m) override {
+    YEEX_CUDA(cudaSetDevice(device_));
+    YEEX_CUDA(cudaEventRecord(marks_.at(static_cast<std::size_t>(m)), stream(lane)));
+  }
+  void follow(Lane lane, int m) override {
+    YEEX_CUDA(cudaSetDevice(device_));
+    YEEX_CUDA(cudaStreamWaitEvent(stream(lane), marks_.at(static_cast<std::size_t>(m)), 0));
+  }
   void synchronize() override {
     YEEX_CUDA(cudaSetDevice(device_));
     YEEX_CUDA(cudaStreamSynchronize(border_stream_));
@@ -273,6 +283,7 @@ class CudaEngine final : public Engine<Real> {
   Index split_align_ = cpml_split_align(sizeof(Real));
   cudaStream_t stream_ = nullptr;         // Lane::bulk, lowest priority
   cudaStream_t border_stream_ = nullptr;  // Lane::border, highest priority
+  std::array<cudaEvent_t, kLaneMarks> marks_{};  // Engine::mark, timing disabled (cheaper to record and wait)
   std::array<DeviceArray<Real>, kComponentCount> fields_;
   DeviceArray<std::uint8_t> material_class_;
   DeviceArray<CellCoefficients<Real>> classes_;

@@ -107,6 +107,8 @@ class HostEngine final : public Engine<Real> {
   void read_memory(const Real* from, Index count, Real* host) override { std::copy_n(from, count, host); }
   void write_memory(Real* to, Index count, const Real* host) override { std::copy_n(host, count, to); }
   void* native_stream(Lane) override { return nullptr; }
+  void mark(Lane, int) override {}  // one queue: issue order is run order
+  void follow(Lane, int) override {}
   void synchronize() override {}
 
  private:

@@ -9,17 +9,25 @@
 // ncclSends each component's planes straight from its owned planes or ncclRecvs them straight
 // into its ghost planes (a run of whole padded planes is contiguous: planes * pitch_z elements),
 // followed by the transfer's CPML psi chunks (HaloExchange::psi_chunks; B+2R only).
-// Synchronisation: none on the host (no barrier, no stream synchronisation per step). All of a
-// subdomain's work (sweeps, sources, probes, NCCL kernels) goes to its engine's bulk stream, and
-// stream order is the whole protocol:
-//   - a receive completes only when its planes have landed, and the receiver's next sweep is
-//     ordered after it on the same stream;
-//   - a send completes only once NCCL has read its planes out (into the receiver's buffer), and
-//     the sender's next sweep, which overwrites them, is ordered after it; so a plane is never
-//     overwritten before it has been read;
-//   - a receive overwrites ghost planes only after the receiver's earlier sweeps that read them.
+// Schedule: the border-first one (src/exchange/border_first_exchange.hpp): each phase's group is
+// issued on the subdomain's border lane (the engine's high-priority stream) right behind the
+// border sweeps whose planes it sends, while the bulk lane sweeps the rest of the slab.
+// Synchronisation: none on the host (no barrier, no stream synchronisation per step). NCCL
+// kernels are ordered with the other work of the stream they are issued on, and a group
+// completes on that stream only when its sends have been read out and its receives have landed;
+// so stream order on the border lane, plus the schedule's marks between the lanes, is the whole
+// protocol:
+//   - a receive lands before the border sweeps behind it, the only ones that read its ghost
+//     planes in that step (the bulk reads none, by the border split), and later sweeps follow
+//     through the marks;
+//   - a send has read its planes before the border sweeps behind it overwrite them (the bulk
+//     writes none);
+//   - a group starts after every earlier sweep on both lanes (the border lane follows bulk_done):
+//     it sends final planes and overwrites ghost planes nobody reads any more.
 // Sends and receives between two ranks match in issue order: every subdomain walks the same plan
-// in the same order, so the k-th send from a to b meets the k-th receive of b from a.
+// in the same order, so the k-th send from a to b meets the k-th receive of b from a. In threads
+// mode each GPU's thread issues its own groups on its own communicator with no barrier between
+// the threads; no thread waits for another on the host, so none can hold up a peer's group.
 // Requirements: cuda engine, one distinct GPU per subdomain (threads mode) or rank. NVLink SHARP (NVLS, multicast) is
 // switched off unless the user set NCCL_NVLS_ENABLE: it reserves GPU memory and these halo
 // transfers are point to point.
@@ -37,6 +45,7 @@
 #include <vector>
 
 #include "kernels/cuda/cuda_check.hpp"
+#include "src/exchange/border_first_exchange.hpp"
 #include "src/runtime/nccl_check.hpp"
 
 namespace yeex {
@@ -48,10 +57,10 @@ constexpr ncclDataType_t nccl_type() {
 }
 
 template <typename Real>
-class NcclExchange final : public HaloExchange<Real> {
+class NcclExchange final : public BorderFirstExchange<Real> {
  public:
   NcclExchange(ExchangeContext<Real> context, std::string name)
-      : HaloExchange<Real>(std::move(context)), name_(std::move(name)) {
+      : BorderFirstExchange<Real>(std::move(context)), name_(std::move(name)) {
     const auto& engines = this->context_.engines;
     std::vector<int> devices;
     for (int s : this->context_.local) {
@@ -113,25 +122,14 @@ class NcclExchange final : public HaloExchange<Real> {
 
   std::string name() const override { return name_; }
 
-  // The halo plan's step loop with every phase in stream order (see the header comment).
-  void advance(int s, Index first, Index count) override {
-    YEEX_CUDA(cudaSetDevice(this->context_.engines[s]->device()));
-    this->plan_steps(s, first, count, [&](HaloPhase phase) { exchange(s, phase); });
-  }
+ protected:
+  void start(int s) override { YEEX_CUDA(cudaSetDevice(this->context_.engines[s]->device())); }
 
- private:
-  struct Operation {
-    bool send = true;
-    int peer = kNoNeighbour;
-    Real* planes = nullptr;  // owned planes (send) or ghost planes (receive)
-    std::size_t count = 0;   // elements
-  };
-
-  // Enqueues subdomain s's sends and receives of one phase on its bulk stream, as one group.
-  void exchange(int s, HaloPhase phase) {
+  // Enqueues subdomain s's sends and receives of one phase on its border lane, as one group.
+  void issue(int s, HaloPhase phase) override {
     const auto& operations = operations_[s][static_cast<int>(phase)];
     if (operations.empty()) return;
-    const auto stream = static_cast<cudaStream_t>(this->context_.engines[s]->native_stream(Lane::bulk));
+    const auto stream = static_cast<cudaStream_t>(this->context_.engines[s]->native_stream(Lane::border));
     nccl_check(ncclGroupStart(), "ncclGroupStart");
     for (const Operation& op : operations) {
       if (op.send)
@@ -141,6 +139,14 @@ class NcclExchange final : public HaloExchange<Real> {
     }
     nccl_check(ncclGroupEnd(), "ncclGroupEnd");
   }
+
+ private:
+  struct Operation {
+    bool send = true;
+    int peer = kNoNeighbour;
+    Real* planes = nullptr;  // owned planes (send) or ghost planes (receive)
+    std::size_t count = 0;   // elements
+  };
 
   std::string name_;
   std::vector<std::array<std::vector<Operation>, kHaloPhaseCount>> operations_;  // [subdomain][phase]

@@ -102,13 +102,13 @@ std::vector<Entry> entries() {
                     return why;
                   },
                   YEEX_GPU_FACTORY(make_coop_exchange)});
-  list.push_back({{"b2r", "B+2R: R ghost planes exchanged once every R steps (--halo-depth R > 1), border recomputed; P2P on GPUs, staging on the host"},
+  list.push_back({{"b2r", "B+2R: R ghost planes exchanged once every R steps (--halo-depth R > 1), border recomputed; on GPUs pushed P2P behind the border planes while the bulk sweeps (overlap's schedule; synchronous P2P with --no-peer), staging on the host"},
                   [](const ExchangeRequest& r) -> std::string {
                     if (r.halo_depth < 2) return "needs --halo-depth R with R > 1";
                     return r.engine == "cuda" ? needs_peer_copies(r) : "";
                   },
                   nullptr, nullptr});  // made in make_exchange: the engine's transport with depth R
-  list.push_back({{"nccl", "ncclSend/ncclRecv, one group per exchange phase, ordered by stream order alone (no barrier); any halo depth",
+  list.push_back({{"nccl", "ncclSend/ncclRecv, one group per exchange phase on the high-priority stream right behind the border planes while the bulk sweeps; ordered by streams alone (no barrier); any halo depth",
                    true, true},
 #if YEEX_HAVE_NCCL
                   [](const ExchangeRequest& r) -> std::string {
@@ -173,7 +173,11 @@ std::unique_ptr<HaloExchange<Real>> make_exchange(const std::string& name, Excha
     if constexpr (sizeof(Real) == 4) make = e.make_f32; else make = e.make_f64;
     if (name == "b2r") {  // a halo depth on the transport of the engine
 #if YEEX_HAVE_CUDA
-      if (context.engines.front()->device() >= 0) return make_p2p_exchange<Real>(std::move(context), name);
+      // With peer access the pushes of overlap, ordered by events; without it the driver stages
+      // copies through the host, and the synchronous p2p path keeps them simple.
+      if (context.engines.front()->device() >= 0)
+        return context.peer_access ? make_overlap_exchange<Real>(std::move(context), name)
+                                   : make_p2p_exchange<Real>(std::move(context), name);
 #endif
       return make_host_staged_exchange<Real>(std::move(context), name);
     }

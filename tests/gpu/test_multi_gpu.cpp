@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <initializer_list>
+#include <map>
 #include <tuple>
 
 #include "kernels/cuda/cuda_engine.hpp"
@@ -82,7 +84,7 @@ class MultiGpuContract : public ::testing::TestWithParam<std::tuple<std::string,
 // Runs `deck` with the case's backend and GPU count (skipped where that cannot run here) and
 // compares it with the one-GPU reference bit for bit.
 void expect_matches_one_gpu(const std::tuple<std::string, int, Index>& param, const Deck& deck,
-                            const RunResult& (*reference_run)()) {
+                            const std::function<const RunResult&()>& reference_run) {
   const auto& [exchange, gpus, depth] = param;
   if (cuda_device_count() < gpus) GTEST_SKIP() << gpus << " GPUs needed, " << cuda_device_count() << " visible";
   std::vector<int> devices;
@@ -143,6 +145,54 @@ TEST(MultiGpu, HostStagedInPiecesMatchesOneGpu) {
       expect_matches_one_gpu({"host-staged", gpus, depth}, cpml_contract_deck(), cpml_reference);
     }
 }
+
+// Slabs as thin as the halo allows, where the border-first schedule (overlap, b2r, nccl) has no bulk
+// to hide the exchange behind: nz = 4 or 8 over 2..4 GPUs gives one-plane slabs at R = 1 (every
+// plane is border) and slabs of R planes at R > 1.
+Deck thin_deck(Index nz) {
+  Deck d = contract_deck();
+  d.grid.nz = nz;
+  d.geometry.clear();
+  d.geometry.push_back({ShapeKind::box, "lossy", {5e-3, 5e-3, 1e-3}, {30e-3, 25e-3, (nz - 1) * 1e-3}});
+  d.sources.clear();
+  add_sources(d, {1e-3, 2e-3, 3e-3});
+  d.probes = {{"a", {21e-3, 17e-3, 1e-3}, {Component::Ez, Component::Hx}},
+              {"b", {25e-3, 20e-3, 2e-3}, {Component::Ex, Component::Hy}},
+              {"c", {15e-3, 10e-3, (nz - 1) * 1e-3}, {Component::Ey, Component::Hz}}};
+  return d;
+}
+
+using ThinCase = std::tuple<std::string, int, Index, Index>;  // exchange, GPUs, halo depth, nz
+class MultiGpuThinSlabs : public ::testing::TestWithParam<ThinCase> {};
+
+TEST_P(MultiGpuThinSlabs, MatchesOneGpuBitForBit) {
+  const auto& [exchange, gpus, depth, nz] = GetParam();
+  static std::map<Index, RunResult> references;
+  const auto reference_run = [nz = nz]() -> const RunResult& {
+    auto it = references.find(nz);
+    if (it == references.end()) it = references.emplace(nz, run_on(1, "host-staged", 1, thin_deck(nz))).first;
+    return it->second;
+  };
+  expect_matches_one_gpu({exchange, gpus, depth}, thin_deck(nz), reference_run);
+}
+
+std::vector<ThinCase> thin_cases() {
+  std::vector<ThinCase> list;
+  for (Index nz : {4, 8})
+    for (int gpus = 2; gpus <= 4; ++gpus)
+      for (Index depth = 1; depth <= nz / gpus && depth <= 4; ++depth) {  // the thinnest slab holds R planes
+        list.emplace_back("nccl", gpus, depth, nz);
+        list.emplace_back(depth == 1 ? "overlap" : "b2r", gpus, depth, nz);
+      }
+  return list;
+}
+
+std::string thin_case_name(const ::testing::TestParamInfo<ThinCase>& info) {
+  const auto& [exchange, gpus, depth, nz] = info.param;
+  return exchange + "_" + std::to_string(gpus) + "gpu_R" + std::to_string(depth) + "_nz" + std::to_string(nz);
+}
+
+INSTANTIATE_TEST_SUITE_P(BorderFirst, MultiGpuThinSlabs, ::testing::ValuesIn(thin_cases()), thin_case_name);
 
 TEST(MultiGpu, CpmlRunDiffersFromPec) {
   if (cuda_device_count() < 1) GTEST_SKIP() << "no GPU";

@@ -17,43 +17,14 @@
 
 #include "decomposition/halo_plan.hpp"
 #include "decomposition/slab_decomposition.hpp"
+#include "tests/support/plane_model.hpp"
 
 namespace yeex {
 namespace {
 
 using std::to_string;
+using namespace yeex::testing;
 
-GridShape grid_with_nz(Index nz) { return {5, 4, nz}; }
-
-struct Case {
-  Index nz = 0;
-  int subdomains = 0;
-  Index depth = 0;
-
-  std::string label() const {
-    return "nz=" + to_string(nz) + " N=" + to_string(subdomains) + " R=" + to_string(depth);
-  }
-};
-
-// N = 1..8, R = 1..4, over even and uneven splits, the tightest (nz = N*R) included, and a
-// single domain thinner than its halo.
-std::vector<Case> valid_cases() {
-  std::vector<Case> cases;
-  for (int n = 1; n <= 8; ++n)
-    for (Index r = 1; r <= 4; ++r)
-      for (Index nz : {n * r, n * r + 1, n * r + n - 1, 2 * n * r + 3, Index{2}, Index{10}, Index{37}}) {
-        const bool fits = nz >= n && (n == 1 || nz / n >= r);  // one domain has no neighbour to feed
-        const bool seen = std::any_of(cases.begin(), cases.end(), [&](const Case& c) {
-          return c.nz == nz && c.subdomains == n && c.depth == r;
-        });
-        if (fits && !seen) cases.push_back({nz, n, r});
-      }
-  return cases;
-}
-
-SlabDecomposition decompose(const Case& c) { return SlabDecomposition(grid_with_nz(c.nz), c.subdomains, c.depth); }
-
-PlaneRange stored_planes(const SlabSubdomain& d) { return {d.k_begin, d.k_begin + d.stored_planes}; }
 PlaneRange owned_planes(const SlabSubdomain& d) { return {d.k_begin, d.k_end}; }
 PlaneRange z_planes(const NodeRange& r) { return {r.k0, r.k1}; }
 bool holds(PlaneRange outer, PlaneRange inner) { return inner.begin >= outer.begin && inner.end <= outer.end; }
@@ -302,116 +273,6 @@ TEST(SlabDecompositionHaloPlan, SourcePlanesAreTheStoredPlanesOrTheWholeArrayIns
 // ---------------------------------------------------------------------------------------------
 // A 1-D image of the Yee step, single-domain and decomposed
 
-// What the update of each component at plane k reads along z, its own old value first: the z
-// offsets of kernels/yee_stencil.hpp (x and y neighbours lie in the same plane).
-struct Read {
-  Component component;
-  int dk;
-};
-const std::array<std::vector<Read>, kComponentCount> kReads = {{
-    {{Component::Ex, 0}, {Component::Hz, 0}, {Component::Hy, 0}, {Component::Hy, -1}},
-    {{Component::Ey, 0}, {Component::Hx, 0}, {Component::Hx, -1}, {Component::Hz, 0}},
-    {{Component::Ez, 0}, {Component::Hy, 0}, {Component::Hx, 0}},
-    {{Component::Hx, 0}, {Component::Ez, 0}, {Component::Ey, 0}, {Component::Ey, 1}},
-    {{Component::Hy, 0}, {Component::Ex, 0}, {Component::Ex, 1}, {Component::Ez, 0}},
-    {{Component::Hz, 0}, {Component::Ey, 0}, {Component::Ex, 0}},
-}};
-
-// The value of one component at one plane, and the step it belongs to: E or H after n steps has
-// level n. A pad or the inert plane nz never changes (kConstant); a ghost plane nobody has filled
-// holds garbage (kStale).
-constexpr Index kStale = -1;
-constexpr Index kConstant = -2;
-struct Cell {
-  std::uint64_t value = 0;
-  Index level = kStale;
-};
-
-// Any deterministic update in which every input matters will do.
-std::uint64_t mix(std::uint64_t acc, std::uint64_t x) { return (acc ^ x) * 0x100000001B3ull + 0x9E3779B97F4A7C15ull; }
-std::uint64_t initial_value(Component c, Index k) { return mix(static_cast<std::uint64_t>(c) + 1, static_cast<std::uint64_t>(k)); }
-std::uint64_t source_value(Component c, Index k, Index n) { return mix(initial_value(c, k), static_cast<std::uint64_t>(n)); }
-
-// The six components over a range of global planes (a subdomain's local array).
-class PlaneStore {
- public:
-  // Stored planes start from the global initial state, other planes inside the grid as garbage.
-  PlaneStore(PlaneRange planes, PlaneRange stored, Index nz) : planes_(planes) {
-    for (Component c : kAllComponents) {
-      cells_[static_cast<int>(c)].resize(static_cast<std::size_t>(planes.count()));
-      for (Index k = planes.begin; k < planes.end; ++k) at(c, k) = initial_cell(c, k, stored, nz);
-    }
-  }
-
-  Cell& at(Component c, Index k) {
-    if (!planes_.contains(k)) throw std::out_of_range("plane " + to_string(k) + " is outside the local array");
-    return cells_[static_cast<int>(c)].at(static_cast<std::size_t>(k - planes_.begin));
-  }
-
- private:
-  static Cell initial_cell(Component c, Index k, PlaneRange stored, Index nz) {
-    if (k < 0 || k > nz) return {0, kConstant};
-    if (stored.contains(k)) return {initial_value(c, k), k == nz ? kConstant : 0};
-    return {0xBAD0BAD0BAD0BAD0ull ^ static_cast<std::uint64_t>(k), kStale};
-  }
-
-  PlaneRange planes_;
-  std::array<std::vector<Cell>, kComponentCount> cells_;
-};
-
-// Where the decomposed run first went wrong; empty strings mean it did not.
-struct Findings {
-  std::string invalid_read;   // a sweep read a plane not owned, received or computed this block
-  std::string invalid_owned;  // an owned plane did not hold the current step after a step
-  std::string mismatch;       // a stored value differs from the single-domain run
-};
-
-void note(std::string& first, const std::string& what) {
-  if (first.empty()) first = what;
-}
-
-Cell updated(PlaneStore& f, Component c, Index k, Index n, const std::string& who, std::string& invalid_read) {
-  std::uint64_t value = static_cast<std::uint64_t>(c);
-  bool valid = true;
-  for (const Read& r : kReads[static_cast<int>(c)]) {
-    const Cell& in = f.at(r.component, k + r.dk);
-    const Index expected = is_electric(c) && !is_electric(r.component) ? n + 1 : n;  // E reads the new H
-    if (in.level != expected && in.level != kConstant) {
-      valid = false;
-      note(invalid_read, who + ", step " + to_string(n) + ": " + std::string(component_name(c)) + " at plane " +
-                             to_string(k) + " reads " + std::string(component_name(r.component)) + " at plane " +
-                             to_string(k + r.dk) + " of level " + to_string(in.level) + ", expected " +
-                             to_string(expected));
-    }
-    value = mix(value, in.value);
-  }
-  return {value, valid ? n + 1 : kStale};
-}
-
-void sweep(PlaneStore& f, bool electric, PlaneRange planes, Index n, const std::string& who, std::string& invalid_read) {
-  for (Index k = planes.begin; k < planes.end; ++k)
-    for (Component c : kAllComponents)
-      if (is_electric(c) == electric) f.at(c, k) = updated(f, c, k, n, who, invalid_read);
-}
-
-// Sources sit on every node plane of every component but the inert plane nz.
-void inject(PlaneStore& f, PlaneRange planes, Index nz, Index n) {
-  for (Index k = std::max<Index>(planes.begin, 0); k < std::min(planes.end, nz); ++k)
-    for (Component c : kAllComponents) f.at(c, k).value += source_value(c, k, n);
-}
-
-struct SingleDomain {
-  Index nz;
-  PlaneStore fields{{-1, nz + 2}, {0, nz + 1}, nz};
-  std::string invalid_read;
-
-  void step(Index n) {
-    sweep(fields, false, {0, nz}, n, "single domain", invalid_read);
-    sweep(fields, true, {0, nz}, n, "single domain", invalid_read);
-    inject(fields, {0, nz}, nz, n);
-  }
-};
-
 // The decomposed run's inputs: the plan, and where each subdomain injects sources.
 struct Schedule {
   HaloPlan plan;
@@ -420,28 +281,6 @@ struct Schedule {
 
 Schedule schedule_of(const SlabDecomposition& d, Index depth) {
   return {halo_plan(d, depth), [&d, depth](int s) { return source_planes(d, s, depth); }};
-}
-
-void execute(const std::vector<HaloTransfer>& transfers, std::vector<PlaneStore>& slabs) {
-  for (const HaloTransfer& t : transfers)
-    for (Component c : t.components)
-      for (Index k = 0; k < t.source.count(); ++k)
-        slabs[t.to].at(c, t.destination.begin + k) = slabs[t.from].at(c, t.source.begin + k);
-}
-
-void compare_stored(const SlabDecomposition& d, std::vector<PlaneStore>& slabs, SingleDomain& reference, Index n,
-                    Findings& found) {
-  for (int s = 0; s < d.size(); ++s) {
-    const PlaneRange stored = stored_planes(d.subdomain(s));
-    for (Component c : kAllComponents)
-      for (Index k = stored.begin; k < stored.end; ++k) {
-        const Cell& mine = slabs[s].at(c, k);
-        const std::string where = "subdomain " + to_string(s) + ", after step " + to_string(n) + ": " +
-                                  std::string(component_name(c)) + " at plane " + to_string(k);
-        if (mine.level != n + 1 && mine.level != kConstant) note(found.invalid_owned, where + " is stale");
-        if (mine.value != reference.fields.at(c, k).value) note(found.mismatch, where + " differs");
-      }
-  }
 }
 
 // Runs `steps` steps of the step loop in decomposition/halo_plan.hpp, literally, beside the
@@ -522,6 +361,107 @@ TEST(SlabDecompositionSchedule, SourcesInStaleGhostPlanesAreHarmless) {
     schedule.sources = [&d](int s) { return d.array_planes(s); };  // every plane, stale or not
     EXPECT_EQ(run_decomposed(d, schedule, 3 * c.depth + 1).mismatch, "") << c.label();
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The border split (backends that overlap the exchange with the sweeps)
+
+// The planes of `component` that the update of plane k reads (kReads) or writes (k itself).
+bool reads(Component updated, Index k, Component component, PlaneRange planes) {
+  for (const Read& r : kReads[static_cast<int>(updated)])
+    if (r.component == component && planes.contains(k + r.dk)) return true;
+  return false;
+}
+
+// Calls check(d, plan, s, split of s) for every subdomain of every valid case.
+using SplitCheck = std::function<void(const SlabDecomposition&, const HaloPlan&, int, const BorderSplit&)>;
+void for_each_split(const SplitCheck& check) {
+  for (const Case& c : valid_cases()) {
+    SCOPED_TRACE(c.label());
+    const SlabDecomposition d = decompose(c);
+    const HaloPlan plan = halo_plan(d, c.depth);
+    for (int s = 0; s < d.size(); ++s) check(d, plan, s, border_split(d, plan, s));
+  }
+}
+
+TEST(SlabDecompositionBorderSplit, CutsEachSweepIntoLowerBorderBulkAndUpperBorderInOrder) {
+  for_each_split([](const SlabDecomposition& d, const HaloPlan& plan, int s, const BorderSplit& cut) {
+    const SweepRanges ranges = update_ranges(d, s, plan.halo_depth, 0);
+    for (const auto& [sweep, range] : {std::pair{cut.h, ranges.h}, std::pair{cut.e, ranges.e}}) {
+      for (const NodeRange& part : {sweep.lower, sweep.bulk, sweep.upper}) {
+        EXPECT_EQ(part.i0, range.i0);
+        EXPECT_EQ(part.i1, range.i1);
+        EXPECT_EQ(part.j0, range.j0);
+        EXPECT_EQ(part.j1, range.j1);
+        EXPECT_LE(part.k0, part.k1);
+      }
+      EXPECT_EQ(sweep.lower.k0, range.k0);
+      EXPECT_EQ(sweep.lower.k1, sweep.bulk.k0);
+      EXPECT_EQ(sweep.bulk.k1, sweep.upper.k0);
+      EXPECT_EQ(sweep.upper.k1, range.k1);
+    }
+  });
+}
+
+TEST(SlabDecompositionBorderSplit, TheBulkTouchesNoPlaneInFlight) {
+  for_each_split([](const SlabDecomposition&, const HaloPlan& plan, int s, const BorderSplit& cut) {
+    for (HaloPhase phase : kAllHaloPhases)
+      for (const HaloTransfer& t : plan.transfers(phase))
+        for (bool electric : {false, true}) {
+          const PlaneRange bulk = z_planes(electric ? cut.e.bulk : cut.h.bulk);
+          for (Index k = bulk.begin; k < bulk.end; ++k)
+            for (Component updated : kAllComponents) {
+              if (is_electric(updated) != electric) continue;
+              for (Component moved : t.components) {
+                if (t.to == s)
+                  EXPECT_FALSE(reads(updated, k, moved, t.destination))
+                      << component_name(updated) << " at bulk plane " << k << " reads a received plane";
+                if (t.from == s)
+                  EXPECT_FALSE(updated == moved && t.source.contains(k))
+                      << component_name(updated) << " at bulk plane " << k << " overwrites a plane being sent";
+              }
+            }
+        }
+  });
+}
+
+TEST(SlabDecompositionBorderSplit, DepthOneBordersAreTheLastHPlaneAndTheFirstEPlane) {
+  const SlabDecomposition d(grid_with_nz(12), 3, 1);  // slabs [0,4) [4,8) [8,12)
+  const HaloPlan plan = halo_plan(d, 1);
+  const auto planes = [](const SplitSweep& cut) {
+    return std::array<PlaneRange, 3>{z_planes(cut.lower), z_planes(cut.bulk), z_planes(cut.upper)};
+  };
+  using Cut = std::array<PlaneRange, 3>;
+  EXPECT_EQ(planes(border_split(d, plan, 0).h), (Cut{{{0, 0}, {0, 3}, {3, 4}}}));
+  EXPECT_EQ(planes(border_split(d, plan, 0).e), (Cut{{{0, 0}, {0, 4}, {4, 4}}}));  // no lower neighbour
+  EXPECT_EQ(planes(border_split(d, plan, 1).h), (Cut{{{4, 4}, {4, 7}, {7, 8}}}));
+  EXPECT_EQ(planes(border_split(d, plan, 1).e), (Cut{{{4, 5}, {5, 8}, {8, 8}}}));
+  EXPECT_EQ(planes(border_split(d, plan, 2).h), (Cut{{{8, 8}, {8, 12}, {12, 12}}}));  // no upper neighbour
+  EXPECT_EQ(planes(border_split(d, plan, 2).e), (Cut{{{8, 9}, {9, 12}, {12, 12}}}));
+  // A one-plane slab is all border.
+  const SlabDecomposition thin(grid_with_nz(3), 3, 1);
+  const HaloPlan thin_plan = halo_plan(thin, 1);
+  EXPECT_EQ(planes(border_split(thin, thin_plan, 1).h), (Cut{{{1, 1}, {1, 1}, {1, 2}}}));
+  EXPECT_EQ(planes(border_split(thin, thin_plan, 1).e), (Cut{{{1, 2}, {2, 2}, {2, 2}}}));
+}
+
+TEST(SlabDecompositionBorderSplit, DeepHalosBorderTheGhostPlanesAndTheRPlanesSentEachWay) {
+  const SlabDecomposition d(grid_with_nz(30), 3, 3);  // slabs [0,10) [10,20) [20,30)
+  const HaloPlan plan = halo_plan(d, 3);
+  const BorderSplit middle = border_split(d, plan, 1);
+  EXPECT_EQ(z_planes(middle.h.lower), (PlaneRange{7, 12}));   // [b-R, b+R-1)
+  EXPECT_EQ(z_planes(middle.h.upper), (PlaneRange{17, 22}));  // [e-R, e+R-1)
+  EXPECT_EQ(z_planes(middle.e.lower), (PlaneRange{8, 13}));   // [b-R+1, b+R)
+  EXPECT_EQ(z_planes(middle.e.upper), (PlaneRange{17, 22}));  // [e-R, e+R-1)
+  const BorderSplit first = border_split(d, plan, 0);
+  EXPECT_EQ(z_planes(first.h.lower), (PlaneRange{0, 0}));
+  EXPECT_EQ(z_planes(first.h.bulk), (PlaneRange{0, 7}));
+  EXPECT_EQ(z_planes(first.e.upper), (PlaneRange{7, 12}));
+  // Slabs of R planes: the borders meet and the bulk is empty.
+  const SlabDecomposition tight(grid_with_nz(9), 3, 3);
+  const BorderSplit squeezed = border_split(tight, halo_plan(tight, 3), 1);
+  EXPECT_EQ(z_planes(squeezed.h.bulk).count(), 0);
+  EXPECT_EQ(z_planes(squeezed.e.bulk).count(), 0);
 }
 
 }  // namespace

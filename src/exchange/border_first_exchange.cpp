@@ -1,0 +1,90 @@
+#include "src/exchange/border_first_exchange.hpp"
+
+#include <stdexcept>
+
+namespace yeex {
+namespace {
+
+// The engine marks of the schedule (see the diagram in the header).
+enum Mark : int { kBulkDone = 0, kBorderHDone, kBulkHDone, kBorderEDone };
+static_assert(kBorderEDone < kLaneMarks, "the schedule needs more marks than an engine has");
+
+SplitSweep to_local(const SlabDecomposition& d, int s, const SplitSweep& cut) {
+  return {d.to_local(s, cut.lower), d.to_local(s, cut.bulk), d.to_local(s, cut.upper)};
+}
+
+}  // namespace
+
+template <typename Real>
+BorderFirstExchange<Real>::BorderFirstExchange(ExchangeContext<Real> context)
+    : HaloExchange<Real>(std::move(context)) {
+  const SlabDecomposition& d = *this->context_.decomposition;
+  const HaloPlan& plan = this->context_.plan;
+  splits_.resize(static_cast<std::size_t>(d.size()));
+  for (int s : this->context_.local) {
+    if (!this->context_.engines.at(static_cast<std::size_t>(s)))
+      throw std::invalid_argument("border-first exchange: subdomain " + std::to_string(s) + " has no engine");
+    const BorderSplit cut = border_split(d, plan, s);
+    splits_[s] = {to_local(d, s, cut.h), to_local(d, s, cut.e)};
+  }
+  for (HaloPhase phase : kAllHaloPhases) exchanges_[static_cast<int>(phase)] = !plan.transfers(phase).empty();
+}
+
+template <typename Real>
+void BorderFirstExchange<Real>::advance(int s, Index first, Index count) {
+  if (count <= 0) return;  // the same for every thread: no transport barrier is skipped by one alone
+  const SlabDecomposition& d = *this->context_.decomposition;
+  const Index R = this->context_.plan.halo_depth;
+  Engine<Real>& engine = *this->context_.engines[s];
+  start(s);
+  for (Index n = first; n < first + count; ++n) {
+    // ---- one Yee step of subdomain s ----
+    if (exchange_due(R, n)) {
+      exchanging_step(s);
+    } else {
+      const SweepRanges ranges = update_ranges(d, s, R, n % R);
+      engine.update_h(d.to_local(s, ranges.h), Lane::bulk);
+      engine.update_e(d.to_local(s, ranges.e), Lane::bulk);
+    }
+    engine.inject_sources(n);
+    engine.sample_probes(n - first);
+  }
+}
+
+// The sweeps of a step that exchanges, up to (not including) its sources: the diagram in the header.
+template <typename Real>
+void BorderFirstExchange<Real>::exchanging_step(int s) {
+  Engine<Real>& engine = *this->context_.engines[s];
+  const BorderSplit& cut = splits_[s];
+  const auto exchange = [&](HaloPhase phase) {
+    if (!exchanges_[static_cast<int>(phase)]) return;
+    issue(s, phase);
+    await(s, phase);
+  };
+  engine.mark(Lane::bulk, kBulkDone);
+  engine.follow(Lane::border, kBulkDone);
+  // ---- H half-step: the borders behind the exchange before H, the bulk beside it ----
+  exchange(HaloPhase::BeforeBlock);
+  exchange(HaloPhase::BeforeH);
+  engine.update_h(cut.h.lower, Lane::border);
+  engine.update_h(cut.h.upper, Lane::border);
+  engine.mark(Lane::border, kBorderHDone);
+  const bool before_e = exchanges_[static_cast<int>(HaloPhase::BeforeE)];
+  if (before_e) issue(s, HaloPhase::BeforeE);  // right behind the H borders it sends
+  engine.update_h(cut.h.bulk, Lane::bulk);
+  engine.mark(Lane::bulk, kBulkHDone);
+  if (before_e) await(s, HaloPhase::BeforeE);
+  // ---- E half-step: the borders after both H parts and the exchange before E; the bulk beside ----
+  engine.follow(Lane::border, kBulkHDone);
+  engine.update_e(cut.e.lower, Lane::border);
+  engine.update_e(cut.e.upper, Lane::border);
+  engine.mark(Lane::border, kBorderEDone);
+  engine.follow(Lane::bulk, kBorderHDone);
+  engine.update_e(cut.e.bulk, Lane::bulk);
+  engine.follow(Lane::bulk, kBorderEDone);  // the sources and probes that follow see every E plane
+}
+
+template class BorderFirstExchange<float>;
+template class BorderFirstExchange<double>;
+
+}  // namespace yeex

@@ -1,0 +1,90 @@
+// The border-first schedule: the step loop of backends that hide their halo transfers behind the
+// bulk of the sweeps (overlap, b2r on GPUs, nccl). It is written once here; a backend supplies
+// only its transport: how the transfers of one phase are issued on a GPU's border lane, and how
+// that lane waits until the planes sent to it have landed.
+//
+// In a step that exchanges (every step for R = 1, the first substep of a block for R > 1) each
+// sweep is cut into borders and bulk by the halo plan's border split (border_split in
+// decomposition/halo_plan.hpp): the border planes are those a transfer of the step reads or
+// writes, or that read a received plane; the bulk touches none of them. Subdomain s issues, in
+// this order on the host (lanes: kernels/engine.hpp; marks: Engine::mark/follow):
+//
+//   border lane (high priority)                 bulk lane (low priority)
+//                                               mark bulk_done
+//   follow bulk_done
+//   issue, await the phase before H
+//   H over the lower and upper borders
+//   mark border_h_done
+//   issue the phase before E (R = 1)
+//                                               H over the bulk
+//                                               mark bulk_h_done
+//   await the phase before E
+//   follow bulk_h_done
+//   E over the lower and upper borders
+//   mark border_e_done
+//                                               follow border_h_done
+//                                               E over the bulk
+//                                               follow border_e_done
+//                                               sources (n), probes (n - first)
+//
+// A step that does not exchange (R > 1, substeps 1..R-1) sweeps H and E, then sources and
+// probes, on the bulk lane alone. A neighbour that does not exist means no border on that side;
+// a slab too thin to have a bulk does everything on the border lane.
+//
+// Why every read sees what the single-domain run's read sees (same sweeps, same sources, every
+// node updated once per half step: the split is a partition of the sweep range):
+//   transfers and borders: they run on the border lane in the order of the halo plan's step
+//     loop (phase before H, H, phase before E, E), so each transfer reads and writes the plane
+//     versions that loop gives it;
+//   transfers and the bulk: by the split, a bulk sweep reads no plane the step receives and
+//     writes no plane it sends, so it may run at any time during the transfers;
+//   transfers and earlier steps: the border lane follows bulk_done, which stands for every
+//     earlier sweep and source on both lanes (the bulk lane followed border_e_done before its
+//     sources): sends read final planes, receives overwrite ghost planes nobody reads any more;
+//   border and bulk sweeps of one step: E of either part reads the new H of both (border E
+//     follows bulk_h_done, bulk E follows border_h_done), which also orders each E sweep after
+//     the other lane's H sweep that read the E planes it overwrites; H of step n+1 follows all
+//     of step n (border: bulk_done; bulk: its own order, border_e_done before the sources);
+//   sources and probes follow every sweep of the step (bulk follows border_e_done).
+// The host never waits for a GPU in the step loop: marks and follows only order the lanes.
+//
+// Transport contract (the subclass):
+//   start(s): at the top of every advance() call, by every subdomain's thread.
+//   issue(s, phase): enqueues on s's border lane the phase's transfers s takes part in: its
+//     sends read its planes as they stand at that point of the lane, its receives write its
+//     ghost planes no earlier than that point;
+//   await(s, phase): work issued on s's border lane afterwards runs after every plane the phase
+//     sends to s has landed.
+//   Both are called only for phases that have transfers in the plan, the same for every
+//   subdomain, so that barriers inside them match; ordering against other GPUs' lanes is the
+//   transport's business (NCCL's matched send/receive, or events between GPUs).
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "src/exchange/halo_exchange.hpp"
+
+namespace yeex {
+
+template <typename Real>
+class BorderFirstExchange : public HaloExchange<Real> {
+ public:
+  // Throws std::invalid_argument unless every engine of this process exists.
+  explicit BorderFirstExchange(ExchangeContext<Real> context);
+  void advance(int s, Index first, Index count) final;
+
+ protected:
+  virtual void start(int s) { (void)s; }
+  virtual void issue(int s, HaloPhase phase) = 0;
+  virtual void await(int s, HaloPhase phase) { (void)s, (void)phase; }
+
+ private:
+  void exchanging_step(int s);
+
+  std::vector<BorderSplit> splits_;  // [subdomain], local nodes; only this process's subdomains
+  std::array<bool, kHaloPhaseCount> exchanges_{};  // [phase]: the plan has transfers in it
+};
+
+}  // namespace yeex

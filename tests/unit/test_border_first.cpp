@@ -1,0 +1,299 @@
+// The border-first schedule (src/exchange/border_first_exchange.hpp) proved on the CPU: its own
+// code drives one recording engine per subdomain and a transport with NCCL's semantics (a phase's
+// sends and receives issued as one group on the border lane, each transfer done once both ends
+// have reached their group, each group complete on its lane once its transfers are). The record
+// is what a GPU must respect: the order of each lane, every follow of a mark, the groups. The
+// 1-D image of the Yee step (tests/support/plane_model.hpp) then runs that graph of work in many
+// random orders that respect it. An order the schedule forgot lets some random order read a plane
+// of the wrong step or overwrite one too early, which the image reports; so every order must
+// read only valid planes and end bit for bit where the single-domain run ends.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "src/exchange/border_first_exchange.hpp"
+#include "tests/support/plane_model.hpp"
+
+namespace yeex {
+namespace {
+
+using namespace yeex::testing;
+
+// One call into an engine or the transport, in the order the schedule issued it.
+struct Call {
+  enum Kind { sweep_h, sweep_e, sources, mark, follow, group } kind;
+  Lane lane = Lane::bulk;
+  PlaneRange planes;   // sweeps: global planes
+  int mark_id = 0;     // mark, follow
+  HaloPhase phase{};   // group
+};
+
+// Records the calls that order or change fields; what the schedule does not use throws.
+class RecordingEngine final : public Engine<float> {
+ public:
+  RecordingEngine(const SlabDecomposition& d, int s, std::vector<Call>& calls, std::function<bool(Lane)> drop_follow)
+      : d_(d), s_(s), calls_(calls), drop_follow_(std::move(drop_follow)) {}
+
+  std::string name() const override { return "recording"; }
+  const FieldLayout& layout() const override { return layout_; }
+  int device() const override { return -1; }
+  void update_h(const NodeRange& r, Lane lane) override { sweep(Call::sweep_h, r, lane); }
+  void update_e(const NodeRange& r, Lane lane) override { sweep(Call::sweep_e, r, lane); }
+  void inject_sources(Index) override { calls_.push_back({Call::sources, Lane::bulk, {}, 0, {}}); }
+  void sample_probes(Index) override {}  // reads, after the sources on the same lane
+  void fetch_probes(Index, std::vector<float>&) override { unused(); }
+  void copy_out(Component, Index, Index, float*) override { unused(); }
+  void copy_in(Component, Index, Index, const float*) override { unused(); }
+  float* field_data(Component) override { return nullptr; }
+  CpmlView<float> cpml() const override { return {}; }
+  void read_memory(const float*, Index, float*) override { unused(); }
+  void write_memory(float*, Index, const float*) override { unused(); }
+  void* native_stream(Lane) override { return nullptr; }
+  void mark(Lane lane, int m) override { calls_.push_back({Call::mark, lane, {}, m, {}}); }
+  void follow(Lane lane, int m) override {
+    if (!drop_follow_ || !drop_follow_(lane)) calls_.push_back({Call::follow, lane, {}, m, {}});
+  }
+  void synchronize() override {}
+
+ private:
+  void sweep(Call::Kind kind, const NodeRange& r, Lane lane) {
+    if (r.empty()) return;  // as the cuda engine: no kernel
+    calls_.push_back({kind, lane, {d_.global_k(s_, r.k0), d_.global_k(s_, r.k1)}, 0, {}});
+  }
+  [[noreturn]] static void unused() { throw std::logic_error("the schedule does not call this"); }
+
+  const SlabDecomposition& d_;
+  int s_;
+  std::vector<Call>& calls_;
+  std::function<bool(Lane)> drop_follow_;
+  FieldLayout layout_;
+};
+
+// The transport: issue() opens one group on the border lane; the receives in it complete in the
+// lane's order, so await() has nothing to do (as nccl).
+class GroupTransport final : public BorderFirstExchange<float> {
+ public:
+  GroupTransport(ExchangeContext<float> context, std::vector<std::vector<Call>>& calls)
+      : BorderFirstExchange<float>(std::move(context)), calls_(calls) {}
+  std::string name() const override { return "groups"; }
+
+ protected:
+  void issue(int s, HaloPhase phase) override { calls_[s].push_back({Call::group, Lane::border, {}, 0, phase}); }
+
+ private:
+  std::vector<std::vector<Call>>& calls_;
+};
+
+// The work the record allows, as a graph: sweeps, sources, group starts and ends, transfers.
+struct Work {
+  enum Kind { sweep_h, sweep_e, sources, group_start, group_end, transfer } kind;
+  int s = 0;
+  Index step = 0;
+  PlaneRange planes;
+  const HaloTransfer* moved = nullptr;  // transfer
+  std::vector<int> after;               // the work that must be done first
+};
+
+class WorkGraph {
+ public:
+  WorkGraph(const HaloPlan& plan, const std::vector<std::vector<Call>>& calls) {
+    // [subdomain][phase][k]: the k-th group of that phase, as its start and end
+    std::vector<std::array<std::vector<std::pair<int, int>>, kHaloPhaseCount>> groups(calls.size());
+    for (std::size_t s = 0; s < calls.size(); ++s) add_lanes(static_cast<int>(s), calls[s], groups[s]);
+    // Each transfer of the k-th group of a phase starts when both ends have started that group;
+    // each end's group ends after it.
+    for (HaloPhase phase : kAllHaloPhases)
+      for (const HaloTransfer& t : plan.transfers(phase)) {
+        const auto& sent = groups[t.from][static_cast<int>(phase)];
+        const auto& received = groups[t.to][static_cast<int>(phase)];
+        EXPECT_EQ(sent.size(), received.size()) << "the two ends of a transfer opened different numbers of groups";
+        for (std::size_t k = 0; k < std::min(sent.size(), received.size()); ++k) {
+          const int x = add({Work::transfer, t.to, 0, {}, &t, {sent[k].first, received[k].first}});
+          work_[sent[k].second].after.push_back(x);
+          work_[received[k].second].after.push_back(x);
+        }
+      }
+  }
+
+  const std::vector<Work>& work() const { return work_; }
+
+ private:
+  int add(Work w) {
+    work_.push_back(std::move(w));
+    return static_cast<int>(work_.size()) - 1;
+  }
+
+  void add_lanes(int s, const std::vector<Call>& calls,
+                 std::array<std::vector<std::pair<int, int>>, kHaloPhaseCount>& groups) {
+    std::array<int, 2> last = {-1, -1};                   // [lane]: the last work issued on it
+    std::array<std::vector<int>, 2> pending;              // [lane]: follows for the next work on it
+    std::array<int, kLaneMarks> marked;                   // [mark]: the work it stands for
+    marked.fill(-1);
+    Index step = 0;
+    const auto on_lane = [&](Lane lane, Work w) {
+      const int l = static_cast<int>(lane);
+      if (last[l] >= 0) w.after.push_back(last[l]);
+      for (int p : pending[l]) w.after.push_back(p);
+      pending[l].clear();
+      return last[l] = add(std::move(w));
+    };
+    for (const Call& c : calls) {
+      switch (c.kind) {
+        case Call::sweep_h:
+        case Call::sweep_e:
+          on_lane(c.lane, {c.kind == Call::sweep_h ? Work::sweep_h : Work::sweep_e, s, step, c.planes, nullptr, {}});
+          break;
+        case Call::sources:
+          on_lane(c.lane, {Work::sources, s, step++, {}, nullptr, {}});
+          break;
+        case Call::mark:
+          marked[c.mark_id] = last[static_cast<int>(c.lane)];
+          break;
+        case Call::follow:
+          if (marked[c.mark_id] >= 0) pending[static_cast<int>(c.lane)].push_back(marked[c.mark_id]);
+          break;
+        case Call::group: {
+          const int start = on_lane(c.lane, {Work::group_start, s, step, {}, nullptr, {}});
+          const int end = on_lane(c.lane, {Work::group_end, s, step, {}, nullptr, {}});
+          groups[static_cast<int>(c.phase)].emplace_back(start, end);
+          break;
+        }
+      }
+    }
+  }
+
+  std::vector<Work> work_;
+};
+
+// Runs the graph in a random order that respects it, on the 1-D image, beside the single-domain
+// run; returns what went wrong first (empty strings: nothing).
+Findings run_in_random_order(const SlabDecomposition& d, const WorkGraph& graph, Index steps, std::uint64_t seed) {
+  const Index nz = d.grid().nz;
+  std::vector<PlaneStore> slabs;
+  for (int s = 0; s < d.size(); ++s) slabs.emplace_back(d.array_planes(s), stored_planes(d.subdomain(s)), nz);
+  const auto& work = graph.work();
+  std::vector<int> waiting(work.size());
+  std::vector<std::vector<int>> unblocks(work.size());
+  std::vector<int> ready;
+  for (std::size_t w = 0; w < work.size(); ++w) {
+    waiting[w] = static_cast<int>(work[w].after.size());
+    for (int before : work[w].after) unblocks[before].push_back(static_cast<int>(w));
+    if (waiting[w] == 0) ready.push_back(static_cast<int>(w));
+  }
+  std::mt19937_64 rng(seed);
+  Findings found;
+  std::size_t done = 0;
+  while (!ready.empty()) {
+    const std::size_t pick = std::uniform_int_distribution<std::size_t>(0, ready.size() - 1)(rng);
+    const int w = ready[pick];
+    ready[pick] = ready.back();
+    ready.pop_back();
+    const Work& x = work[w];
+    const std::string who = "subdomain " + to_string(x.s);
+    switch (x.kind) {
+      case Work::sweep_h: sweep(slabs[x.s], false, x.planes, x.step, who, found.invalid_read); break;
+      case Work::sweep_e: sweep(slabs[x.s], true, x.planes, x.step, who, found.invalid_read); break;
+      case Work::sources: inject(slabs[x.s], source_planes(d, x.s, d.halo_depth()), nz, x.step); break;
+      case Work::transfer: execute({*x.moved}, slabs); break;
+      case Work::group_start:
+      case Work::group_end: break;
+    }
+    ++done;
+    for (int next : unblocks[w])
+      if (--waiting[next] == 0) ready.push_back(next);
+  }
+  if (done != work.size()) note(found.invalid_read, "the graph has a cycle: the schedule would deadlock");
+  SingleDomain reference{nz};
+  for (Index n = 0; n < steps; ++n) reference.step(n);
+  compare_stored(d, slabs, reference, steps - 1, found);
+  return found;
+}
+
+// The schedule of every subdomain over `steps` steps, advanced in chunks of 1, 2, 3, ... steps
+// (as the solver returns to the host between chunks, which need not start a block).
+std::vector<std::vector<Call>> record(const SlabDecomposition& d, Index depth, Index steps,
+                                      const std::function<bool(Lane)>& drop_follow = {}) {
+  std::vector<std::vector<Call>> calls(static_cast<std::size_t>(d.size()));
+  std::vector<std::unique_ptr<RecordingEngine>> engines;
+  ExchangeContext<float> context;
+  context.decomposition = &d;
+  context.plan = halo_plan(d, depth);
+  for (int s = 0; s < d.size(); ++s) {
+    engines.push_back(std::make_unique<RecordingEngine>(d, s, calls[s], drop_follow));
+    context.engines.push_back(engines.back().get());
+    context.local.push_back(s);
+  }
+  GroupTransport exchange(std::move(context), calls);
+  for (Index first = 0, chunk = 1; first < steps; first += chunk, ++chunk)
+    for (int s = 0; s < d.size(); ++s) exchange.advance(s, first, std::min(chunk, steps - first));
+  return calls;
+}
+
+Findings run_case(const Case& c, int orders, const std::function<bool(Lane)>& drop_follow = {}) {
+  const SlabDecomposition d = decompose(c);
+  const Index steps = 3 * c.depth + 2;
+  const auto calls = record(d, c.depth, steps, drop_follow);
+  const HaloPlan plan = halo_plan(d, c.depth);  // the graph points at its transfers
+  const WorkGraph graph(plan, calls);
+  Findings first;
+  for (int order = 0; order < orders; ++order) {
+    const std::uint64_t seed = 1000 * c.nz + 100 * c.subdomains + 10 * c.depth + order;
+    const Findings found = run_in_random_order(d, graph, steps, seed);
+    note(first.invalid_read, found.invalid_read);
+    note(first.invalid_owned, found.invalid_owned);
+    note(first.mismatch, found.mismatch);
+  }
+  return first;
+}
+
+TEST(BorderFirstSchedule, EveryOrderTheGpuMayRunReadsOnlyValidPlanes) {
+  for (const Case& c : valid_cases()) EXPECT_EQ(run_case(c, 40).invalid_read, "") << c.label();
+}
+
+TEST(BorderFirstSchedule, EveryOrderTheGpuMayRunMatchesTheSingleDomainRunBitForBit) {
+  for (const Case& c : valid_cases()) {
+    const Findings found = run_case(c, 40);
+    EXPECT_EQ(found.invalid_owned, "") << c.label();
+    EXPECT_EQ(found.mismatch, "") << c.label();
+  }
+}
+
+TEST(BorderFirstSchedule, TheBorderLaneCarriesTheExchangesAndTheBorders) {
+  const SlabDecomposition d(GridShape{5, 4, 40}, 4, 1);
+  const auto calls = record(d, 1, 3);
+  for (int s = 0; s < d.size(); ++s) {
+    int border_sweeps = 0, bulk_sweeps = 0, groups = 0;
+    for (const Call& c : calls[s]) {
+      if (c.kind == Call::group) {
+        EXPECT_EQ(c.lane, Lane::border);
+        ++groups;
+      }
+      if (c.kind == Call::sweep_h || c.kind == Call::sweep_e) ++(c.lane == Lane::border ? border_sweeps : bulk_sweeps);
+    }
+    EXPECT_EQ(groups, 2 * 3) << "one group per phase and step";
+    EXPECT_EQ(border_sweeps, (s == 0 || s == d.size() - 1 ? 1 : 2) * 3) << "one border plane per neighbour and step";
+    EXPECT_EQ(bulk_sweeps, 2 * 3);
+  }
+}
+
+// The checks are not vacuous: without the marks' follows on one lane, some order goes wrong.
+TEST(BorderFirstSchedule, AMissingOrderBetweenTheLanesIsCaught) {
+  for (Lane lane : {Lane::bulk, Lane::border})
+    for (const Case& c : {Case{24, 3, 1}, Case{24, 3, 2}}) {
+      const Findings found = run_case(c, 40, [lane](Lane l) { return l == lane; });
+      EXPECT_TRUE(!found.invalid_read.empty() || !found.mismatch.empty())
+          << c.label() << ", follows dropped on the " << (lane == Lane::bulk ? "bulk" : "border") << " lane";
+    }
+}
+
+}  // namespace
+}  // namespace yeex
