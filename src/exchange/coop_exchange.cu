@@ -17,9 +17,9 @@
 //   h_ready = m  the H ghost plane holds the lower neighbour's H^{m-1/2} (written after its H
 //                sweep of step m-1); the E sweep of step n waits for h_ready >= n+1.
 // A sender stores, fences (__threadfence_system), grid.sync()s, then one thread publishes with a
-// system-scope release store; on the receiver one thread acquires, then grid.sync() before any
-// thread reads the ghost (plain loads: the kernel uses no read-only cache for fields). A ghost is
-// never overwritten while its owner still reads it: the E ghost of step n+1 is written only after
+// system-scope release store; on the receiver one thread polls and acquires (wait_for), then
+// grid.sync() before any thread reads the ghost (plain loads: the kernel uses no read-only cache
+// for fields). A ghost is never overwritten while its owner still reads it: the E ghost of step n+1 is written only after
 // its writer saw h_ready >= n+1, which the receiver released after its H sweep of step n, the
 // ghost's last reader; the H ghost of step n only after e_ready >= n, released after the
 // receiver's E sweep of step n-1. The counters persist, so a call that continues the previous one
@@ -165,26 +165,27 @@ __device__ __forceinline__ void release(unsigned long long* counter, unsigned lo
   cuda::atomic_ref<unsigned long long, cuda::thread_scope_system>(*counter).store(value, cuda::memory_order_release);
 }
 
-// Run by one thread: spins until *counter >= target (acquire), or gives up (returns false) after
+// Run by one thread: spins until *counter >= target, or gives up (returns false) after
 // kWaitLimitSeconds or when the neighbour has given up, recording why and poisoning the counters
-// this subdomain's neighbours wait on.
+// this subdomain's neighbours wait on. It polls with relaxed system-scope loads and no back-off,
+// then orders what follows with one acquire fence (a relaxed load that reads a release store,
+// followed by an acquire fence, synchronises with that store): yeex-p2p measured 0.67-0.75 us per
+// one-way flag hop between H200s that way against 1.24-1.31 us with an acquire load per poll
+// (results/2026-11-21-session3-h200x4/p2p). The clock is read every 256 polls only.
 template <typename Real>
 __device__ bool wait_for(const CoopKernelParams<Real>& p, unsigned long long* counter, unsigned long long target,
                          Failure stalled, Failure failed, Index step) {
   cuda::atomic_ref<unsigned long long, cuda::thread_scope_system> flag(*counter);
-  unsigned long long value = flag.load(cuda::memory_order_acquire);
+  unsigned long long value = flag.load(cuda::memory_order_relaxed);
   if (value < target) {
     const unsigned long long start = global_time_ns();
-    unsigned int pause = 32;
-    while (value < target) {  // the abort bit makes value huge
-      if (global_time_ns() - start > kWaitLimitSeconds * 1000000000ull) break;
-      __nanosleep(pause);
-      pause = pause < 256 ? 2 * pause : pause;
-      value = flag.load(cuda::memory_order_acquire);
+    for (unsigned polls = 1; value < target; ++polls) {  // the abort bit makes value huge
+      if (polls % 256 == 0 && global_time_ns() - start > kWaitLimitSeconds * 1000000000ull) break;
+      value = flag.load(cuda::memory_order_relaxed);
     }
   }
   if (value >= target && !(value & kAbortBit)) {
-    __threadfence();  // belt and braces: order the ghost loads after the acquire
+    cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_system);
     return true;
   }
   p.signals->failed_step = step;
