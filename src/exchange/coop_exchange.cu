@@ -326,15 +326,23 @@ int blocks_per_sm(int device, bool cpml = false) {
   return blocks;
 }
 
-// Blocks per SM of the persistent grid: as many as are co-resident, or fewer when the environment
-// variable YEEX_COOP_BLOCKS_PER_SM asks for fewer (a tuning knob: a smaller grid makes grid.sync()
-// cheaper where there are few cells per GPU).
+// Blocks per SM of the persistent grid: as many as are co-resident, but no more than give every
+// block kTilesPerBlock tiles of a sweep: where a GPU holds few cells, grid.sync() (four per step)
+// costs more than the sweep gains from more blocks. At 128^3 over 4 H200s (2048 tiles per sweep)
+// 2 blocks per SM ran a step in 28.8 us against 34.4 with all 8 co-resident
+// (results/2026-11-21-session3-h200x4/coop); from 256^3 over 4 GPUs up every co-resident block
+// has its 8 tiles. The environment variable YEEX_COOP_BLOCKS_PER_SM overrides the choice (capped
+// at the co-resident count), for tuning.
+constexpr Index kTilesPerBlock = 8;
+
 template <typename Real>
-int grid_blocks_per_sm(int device, bool cpml) {
+int grid_blocks_per_sm(int device, bool cpml, Index tiles, int multiprocessors) {
   const int resident = blocks_per_sm<Real>(device, cpml);
   const char* wanted = std::getenv("YEEX_COOP_BLOCKS_PER_SM");
   const int asked = wanted ? std::atoi(wanted) : 0;
-  return asked > 0 ? std::min(asked, resident) : resident;
+  if (asked > 0) return std::min(asked, resident);
+  const Index useful = (tiles + kTilesPerBlock * multiprocessors - 1) / (kTilesPerBlock * multiprocessors);
+  return static_cast<int>(std::clamp<Index>(useful, 1, resident));
 }
 
 // Why the kernel cannot run on `devices` (one subdomain each), or "" when it can. Throws CudaError.
@@ -440,8 +448,10 @@ class CoopExchange final : public HaloExchange<Real> {
       YEEX_CUDA(cudaSetDevice(me.device));
       int multiprocessors = 0;
       YEEX_CUDA(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, me.device));
-      me.grid = static_cast<unsigned>(grid_blocks_per_sm<Real>(me.device, ctx.engines[s]->cpml().faces > 0) *
-                                      multiprocessors);
+      const NodeRange owned = d.to_local(s, update_ranges(d, s, 1, 0).h);
+      const Index tiles = make_sweep_plan(ctx.engines[s]->layout(), owned, 1).tiles;
+      me.grid = static_cast<unsigned>(
+          grid_blocks_per_sm<Real>(me.device, ctx.engines[s]->cpml().faces > 0, tiles, multiprocessors) * multiprocessors);
       YEEX_CUDA(cudaMalloc(&me.signals, sizeof(CoopSignals)));
       YEEX_CUDA(cudaMemset(me.signals, 0, sizeof(CoopSignals)));
       me.status = static_cast<CoopSignals*>(allocate_pinned(sizeof(CoopSignals)));
