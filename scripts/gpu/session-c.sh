@@ -4,19 +4,7 @@
 #   scripts/gpu/session-c.sh OUT_DIR
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-out=${1:?usage: session-c.sh OUT_DIR}
-mkdir -p "$out"
-export NCCL_NVLS_ENABLE=0
-b=build/cuda
-echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)" | tee "$out/summary.txt"
-t0=$SECONDS
-bench=($b/yeex bench --engine cuda --steps 50 --warmup 10 --repeats 5)
-run() {  # name, limit, command...
-  local name=$1 limit=$2
-  shift 2
-  timeout "$limit" "$@" > "$out/$name.txt" 2>&1
-  echo "$name exit $? ($((SECONDS - t0)) s)" >> "$out/summary.txt"
-}
+source scripts/gpu/lib.sh
 run coop_tests 90 $b/tests/gpu/test_multi_gpu --gtest_brief=1 --gtest_color=no --gtest_filter='*coop*'
 run coop_strong_128 40 "${bench[@]}" --scaling strong --size 128 --counts 1,2,4 --exchanges coop,p2p
 run coop_strong_256 40 "${bench[@]}" --scaling strong --size 256 --counts 4 --exchanges coop

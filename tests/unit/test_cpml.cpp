@@ -165,6 +165,20 @@ TEST(Cpml, ChangesTheFieldsAgainstPec) {
   EXPECT_NE(with.checksum, without.checksum);
 }
 
+// A subdomain's float layout and CPML view (no psi or tables: geometry only), as an engine sets
+// them up.
+FieldLayout subdomain_layout(const Deck& deck, const SlabSubdomain& sub) {
+  return FieldLayout::make(deck.grid.nx + 1, deck.grid.ny + 1, sub.stored_planes, sub.ghost, 4);
+}
+CpmlView<float> subdomain_cpml(const Deck& deck, const SlabSubdomain& sub, const FieldLayout& L) {
+  const auto faces = make_cpml_setup<float>(deck, 1e-12, L, sub.k_begin);
+  CpmlView<float> view;
+  view.faces = static_cast<int>(faces.size());
+  for (std::size_t f = 0; f < faces.size(); ++f) view.face[f] = faces[f].geometry;
+  set_cpml_interior(view);
+  return view;
+}
+
 // The fused sweeps (cuda engine, coop kernel) skip nodes inside cpml_interior with one test:
 // no such node may lie in a face's box; and every node outside it must lie in one. Checked for
 // every node a sweep visits in each subdomain of a 4-way split (z slabs cut by subdomain boundaries) and
@@ -177,12 +191,8 @@ TEST(Cpml, InteriorBoxHoldsExactlyTheNodesOfNoSlab) {
     const SlabDecomposition split(deck.grid, 4, 2);
     for (int s = 0; s < split.size(); ++s) {
       const SlabSubdomain& sub = split.subdomain(s);
-      const FieldLayout L = FieldLayout::make(deck.grid.nx + 1, deck.grid.ny + 1, sub.stored_planes, sub.ghost, 4);
-      const auto faces = make_cpml_setup<float>(deck, 1e-12, L, sub.k_begin);
-      CpmlView<float> view;
-      view.faces = static_cast<int>(faces.size());
-      for (std::size_t f = 0; f < faces.size(); ++f) view.face[f] = faces[f].geometry;
-      set_cpml_interior(view);
+      const FieldLayout L = subdomain_layout(deck, sub);
+      const CpmlView<float> view = subdomain_cpml(deck, sub, L);
       // Every node a sweep may visit: local planes inside the update planes [0, nz), ghosts included.
       for (Index k = std::max(-L.origin_z, -sub.k_begin); k < std::min(L.nodes_z + L.origin_z, deck.grid.nz - sub.k_begin); ++k)
         for (Index j = 0; j < deck.grid.ny; ++j)
@@ -221,12 +231,8 @@ TEST(Cpml, SplitSweepPartitionsEveryRange) {
     const SlabDecomposition split(deck.grid, 3, 2);
     for (int s = 0; s < split.size(); ++s) {
       const SlabSubdomain& sub = split.subdomain(s);
-      const FieldLayout L = FieldLayout::make(deck.grid.nx + 1, deck.grid.ny + 1, sub.stored_planes, sub.ghost, 4);
-      const auto faces = make_cpml_setup<float>(deck, 1e-12, L, sub.k_begin);
-      CpmlView<float> view;
-      view.faces = static_cast<int>(faces.size());
-      for (std::size_t f = 0; f < faces.size(); ++f) view.face[f] = faces[f].geometry;
-      set_cpml_interior(view);
+      const FieldLayout L = subdomain_layout(deck, sub);
+      const CpmlView<float> view = subdomain_cpml(deck, sub, L);
       const Index nx = deck.grid.nx, ny = deck.grid.ny, nz = sub.k_end - sub.k_begin;
       const NodeRange ranges[] = {{0, nx, 0, ny, 0, nz},  {0, nx, 0, ny, 0, 1},     {0, nx, 0, ny, nz - 1, nz},
                                   {0, nx, 0, ny, 1, nz - 1}, {3, nx - 2, 1, ny - 5, 2, nz}, {0, 5, 0, ny, 0, nz}};

@@ -1,0 +1,17 @@
+# Shared by the session scripts (session-a.sh, session-b.sh, session-c.sh): sourced with OUT_DIR as
+# $1 from the repository root. Sets out, b (the build), bench (yeex bench with the session's step
+# counts) and t0, starts OUT_DIR/summary.txt, and defines run: `run NAME LIMIT COMMAND...` runs
+# COMMAND under `timeout LIMIT` with its output in OUT_DIR/NAME.txt and one line in the summary.
+out=${1:?usage: $0 OUT_DIR}
+mkdir -p "$out"
+export NCCL_NVLS_ENABLE=0
+b=build/cuda
+bench=("$b/yeex" bench --engine cuda --steps 50 --warmup 10 --repeats 5)
+echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  git: $(git describe --always --dirty 2>/dev/null)" | tee "$out/summary.txt"
+t0=$SECONDS
+run() {
+  local name=$1 limit=$2
+  shift 2
+  timeout "$limit" "$@" > "$out/$name.txt" 2>&1
+  echo "$name exit $? ($((SECONDS - t0)) s)" >> "$out/summary.txt"
+}
