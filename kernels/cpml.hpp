@@ -201,6 +201,7 @@ YEEX_HOST_DEVICE void cpml_correct(const CpmlView<Real>& v, const FieldPointers<
 struct CpmlSplit {
   NodeRange plain;
   NodeRange shell[6];
+  int axes[6] = {};  // per shell box, the axes whose faces may hold its nodes (bit d: axis d)
   int shells = 0;
 };
 
@@ -220,8 +221,11 @@ CpmlSplit cpml_split(const CpmlView<Real>& v, const NodeRange& r, Index align) {
       {r.i0, r.i1, r.j0, r.j1, r.k0, k0}, {r.i0, r.i1, r.j0, r.j1, k1, r.k1},  // z
       {r.i0, r.i1, r.j0, j0, k0, k1},     {r.i0, r.i1, j1, r.j1, k0, k1},      // y
       {r.i0, i0, j0, j1, k0, k1},         {i1, r.i1, j0, j1, k0, k1}};         // x
-  for (const NodeRange& box : shell)
-    if (!box.empty()) s.shell[s.shells++] = box;
+  // The z boxes may meet faces of every axis; the y boxes lie between the z faces, the x boxes
+  // between the y and z faces too.
+  const int axes[6] = {7, 7, 3, 3, 1, 1};
+  for (int b = 0; b < 6; ++b)
+    if (!shell[b].empty()) s.axes[s.shells] = axes[b], s.shell[s.shells++] = shell[b];
   return s;
 }
 
@@ -230,8 +234,9 @@ CpmlSplit cpml_split(const CpmlView<Real>& v, const NodeRange& r, Index align) {
 // of an axis never overlap); its psi and profile values are loaded up front, together with the
 // fields, so one round trip to memory serves the node instead of one per face after the stores.
 // The operations and their order are those of the main update followed by cpml_correct (the
-// differences are CellUpdate's), so the bits are the same.
-template <typename Real, bool UpdateH>
+// differences are CellUpdate's), so the bits are the same. Axes: the axes whose faces may hold
+// the node (bit d: axis d; cpml_split's axes); the others are not tested and take no registers.
+template <typename Real, bool UpdateH, int Axes = 7>
 YEEX_HOST_DEVICE void update_cell_with_cpml(const CpmlView<Real>& v, const FieldPointers<Real>& fp, Index c, Index i,
                                             Index j, Index k, Index sy, Index sz, const CellCoefficients<Real>& m) {
   Real* psi[3] = {};
@@ -243,6 +248,7 @@ YEEX_HOST_DEVICE void update_cell_with_cpml(const CpmlView<Real>& v, const Field
 #pragma unroll
 #endif
   for (int d = 0; d < 3; ++d) {
+    if (!(Axes >> d & 1)) continue;
     const CpmlSlab<Real>& lower = v.slab[d][0];
     const CpmlSlab<Real>& upper = v.slab[d][1];
     const bool in_lower = static_cast<unsigned>(at[d] - lower.begin) < static_cast<unsigned>(lower.count);
@@ -261,7 +267,7 @@ YEEX_HOST_DEVICE void update_cell_with_cpml(const CpmlView<Real>& v, const Field
 #pragma unroll
 #endif
   for (int d = 0; d < 3; ++d) {
-    if (!psi[d]) continue;
+    if (!(Axes >> d & 1) || !psi[d]) continue;
     cpml_apply<Real, UpdateH>(d, t[d], u.diff[d][0], u.diff[d][1], q[d][0], q[d][1], u.value[(d + 2) % 3],
                               u.value[(d + 1) % 3], m);
     psi[d][0] = q[d][0];

@@ -21,11 +21,12 @@ namespace {
 // One thread per node. The six field pointers arrive as separate __restrict__ parameters, so
 // the compiler may issue every load of the cell before its first store. Without Cpml the plain
 // sweep (32 registers, 16 blocks of 128 per SM). With Cpml each node is update_cell_with_cpml's
-// (kernels/cpml.hpp: main update and corrections in registers); that kernel only sweeps the shell
-// boxes of a CPML run, the plain one the rest (cpml_split). Unbounded it took 58 registers in
+// (kernels/cpml.hpp: main update and corrections in registers) for the faces of the Axes its box
+// may meet (the x boxes: x only; the y boxes: x, y; the z boxes: all); that kernel only sweeps the
+// shell boxes of a CPML run, the plain one the rest (cpml_split). Unbounded it took 58 registers in
 // float (8 blocks of 128 per SM); capped at 40 (MinBlocks 6: 12 blocks, 72 bytes of spills) the
 // whole CPML run was 4 % faster on an H200 at 512^3 (42.8 against 41.2 Gcells/s).
-template <typename Real, bool UpdateH, bool Cpml, int MinBlocks>
+template <typename Real, bool UpdateH, bool Cpml, int MinBlocks, int Axes = 7>
 __global__ void __launch_bounds__(256, MinBlocks)
     yee_sweep_kernel(Real* __restrict__ ex, Real* __restrict__ ey, Real* __restrict__ ez, Real* __restrict__ hx,
                      Real* __restrict__ hy, Real* __restrict__ hz, const std::uint8_t* __restrict__ material_class,
@@ -39,12 +40,17 @@ __global__ void __launch_bounds__(256, MinBlocks)
   const Index c = L.offset(i, j, k);
   const CellCoefficients<Real>& m = classes[material_class[c]];
   if constexpr (Cpml)
-    update_cell_with_cpml<Real, UpdateH>(cpml, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
+    update_cell_with_cpml<Real, UpdateH, Axes>(cpml, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
   else if constexpr (UpdateH)
     update_h_cell(f, c, L.pitch_y, L.pitch_z, m);
   else
     update_e_cell(f, c, L.pitch_y, L.pitch_z, m);
 }
+
+// The x boxes' kernel (x faces only) fits the plain sweep's 32 registers in float without spills
+// (16 blocks of 128 per SM); in double it would spill 84 bytes there, so 40 (MinBlocks 6).
+template <typename Real>
+constexpr int kXBoxMinBlocks = sizeof(Real) == 4 ? 8 : 6;
 
 template <typename Real>
 __global__ void inject_sources_kernel(FieldPointers<Real> f, const PointSource* sources, int count,
@@ -260,8 +266,15 @@ class CudaEngine final : public Engine<Real> {
     if (cpml_.faces == 0) return launch(yee_sweep_kernel<Real, UpdateH, false, 0>, r, block_);
     const CpmlSplit split = cpml_split(cpml_, r, split_align_);
     if (!split.plain.empty()) launch(yee_sweep_kernel<Real, UpdateH, false, 0>, split.plain, block_);
-    for (int b = 0; b < split.shells; ++b)
-      launch(yee_sweep_kernel<Real, UpdateH, true, 6>, split.shell[b], shell_block(split.shell[b]));
+    for (int b = 0; b < split.shells; ++b) {
+      const dim3 block = shell_block(split.shell[b]);
+      if (split.axes[b] == 1)
+        launch(yee_sweep_kernel<Real, UpdateH, true, kXBoxMinBlocks<Real>, 1>, split.shell[b], block);
+      else if (split.axes[b] == 3)
+        launch(yee_sweep_kernel<Real, UpdateH, true, 6, 3>, split.shell[b], block);
+      else
+        launch(yee_sweep_kernel<Real, UpdateH, true, 6, 7>, split.shell[b], block);
+    }
   }
 
   // The x boxes of the shell are a few nodes wide: a block as wide as the box (rounded up to a
