@@ -85,12 +85,14 @@ struct CpmlView {
   CpmlSlab<Real> slab[3][2];
 };
 
+// CpmlView::interior's bound on a side without a face (-kCpmlUnbounded below, +kCpmlUnbounded above).
+inline constexpr Index kCpmlUnbounded = Index(1) << 60;
+
 // The box of nodes between the faces of v (unbounded along an axis without a face).
 template <typename Real>
 void set_cpml_interior(CpmlView<Real>& v) {
-  const Index far = Index(1) << 60;
   for (int a = 0; a < 3; ++a) {
-    v.interior[2 * a] = -far, v.interior[2 * a + 1] = far;
+    v.interior[2 * a] = -kCpmlUnbounded, v.interior[2 * a + 1] = kCpmlUnbounded;
     v.slab[a][0] = v.slab[a][1] = CpmlSlab<Real>{};
   }
   for (int f = 0; f < v.faces; ++f) {
@@ -103,8 +105,7 @@ void set_cpml_interior(CpmlView<Real>& v) {
     slab.row = face.ni, slab.plane = face.ni * face.nj, slab.box = face.box();
     slab.table_origin = static_cast<int>(face.table_origin), slab.entries = static_cast<int>(face.entries);
     slab.table = face.table, slab.psi = face.psi;
-    const Index lo = face.axis == 0 ? face.i0 : face.axis == 1 ? face.j0 : face.k0;
-    const Index n = face.axis == 0 ? face.ni : face.axis == 1 ? face.nj : face.nk;
+    const Index lo = origin[face.axis], n = extent[face.axis];
     Index& bound = v.interior[2 * face.axis + (face.upper ? 1 : 0)];
     bound = face.upper ? (lo < bound ? lo : bound) : (lo + n > bound ? lo + n : bound);
   }
@@ -116,11 +117,12 @@ struct CpmlProfile {
   Real b, c, kinv;
 };
 
-template <typename Real, bool UpdateH>
-YEEX_HOST_DEVICE CpmlProfile<Real> cpml_profile(const CpmlFace<Real>& f, Index i, Index j, Index k) {
-  const Index along = (f.axis == 0 ? i : f.axis == 1 ? j : k) - f.table_origin;
-  const Real* t = f.table + (UpdateH ? kCpmlHB : kCpmlEB) * f.entries + along;
-  return {t[0], t[f.entries], t[2 * f.entries]};
+// The profile of the phase at entry `along` of a face's table (CpmlFace or CpmlSlab fields; Int:
+// their integer type, so each caller keeps its own index arithmetic).
+template <typename Real, bool UpdateH, typename Int>
+YEEX_HOST_DEVICE CpmlProfile<Real> cpml_profile(const Real* table, Int entries, Int along) {
+  const Real* t = table + (UpdateH ? kCpmlHB : kCpmlEB) * entries + along;
+  return {t[0], t[entries], t[2 * entries]};
 }
 
 // The arithmetic of one face's correction at one node, on values: d1, d2 the two differences
@@ -168,9 +170,10 @@ YEEX_HOST_DEVICE void cpml_correct_node(const CpmlFace<Real>& f, const FieldPoin
   const Real* in1 = UpdateH ? e((d + 1) % 3) : h((d + 1) % 3);
   const Real* in2 = UpdateH ? e((d + 2) % 3) : h((d + 2) % 3);
   const Index up = UpdateH ? c + stride : c, down = UpdateH ? c : c - stride;
+  const Index along = (d == 0 ? i : d == 1 ? j : k) - f.table_origin;
   Real q1 = *psi1, q2 = *psi2, f1 = out1[c], f2 = out2[c];
-  cpml_apply<Real, UpdateH>(d, cpml_profile<Real, UpdateH>(f, i, j, k), in1[up] - in1[down], in2[up] - in2[down], q1, q2,
-                            f1, f2, m);
+  cpml_apply<Real, UpdateH>(d, cpml_profile<Real, UpdateH>(f.table, f.entries, along), in1[up] - in1[down],
+                            in2[up] - in2[down], q1, q2, f1, f2, m);
   *psi1 = q1;
   *psi2 = q2;
   out1[c] = f1;
@@ -193,10 +196,10 @@ YEEX_HOST_DEVICE void cpml_correct(const CpmlView<Real>& v, const FieldPointers<
 // sweeps everything). So a sweep over a range r runs the plain kernel over `plain`, the nodes of r
 // in no face's box, and the CPML kernel over the `shell` boxes, which partition the rest of r:
 // below and above `plain` in z (whole x-y planes of r), then in y (whole rows), then in x. The
-// plain box's x bounds are rounded inwards to multiples of `align` nodes (a 32-byte sector: the
-// layout puts node i = 0 on a 128-byte boundary), so its warps never straddle a sector at the
-// edges; the x boxes take the few extra nodes, which need no correction (cpml_correct's interior
-// test skips them). Each node's arithmetic is the same in either kernel (main update, then the
+// plain box's x bounds are rounded inwards to multiples of `align` nodes (the cuda engine: a
+// 128-byte line, cpml_split_align; the layout puts node i = 0 on a 128-byte boundary), so its
+// warps start on a line; the x boxes take the extra nodes, which need no correction (their face
+// test finds none). Each node's arithmetic is the same in either kernel (main update, then the
 // corrections in face order), so the bits do not depend on the split.
 struct CpmlSplit {
   NodeRange plain;
@@ -208,11 +211,10 @@ struct CpmlSplit {
 template <typename Real>
 CpmlSplit cpml_split(const CpmlView<Real>& v, const NodeRange& r, Index align) {
   CpmlSplit s;
-  const Index far = Index(1) << 59;  // |bound| beyond this: no face on that side
   const auto clamp = [](Index x, Index lo, Index hi) { return x < lo ? lo : x > hi ? hi : x; };
-  const auto round_up = [&](Index x) { return x > -far ? (x + align - 1) / align * align : x; };
-  const auto round_down = [&](Index x) { return x < far ? x / align * align : x; };
-  // The plain box clipped into r, per axis [lo, hi); x rounded to sectors.
+  const auto round_up = [&](Index x) { return x != -kCpmlUnbounded ? (x + align - 1) / align * align : x; };
+  const auto round_down = [&](Index x) { return x != kCpmlUnbounded ? x / align * align : x; };
+  // The plain box clipped into r, per axis [lo, hi); x rounded to `align`.
   const Index i0 = clamp(round_up(v.interior[0]), r.i0, r.i1), i1 = clamp(round_down(v.interior[1]), i0, r.i1);
   const Index j0 = clamp(v.interior[2], r.j0, r.j1), j1 = clamp(v.interior[3], j0, r.j1);
   const Index k0 = clamp(v.interior[4], r.k0, r.k1), k1 = clamp(v.interior[5], k0, r.k1);
@@ -259,8 +261,7 @@ YEEX_HOST_DEVICE void update_cell_with_cpml(const CpmlView<Real>& v, const Field
     psi[d] = s.psi + (UpdateH ? 2 : 0) * s.box + (k - s.k0) * s.plane + (j - s.j0) * s.row + (i - s.i0);
     q[d][0] = psi[d][0];
     q[d][1] = psi[d][box[d]];
-    const Real* table = s.table + (UpdateH ? kCpmlHB : kCpmlEB) * s.entries + (at[d] - s.table_origin);
-    t[d] = {table[0], table[s.entries], table[2 * s.entries]};
+    t[d] = cpml_profile<Real, UpdateH>(s.table, s.entries, at[d] - s.table_origin);
   }
   CellUpdate<Real> u = UpdateH ? h_cell_update(fp, c, sy, sz, m) : e_cell_update(fp, c, sy, sz, m);
 #if defined(__CUDA_ARCH__)

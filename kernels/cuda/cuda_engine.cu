@@ -2,7 +2,9 @@
 // fastest index, so a warp reads 128 contiguous bytes of each array; the +-1 neighbours in y and
 // z come from L1/L2 (a z-plane of all six components is a few MB at 512^2, well inside the 60 MB
 // L2). Coefficients come from a small class table in global memory (cached in L1), looked up
-// through one byte per node. All work goes to one stream per engine.
+// through one byte per node. Work goes to two streams per engine, one per Lane (bulk at low,
+// border at high priority); a CPML run's sweeps are split into a plain and a CPML part
+// (cpml_split, see sweep).
 #include "kernels/cuda/cuda_engine.hpp"
 
 #include <algorithm>

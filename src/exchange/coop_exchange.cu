@@ -19,13 +19,14 @@
 // A sender stores, fences (__threadfence_system), grid.sync()s, then one thread publishes with a
 // system-scope release store; on the receiver one thread polls and acquires (wait_for), then
 // grid.sync() before any thread reads the ghost (plain loads: the kernel uses no read-only cache
-// for fields). A ghost is never overwritten while its owner still reads it: the E ghost of step n+1 is written only after
-// its writer saw h_ready >= n+1, which the receiver released after its H sweep of step n, the
-// ghost's last reader; the H ghost of step n only after e_ready >= n, released after the
-// receiver's E sweep of step n-1. The counters persist, so a call that continues the previous one
-// starts without any host synchronisation; the first call, or one whose first step does not
-// follow the last, re-seeds: two team barriers around a cudaMemcpyPeer of each E plane and a
-// reset of the counters (fields may change between calls only then).
+// for fields). A ghost is never overwritten while its owner still reads it: the E ghost of step
+// n+1 is written only after its writer saw h_ready >= n+1, which the receiver released after its
+// H sweep of step n, the ghost's last reader; the H ghost of step n only after e_ready >= n,
+// released after the receiver's E sweep of step n-1. The counters persist, so a call that
+// continues the previous one starts without any host synchronisation; the first call, or one
+// whose first step does not follow the last, re-seeds: two team barriers around a
+// cudaMemcpyPeer of each E plane and a reset of the counters (fields may change between calls
+// only then).
 // Bounded waits: a spinning thread gives up after kWaitLimitSeconds, records why in its status,
 // and poisons the counters its neighbours wait for, so they stop at once too; every thread leaves
 // at the next grid.sync() and advance() throws std::runtime_error. Never a hang.
@@ -450,8 +451,8 @@ class CoopExchange final : public HaloExchange<Real> {
       YEEX_CUDA(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, me.device));
       const NodeRange owned = d.to_local(s, update_ranges(d, s, 1, 0).h);
       const Index tiles = make_sweep_plan(ctx.engines[s]->layout(), owned, 1).tiles;
-      me.grid = static_cast<unsigned>(
-          grid_blocks_per_sm<Real>(me.device, ctx.engines[s]->cpml().faces > 0, tiles, multiprocessors) * multiprocessors);
+      const bool cpml = ctx.engines[s]->cpml().faces > 0;
+      me.grid = static_cast<unsigned>(grid_blocks_per_sm<Real>(me.device, cpml, tiles, multiprocessors) * multiprocessors);
       YEEX_CUDA(cudaMalloc(&me.signals, sizeof(CoopSignals)));
       YEEX_CUDA(cudaMemset(me.signals, 0, sizeof(CoopSignals)));
       me.status = static_cast<CoopSignals*>(allocate_pinned(sizeof(CoopSignals)));
