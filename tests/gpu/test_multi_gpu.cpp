@@ -13,6 +13,7 @@
 #include "src/exchange/registry.hpp"
 #include "src/solver/solver.hpp"
 #include "tests/support/run_helpers.hpp"
+#include "tests/support/same_run.hpp"
 
 namespace yeex {
 namespace {
@@ -94,11 +95,7 @@ void expect_matches_one_gpu(const std::tuple<std::string, int, Index>& param, co
   const RunResult r = run_on(gpus, exchange, depth, deck);
   const RunResult& one_gpu = reference_run();
   EXPECT_EQ(r.exchange, exchange);
-  EXPECT_EQ(r.checksum, one_gpu.checksum);
-  for (std::size_t c = 0; c < kComponentCount; ++c)
-    EXPECT_EQ(r.component_checksums[c], one_gpu.component_checksums[c]) << component_name(Component(c));
-  for (std::size_t p = 0; p < r.probes.probes.size(); ++p)
-    EXPECT_EQ(r.probes.probes[p].series, one_gpu.probes.probes[p].series) << r.probes.probes[p].name;
+  testing::expect_same_bits(r, one_gpu);
 }
 
 TEST_P(MultiGpuContract, MatchesOneGpuBitForBit) { expect_matches_one_gpu(GetParam(), contract_deck(), reference); }

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "src/solver/solver.hpp"
+#include "tests/support/same_run.hpp"
 
 namespace yeex {
 namespace {
@@ -38,13 +39,7 @@ Deck contract_deck() {
 
 template <typename Real>
 RunResult run(int subdomains, const std::string& exchange, Index depth) {
-  RunConfig config;
-  config.precision_bits = 8 * sizeof(Real);
-  config.subdomains = subdomains;
-  config.exchange = exchange;
-  config.halo_depth = depth;
-  config.probe_slots = 16;  // several probe drains per run
-  return run_model(build_model(contract_deck()), config);
+  return testing::run_on_slabs<Real>(contract_deck(), subdomains, exchange, depth);
 }
 
 class BitwiseContract : public ::testing::TestWithParam<std::tuple<int, std::string, Index>> {};
@@ -54,11 +49,7 @@ void expect_identical_to_one_slab(int subdomains, const std::string& exchange, I
   const RunResult reference = run<Real>(1, "host-staged", 1);
   const RunResult split = run<Real>(subdomains, exchange, depth);
   EXPECT_EQ(split.subdomains, subdomains);
-  EXPECT_EQ(split.checksum, reference.checksum);
-  for (std::size_t c = 0; c < kComponentCount; ++c) EXPECT_EQ(split.component_checksums[c], reference.component_checksums[c]);
-  ASSERT_EQ(split.probes.probes.size(), reference.probes.probes.size());
-  for (std::size_t p = 0; p < split.probes.probes.size(); ++p)
-    EXPECT_EQ(split.probes.probes[p].series, reference.probes.probes[p].series) << split.probes.probes[p].name;
+  testing::expect_same_bits(split, reference);
 }
 
 TEST_P(BitwiseContract, Float32) {

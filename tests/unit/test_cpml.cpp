@@ -14,6 +14,7 @@
 #include "src/solver/solver.hpp"
 #include "tests/support/engine_fixture.hpp"
 #include "tests/support/run_helpers.hpp"
+#include "tests/support/same_run.hpp"
 
 namespace yeex {
 namespace {
@@ -80,13 +81,7 @@ Deck cpml_contract_deck() {
 
 template <typename Real>
 RunResult run_cpml(int subdomains, const std::string& exchange, Index depth, const Deck& deck = cpml_contract_deck()) {
-  RunConfig config;
-  config.precision_bits = 8 * sizeof(Real);
-  config.subdomains = subdomains;
-  config.exchange = exchange;
-  config.halo_depth = depth;
-  config.probe_slots = 16;
-  return run_model(build_model(deck), config);
+  return testing::run_on_slabs<Real>(deck, subdomains, exchange, depth);
 }
 
 template <typename Real>
@@ -94,12 +89,7 @@ void expect_cpml_identical_to_one_slab(int subdomains, const std::string& exchan
   const RunResult reference = run_cpml<Real>(1, "host-staged", 1);
   const RunResult split = run_cpml<Real>(subdomains, exchange, depth);
   EXPECT_EQ(split.subdomains, subdomains);
-  EXPECT_EQ(split.checksum, reference.checksum);
-  for (std::size_t c = 0; c < kComponentCount; ++c)
-    EXPECT_EQ(split.component_checksums[c], reference.component_checksums[c]) << component_name(Component(c));
-  ASSERT_EQ(split.probes.probes.size(), reference.probes.probes.size());
-  for (std::size_t p = 0; p < split.probes.probes.size(); ++p)
-    EXPECT_EQ(split.probes.probes[p].series, reference.probes.probes[p].series) << split.probes.probes[p].name;
+  testing::expect_same_bits(split, reference);
 }
 
 class CpmlBitwise : public ::testing::TestWithParam<std::tuple<int, std::string, Index>> {};
@@ -147,10 +137,8 @@ TEST(Cpml, SomeFacesOnlyKeepTheContract) {
                       BoundaryKind::cpml, BoundaryKind::pec, BoundaryKind::cpml};
   const RunResult reference = run_cpml<float>(1, "host-staged", 1, partial);
   for (const auto& [n, exchange, depth] : {std::tuple{3, "host-staged", 1}, std::tuple{4, "b2r", 3}}) {
-    const RunResult split = run_cpml<float>(n, exchange, depth, partial);
-    EXPECT_EQ(split.checksum, reference.checksum) << exchange << " on " << n << " slabs";
-    for (std::size_t p = 0; p < split.probes.probes.size(); ++p)
-      EXPECT_EQ(split.probes.probes[p].series, reference.probes.probes[p].series) << split.probes.probes[p].name;
+    SCOPED_TRACE(std::string(exchange) + " on " + std::to_string(n) + " slabs");
+    testing::expect_same_bits(run_cpml<float>(n, exchange, depth, partial), reference);
   }
 }
 
