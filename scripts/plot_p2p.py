@@ -83,37 +83,34 @@ def size_axes(axes):
         ax.legend(fontsize=8)
 
 
-def sweep(curves, out):
+def size_figure(curves, path, title, latency_label, busbw=False):
+    """Bandwidth (left) and latency (right) against message size, a line per curve; with busbw,
+    each curve's algbw and busbw (nccl-tests conventions) on the left."""
     fig, (bw, lat) = plt.subplots(1, 2, figsize=(11, 4))
     for curve in curves:
         sizes = [p["bytes"] for p in curve["points"]]
-        bw.plot(sizes, [p["gbps"] for p in curve["points"]], marker="o", ms=3, label=curve["title"])
+        label = curve["title"] + (" algbw" if busbw else "")
+        bw.plot(sizes, [p["gbps"] for p in curve["points"]], marker="o", ms=3, label=label)
+        if busbw:
+            bw.plot(sizes, [p.get("busbw_gbps") for p in curve["points"]], ls="--", label=curve["title"] + " busbw")
         lat.plot(sizes, [p["us"] for p in curve["points"]], marker="o", ms=3, label=curve["title"])
     bw.set_ylabel("GB/s (1e9 bytes/s)")
-    lat.set_ylabel("us per copy")
+    lat.set_ylabel(latency_label)
     lat.set_yscale("log")
     size_axes((bw, lat))
-    fig.suptitle("cudaMemcpyPeerAsync against message size", fontsize=10)
+    fig.suptitle(title, fontsize=10)
     fig.tight_layout()
-    fig.savefig(out / "sweep.png", dpi=120)
+    fig.savefig(path, dpi=120)
     plt.close(fig)
+
+
+def sweep(curves, out):
+    size_figure(curves, out / "sweep.png", "cudaMemcpyPeerAsync against message size", "us per copy")
 
 
 def nccl(curves, out):
-    fig, (bw, lat) = plt.subplots(1, 2, figsize=(11, 4))
-    for curve in curves:
-        sizes = [p["bytes"] for p in curve["points"]]
-        bw.plot(sizes, [p["gbps"] for p in curve["points"]], marker="o", ms=3, label=curve["title"] + " algbw")
-        bw.plot(sizes, [p.get("busbw_gbps") for p in curve["points"]], ls="--", label=curve["title"] + " busbw")
-        lat.plot(sizes, [p["us"] for p in curve["points"]], marker="o", ms=3, label=curve["title"])
-    bw.set_ylabel("GB/s (1e9 bytes/s)")
-    lat.set_ylabel("us per round")
-    lat.set_yscale("log")
-    size_axes((bw, lat))
-    fig.suptitle("NCCL send/recv ring (nccl-tests conventions: busbw = algbw)", fontsize=10)
-    fig.tight_layout()
-    fig.savefig(out / "nccl-ring.png", dpi=120)
-    plt.close(fig)
+    size_figure(curves, out / "nccl-ring.png", "NCCL send/recv ring (nccl-tests conventions: busbw = algbw)",
+                "us per round", busbw=True)
 
 
 def main():
