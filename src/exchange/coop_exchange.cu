@@ -4,35 +4,50 @@
 // the cell functions of kernels/yee_stencil.hpp and injects sources and samples probes with the
 // arithmetic of the cuda engine, so its fields are bit for bit those of every other backend.
 //
-// Data path: halos go straight into the neighbour's ghost planes, by plain 16-byte stores through
-// peer pointers, no copy engine, no staging. After its H sweep a subdomain stores Hx, Hy of its
-// last owned plane into the upper neighbour; after its E sweep and sources, Ex, Ey of its first
-// owned plane into the lower neighbour. What goes where is the halo plan's (its BeforeE and
-// BeforeH transfers, sent by the subdomain that owns the planes), whole padded planes.
+// Data path: halos go straight into the neighbour's ghost planes, by plain stores through peer
+// pointers, no copy engine, no staging, no second pass: the sweep that computes a plane a
+// neighbour needs stores each node there too. After its H sweep a subdomain has stored Hx, Hy of
+// its last owned plane into the upper neighbour; after its E sweep and sources, Ex, Ey of its
+// first owned plane into the lower neighbour (the halo plan's BeforeE and BeforeH transfers, sent
+// by the subdomain that owns the planes).
+//
+// Border first: the H sweep runs its planes from the top down and the E sweep from the bottom up,
+// so a sweep's first tiles are those of the plane it sends. Each block that finishes such a
+// border tile fences its stores out to system scope and counts the tile (a device-scope
+// counter); the block that counts the plane's last tile publishes the step to
+// the neighbour at once, while the rest of the GPU sweeps its bulk. The neighbour's flag hop and
+// its polling hide behind that bulk, and a step needs two grid.sync()s (three with sources).
 //
 // Synchronisation: grid.sync() between phases on a GPU. Between GPUs, two counters in each
 // subdomain's own memory, holding absolute step numbers, each written by one neighbour only:
-//   e_ready = m  the E ghost plane holds the upper neighbour's E^m (it writes it at the end of its
-//                step m-1); the H sweep of step n waits for e_ready >= n.
-//   h_ready = m  the H ghost plane holds the lower neighbour's H^{m-1/2} (written after its H
-//                sweep of step m-1); the E sweep of step n waits for h_ready >= n+1.
-// A sender stores, fences (__threadfence_system), grid.sync()s, then one thread publishes with a
-// system-scope release store; on the receiver one thread polls and acquires (wait_for), then
-// grid.sync() before any thread reads the ghost (plain loads: the kernel uses no read-only cache
-// for fields). A ghost is never overwritten while its owner still reads it: the E ghost of step
-// n+1 is written only after its writer saw h_ready >= n+1, which the receiver released after its
-// H sweep of step n, the ghost's last reader; the H ghost of step n only after e_ready >= n,
-// released after the receiver's E sweep of step n-1. The counters persist, so a call that
-// continues the previous one starts without any host synchronisation; the first call, or one
-// whose first step does not follow the last, re-seeds: two team barriers around a
-// cudaMemcpyPeer of each E plane and a reset of the counters (fields may change between calls
-// only then).
+//   e_ready = m  the E ghost plane holds the upper neighbour's E^m (published during its step
+//                m-1); the H sweep of step n needs e_ready >= n.
+//   h_ready = m  the H ghost plane holds the lower neighbour's H^{m-1/2} (published during its
+//                H sweep of step m-1); the E sweep of step n needs h_ready >= n+1.
+// One thread (the leader) polls and acquires (wait_for) before the grid.sync() that precedes the
+// sweep needing the ghost, so no other thread reads a ghost before it has landed (plain loads: the
+// kernel uses no read-only cache for fields). A ghost is never overwritten while its owner still
+// reads it: only a sweep's border tiles read a ghost plane (the update of plane k reads the other
+// field at k+1 for H, k-1 for E), and a subdomain publishes to the neighbour that writes its
+// ghost only after its own border tiles are done; the neighbour writes the next version of the
+// ghost in its next sweep, after it saw that. A source on a sent E plane changes it after the E
+// sweep: the thread that adds it stores the sum into the neighbour too, and that step's E plane
+// is published after the sources (late), by the leader, after a grid.sync().
+// The counters persist, so a call that continues the previous one starts without any host
+// synchronisation; the first call, or one whose first step does not follow the last, re-seeds:
+// two team barriers around a cudaMemcpyPeer of each sent plane, E and H, and a reset of the
+// counters (fields may change between calls only then). The whole planes the seed copies also
+// give the ghost its nodes that no sweep updates (they never change afterwards).
+// Probes: H^{n+1/2} is sampled during the E sweep's phase and E^{n+1} during the next H sweep's
+// (no sweep of a phase writes the other field), so they need no grid.sync() of their own.
 // Bounded waits: a spinning thread gives up after kWaitLimitSeconds, records why in its status,
-// and poisons the counters its neighbours wait for, so they stop at once too; every thread leaves
-// at the next grid.sync() and advance() throws std::runtime_error. Never a hang.
+// and poisons the counters its neighbours wait for, so they stop too (a border tile's publish
+// racing with the poison can overwrite it: that neighbour then gives up after its own limit);
+// every thread leaves at the next grid.sync() and advance() throws std::runtime_error. Never a
+// hang.
 // Requirements: cuda engine; halo depth 1; one GPU per subdomain (two grids that each fill a GPU
 // are never resident together); cooperative launch; peer access between neighbouring GPUs
-// (enabled at construction). The grid is as many 256-thread blocks as fit on the GPU at once.
+// (enabled at construction).
 // Times: the kernel is one unit, exchange and compute interleaved inside it; times() stays zero.
 #include "src/exchange/coop_exchange.hpp"
 
@@ -79,43 +94,55 @@ struct CoopSignals {
   alignas(128) unsigned long long h_ready;  // written by the lower neighbour
   alignas(128) unsigned long long failure;  // a Failure, written by this subdomain's kernel
   long long failed_step;
+  // [H sweep, E sweep]: border tiles finished since the exchange was seeded.
+  alignas(128) unsigned long long border_tiles_done[2];
 };
 
-// One halo transfer a subdomain sends: whole planes, contiguous per component.
+// One halo transfer a subdomain sends: one plane of some components, stored node by node by the
+// sweep that computes it (see sweep), into the same place of the receiver's ghost plane.
 template <typename Real>
 struct PlanePush {
   int components = 0;
-  const Real* from[kComponentCount] = {};
-  Real* to[kComponentCount] = {};  // in the receiver's memory
-  Index elements = 0;              // per component
-  Index vectors = 0;               // per component, in 16-byte vectors
-  unsigned long long* ready = nullptr;  // the receiver's counter, released after the stores
+  Component component[kComponentCount] = {};
+  const Real* from[kComponentCount] = {};  // this subdomain's arrays
+  Real* to[kComponentCount] = {};          // the receiver's arrays
+  Index shift = 0;     // the receiver's offset of a node: this subdomain's offset + shift
+  Index plane = 0;     // this subdomain's offset of the plane's first element (whole padded planes)
+  Index elements = 0;  // in the plane, per component
+  bool late = false;   // a source changes the plane after the sweep: published after the sources
+  unsigned long long* ready = nullptr;  // the receiver's counter
 };
 
 // A sweep over a box of nodes in tiles of 32 x 8 nodes (x, y) of one plane, one tile per block at
-// a time, tiles in x, then y, then z order: the order in which the engine's sweep kernel runs its
-// 32 x 4 blocks. A block's y neighbours then mostly lie in its own tile (served by L1) and the
+// a time, tiles in x, then y, then plane order: the order in which the engine's sweep kernel runs
+// its 32 x 4 blocks. A block's y neighbours then mostly lie in its own tile (served by L1) and the
 // blocks at work cover a few contiguous rows (z neighbours in L2). The first version strode
 // through the box one node per thread (a block = 256 nodes of one row): every y neighbour came
 // from L2, and the sweep was 20 % slower than the engine's (3.01 against 2.52 ms at 512^3).
 constexpr int kTileX = 32, kTileY = kBlockSize / kTileX;
 
 // The loop divides nothing: a block's tile advances by the grid's block count, worked out on the
-// host as a step in (tile x, tile y, z) with carries.
+// host as a step in (tile x, tile y, plane) with carries. The planes run upwards, or downwards
+// (the H sweep, whose top plane is the one it sends).
 struct SweepPlan {
   unsigned tiles = 0;              // in the box; 0: nothing to do
   unsigned tiles_x = 1, tiles_y = 1;  // per row, per plane
   unsigned step_x = 0, step_y = 0, step_z = 0;  // the grid's block count in tiles
   int nx = 0, ny = 0;              // box extent in x and y
+  unsigned nz = 0;                 // and in planes
+  bool downward = false;           // planes from the top down
+  unsigned border_tiles = 0;       // the first plane's tiles when a neighbour gets that plane, else 0
   Index i0 = 0, j0 = 0, k0 = 0;    // the box's first node (local)
   Index first_offset = 0;          // array offset of the box's first node
 };
 
-SweepPlan make_sweep_plan(const FieldLayout& L, const NodeRange& r, unsigned blocks) {
+SweepPlan make_sweep_plan(const FieldLayout& L, const NodeRange& r, unsigned blocks, bool downward) {
   SweepPlan s;
   if (r.empty()) return s;
   s.nx = static_cast<int>(r.i1 - r.i0);
   s.ny = static_cast<int>(r.j1 - r.j0);
+  s.nz = static_cast<unsigned>(r.k1 - r.k0);
+  s.downward = downward;
   s.tiles_x = static_cast<unsigned>((s.nx + kTileX - 1) / kTileX);
   s.tiles_y = static_cast<unsigned>((s.ny + kTileY - 1) / kTileY);
   const Index tiles = Index(s.tiles_x) * s.tiles_y * (r.k1 - r.k0);
@@ -132,6 +159,9 @@ SweepPlan make_sweep_plan(const FieldLayout& L, const NodeRange& r, unsigned blo
   return s;
 }
 
+// The local plane a sweep runs first.
+Index first_plane(const SweepPlan& s) { return s.downward ? s.k0 + Index(s.nz) - 1 : s.k0; }
+
 // Everything one subdomain's kernel needs, passed by value (__grid_constant__).
 template <typename Real>
 struct CoopKernelParams {
@@ -139,7 +169,6 @@ struct CoopKernelParams {
   const std::uint8_t* material_class;
   const CellCoefficients<Real>* classes;
   Index pitch_y, pitch_z;
-  Index threads;               // in the grid
   SweepPlan h_sweep, e_sweep;  // the plan's update ranges, local
   const PointSource* sources;
   int source_count;
@@ -147,13 +176,12 @@ struct CoopKernelParams {
   const ProbePoint* probes;
   int probe_count;
   Real* probe_buffer;  // [slot][probe]
-  PlanePush<Real> push_h;  // after the H sweep, to the upper neighbour (the plan's BeforeE)
-  PlanePush<Real> push_e;  // after the E sweep, to the lower neighbour (the plan's BeforeH of the next step)
+  PlanePush<Real> push_h;  // by the H sweep, to the upper neighbour (the plan's BeforeE)
+  PlanePush<Real> push_e;  // by the E sweep, to the lower neighbour (the plan's BeforeH of the next step)
   bool wait_e, wait_h;     // whether an upper / lower neighbour sends to this subdomain
   CoopSignals* signals;    // this subdomain's
   Index first, count;
   CpmlView<Real> cpml;     // faces = 0 without CPML
-  FieldLayout layout;      // node indices of an offset, for the CPML corrections
 };
 
 __device__ __forceinline__ unsigned long long global_time_ns() {
@@ -203,54 +231,6 @@ __device__ __forceinline__ bool stopped(const CoopKernelParams<Real>& p) {
              cuda::memory_order_relaxed) != kFine;
 }
 
-// One sweep (see SweepPlan): block b takes tiles b, b + grid, b + 2 grid, ... With Cpml, the
-// nodes in a CPML slab take update_cell_with_cpml, as in the engine's split sweep (same bits).
-template <typename Real, bool UpdateH, bool Cpml>
-__device__ void sweep(const CoopKernelParams<Real>& p, const SweepPlan& s) {
-  const int tx = static_cast<int>(threadIdx.x) % kTileX, ty = static_cast<int>(threadIdx.x) / kTileX;
-  if (blockIdx.x >= s.tiles) return;
-  unsigned tile_x = blockIdx.x % s.tiles_x, tile_y = blockIdx.x / s.tiles_x % s.tiles_y;
-  unsigned k = blockIdx.x / s.tiles_x / s.tiles_y;
-#pragma unroll 1
-  for (unsigned t = blockIdx.x; t < s.tiles; t += gridDim.x) {
-    const int i = static_cast<int>(tile_x) * kTileX + tx, j = static_cast<int>(tile_y) * kTileY + ty;
-    if (i < s.nx && j < s.ny) {
-      const Index c = s.first_offset + i + j * p.pitch_y + Index(k) * p.pitch_z;
-      const CellCoefficients<Real> m = p.classes[p.material_class[c]];  // all loads before the cell's stores
-      const Index gi = s.i0 + i, gj = s.j0 + j, gk = s.k0 + Index(k);
-      if (Cpml && !in_cpml_interior(p.cpml, gi, gj, gk))
-        update_cell_with_cpml<Real, UpdateH>(p.cpml, p.fields, c, gi, gj, gk, p.pitch_y, p.pitch_z, m);
-      else if constexpr (UpdateH)
-        update_h_cell(p.fields, c, p.pitch_y, p.pitch_z, m);
-      else
-        update_e_cell(p.fields, c, p.pitch_y, p.pitch_z, m);
-    }
-    tile_x += s.step_x;
-    if (tile_x >= s.tiles_x) {
-      tile_x -= s.tiles_x;
-      ++tile_y;
-    }
-    tile_y += s.step_y;
-    if (tile_y >= s.tiles_y) {
-      tile_y -= s.tiles_y;
-      ++k;
-    }
-    k += s.step_z;
-  }
-}
-
-// Stores the planes of `push` into the receiver, then fences them out to system scope.
-template <typename Real>
-__device__ void push_planes(const PlanePush<Real>& push, unsigned rank, Index threads) {
-  for (int c = 0; c < push.components; ++c) {
-    const uint4* from = reinterpret_cast<const uint4*>(push.from[c]);
-    uint4* to = reinterpret_cast<uint4*>(push.to[c]);
-#pragma unroll 1
-    for (Index v = rank; v < push.vectors; v += threads) to[v] = from[v];
-  }
-  if (rank < push.vectors) __threadfence_system();
-}
-
 template <typename Real>
 __device__ __forceinline__ Real* component_array(const FieldPointers<Real>& f, Component c) {
   switch (c) {
@@ -263,6 +243,115 @@ __device__ __forceinline__ Real* component_array(const FieldPointers<Real>& f, C
   }
 }
 
+// Run by thread 0 of a block that finished a border tile of step n (its threads' stores to the
+// receiver fenced out, then __syncthreads()): counts the tile; the plane's last one publishes.
+// Every tile of a step is counted before any of the next (grid.sync() between), so the last
+// tile of a step is the one that makes the count a multiple of the plane's tiles (the counter
+// only grows; it is zeroed when the exchange is seeded).
+// Causality: each tile's stores -> fence -> barrier -> its count (release) -> the last count
+// (acquire) -> the release store the receiver acquires.
+template <typename Real>
+__device__ void count_border_tile(const PlanePush<Real>& push, unsigned long long* tiles_done,
+                                  unsigned plane_tiles, Index n) {
+  cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> done(*tiles_done);
+  if ((done.fetch_add(1, cuda::memory_order_acq_rel) + 1) % plane_tiles == 0 && !push.late)
+    release(push.ready, static_cast<unsigned long long>(n + 1));
+}
+
+// A block's place in a sweep: its tile t and that tile's (x, y, plane in sweep order).
+struct TileCursor {
+  unsigned t, tile_x, tile_y, k;
+
+  __device__ explicit TileCursor(const SweepPlan& s)
+      : t(blockIdx.x), tile_x(blockIdx.x % s.tiles_x), tile_y(blockIdx.x / s.tiles_x % s.tiles_y),
+        k(blockIdx.x / s.tiles_x / s.tiles_y) {}
+
+  // The block's next tile: gridDim.x further.
+  __device__ void advance(const SweepPlan& s) {
+    t += gridDim.x;
+    tile_x += s.step_x;
+    if (tile_x >= s.tiles_x) {
+      tile_x -= s.tiles_x;
+      ++tile_y;
+    }
+    tile_y += s.step_y;
+    if (tile_y >= s.tiles_y) {
+      tile_y -= s.tiles_y;
+      ++k;
+    }
+    k += s.step_z;
+  }
+};
+
+// Updates this thread's node of the cursor's tile; returns its array offset, or -1 where the tile
+// sticks out of the box. With Cpml, the nodes in a CPML slab take update_cell_with_cpml, as in the
+// engine's split sweep (same bits).
+template <typename Real, bool UpdateH, bool Cpml>
+__device__ __forceinline__ Index update_tile_node(const CoopKernelParams<Real>& p, const SweepPlan& s,
+                                                  const TileCursor& at) {
+  const int i = static_cast<int>(at.tile_x) * kTileX + static_cast<int>(threadIdx.x) % kTileX;
+  const int j = static_cast<int>(at.tile_y) * kTileY + static_cast<int>(threadIdx.x) / kTileX;
+  if (i >= s.nx || j >= s.ny) return -1;
+  const unsigned plane = s.downward ? s.nz - 1 - at.k : at.k;
+  const Index c = s.first_offset + i + j * p.pitch_y + Index(plane) * p.pitch_z;
+  const CellCoefficients<Real> m = p.classes[p.material_class[c]];  // all loads before the cell's stores
+  const Index gi = s.i0 + i, gj = s.j0 + j, gk = s.k0 + Index(plane);
+  if (Cpml && !in_cpml_interior(p.cpml, gi, gj, gk))
+    update_cell_with_cpml<Real, UpdateH>(p.cpml, p.fields, c, gi, gj, gk, p.pitch_y, p.pitch_z, m);
+  else if constexpr (UpdateH)
+    update_h_cell(p.fields, c, p.pitch_y, p.pitch_z, m);
+  else
+    update_e_cell(p.fields, c, p.pitch_y, p.pitch_z, m);
+  return c;
+}
+
+// One sweep of step n (see SweepPlan): block b takes tiles b, b + grid, b + 2 grid, ... in the
+// sweep's order. The first s.border_tiles (the first plane, when push sends it) also go to push's
+// receiver, node by node, and are counted (count_border_tile); the bulk loop after them is the
+// plain sweep.
+template <typename Real, bool UpdateH, bool Cpml>
+__device__ void sweep(const CoopKernelParams<Real>& p, const SweepPlan& s, const PlanePush<Real>& push,
+                      unsigned long long* tiles_done, Index n) {
+  if (blockIdx.x >= s.tiles) return;
+  TileCursor at(s);
+#pragma unroll 1
+  for (; at.t < s.border_tiles; at.advance(s)) {  // the same for the whole block
+    if (const Index c = update_tile_node<Real, UpdateH, Cpml>(p, s, at); c >= 0) {
+      for (int q = 0; q < push.components; ++q) push.to[q][c + push.shift] = push.from[q][c];
+      __threadfence_system();
+    }
+    __syncthreads();
+    if (threadIdx.x == 0)
+      count_border_tile(push, tiles_done, s.border_tiles, n);
+  }
+#pragma unroll 1
+  for (; at.t < s.tiles; at.advance(s)) update_tile_node<Real, UpdateH, Cpml>(p, s, at);
+}
+
+// The sources of step n, as the cuda engine's inject_sources_kernel; a source on the E plane sent
+// down (a late push) stores its node's sum into the receiver too.
+template <typename Real>
+__device__ void inject_sources(const CoopKernelParams<Real>& p, Index n, unsigned rank) {
+  if (Index(rank) >= p.source_count) return;
+  const PointSource src = p.sources[rank];
+  Real& e = component_array(p.fields, src.component)[src.offset];
+  add_source(e, static_cast<Real>(src.coefficient), p.source_samples[n * p.source_count + rank]);
+  const PlanePush<Real>& push = p.push_e;
+  if (!push.late || src.offset < push.plane || src.offset >= push.plane + push.elements) return;
+  for (int q = 0; q < push.components; ++q)
+    if (push.component[q] == src.component) push.to[q][src.offset + push.shift] = e;
+  __threadfence_system();
+}
+
+// The probes of one field after step n: `electric` E^{n+1}, else H^{n+1/2}.
+template <typename Real>
+__device__ void sample_probes(const CoopKernelParams<Real>& p, Index n, unsigned rank, bool electric) {
+  if (Index(rank) >= p.probe_count) return;
+  const ProbePoint probe = p.probes[rank];
+  if ((static_cast<int>(probe.component) < 3) != electric) return;
+  p.probe_buffer[(n - p.first) * p.probe_count + rank] = component_array(p.fields, probe.component)[probe.offset];
+}
+
 // Cpml: with the CPML corrections (a separate instantiation, so that a PEC run keeps the plain
 // kernel's registers).
 template <typename Real, bool Cpml>
@@ -270,50 +359,34 @@ __global__ void __launch_bounds__(kBlockSize, kMinBlocksPerSm<Real, Cpml>) coop_
   cg::grid_group grid = cg::this_grid();
   const unsigned rank = blockIdx.x * blockDim.x + threadIdx.x;
   const bool leader = rank == 0;
-  for (Index n = p.first; n < p.first + p.count; ++n) {
+  const Index last = p.first + p.count - 1;
+  // The upper neighbour's E^first in my ghost plane before the first H sweep.
+  if (p.wait_e) {
+    if (leader) wait_for(p, &p.signals->e_ready, p.first, kUpperStalled, kUpperFailed, p.first);
+    grid.sync();
+    if (stopped(p)) return;
+  }
+  for (Index n = p.first; n <= last; ++n) {
     const auto next = static_cast<unsigned long long>(n + 1);
-    // ---- BeforeH: the upper neighbour's E^n is in my ghost plane ----
-    if (p.wait_e) {
-      if (leader) wait_for(p, &p.signals->e_ready, next - 1, kUpperStalled, kUpperFailed, n);
-      grid.sync();
-      if (stopped(p)) return;
-    }
-    // ---- H sweep ----
-    sweep<Real, true, Cpml>(p, p.h_sweep);
+    // ---- H sweep, the top plane (sent up) first; then the lower neighbour's H^{n+1/2} ----
+    sweep<Real, true, Cpml>(p, p.h_sweep, p.push_h, &p.signals->border_tiles_done[0], n);
+    if (p.wait_h && leader) wait_for(p, &p.signals->h_ready, next, kLowerStalled, kLowerFailed, n);
     grid.sync();
-    // ---- BeforeE, sending: my last H plane into the upper neighbour's ghost plane ----
-    if (p.push_h.components) {
-      push_planes(p.push_h, rank, p.threads);
-      grid.sync();
-      if (leader) release(p.push_h.ready, next);
-    }
-    // ---- BeforeE, receiving: the lower neighbour's H^{n+1/2} is in my ghost plane ----
-    if (p.wait_h) {
-      if (leader) wait_for(p, &p.signals->h_ready, next, kLowerStalled, kLowerFailed, n);
-      grid.sync();
-      if (stopped(p)) return;
-    }
-    // ---- E sweep, sources (as the cuda engine's inject_sources_kernel), probes ----
-    sweep<Real, false, Cpml>(p, p.e_sweep);
-    grid.sync();
+    if (stopped(p)) return;
+    // ---- E phase: H probes (no H changes in it), the E sweep with the bottom plane (sent down)
+    // first, sources ----
+    sample_probes(p, n, rank, false);
+    sweep<Real, false, Cpml>(p, p.e_sweep, p.push_e, &p.signals->border_tiles_done[1], n);
     if (p.source_count > 0) {
-      if (Index(rank) < p.source_count) {
-        const PointSource src = p.sources[rank];
-        add_source(component_array(p.fields, src.component)[src.offset], static_cast<Real>(src.coefficient),
-                   p.source_samples[n * p.source_count + rank]);
-      }
       grid.sync();
+      inject_sources(p, n, rank);
     }
-    if (Index(rank) < p.probe_count) {
-      const ProbePoint probe = p.probes[rank];
-      p.probe_buffer[(n - p.first) * p.probe_count + rank] = component_array(p.fields, probe.component)[probe.offset];
-    }
-    // ---- BeforeH of step n+1, sending: my first E plane into the lower neighbour's ghost plane ----
-    if (p.push_e.components) push_planes(p.push_e, rank, p.threads);
-    if (p.push_e.components || p.probe_count > 0) {
-      grid.sync();  // also: probes read H before the next H sweep writes it
-      if (leader && p.push_e.components) release(p.push_e.ready, next);
-    }
+    // ---- end of step: the upper neighbour's E^{n+1} before the next H sweep ----
+    if (p.wait_e && leader && n < last) wait_for(p, &p.signals->e_ready, next, kUpperStalled, kUpperFailed, n);
+    grid.sync();
+    if (stopped(p)) return;
+    if (p.push_e.late && leader) release(p.push_e.ready, next);
+    sample_probes(p, n, rank, true);  // E^{n+1}: the next H sweep does not change E
   }
 }
 
@@ -328,7 +401,7 @@ int blocks_per_sm(int device, bool cpml = false) {
 }
 
 // Blocks per SM of the persistent grid: as many as are co-resident, but no more than give every
-// block kTilesPerBlock tiles of a sweep: where a GPU holds few cells, grid.sync() (four per step)
+// block kTilesPerBlock tiles of a sweep: where a GPU holds few cells, grid.sync() (two or three per step)
 // costs more than the sweep gains from more blocks. At 128^3 over 4 H200s (2048 tiles per sweep)
 // 2 blocks per SM ran a step in 28.8 us against 34.4 with all 8 co-resident
 // (results/2026-11-21-session3-h200x4/coop); from 256^3 over 4 GPUs up every co-resident block
@@ -443,6 +516,7 @@ class CoopExchange final : public HaloExchange<Real> {
     const SlabDecomposition& d = *ctx.decomposition;
     const int count = static_cast<int>(ctx.engines.size());
     sub_.resize(count);
+    sources_.resize(count);
     for (int s = 0; s < count; ++s) {
       Subdomain& me = sub_[s];
       me.device = devices[s];
@@ -450,7 +524,7 @@ class CoopExchange final : public HaloExchange<Real> {
       int multiprocessors = 0;
       YEEX_CUDA(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, me.device));
       const NodeRange owned = d.to_local(s, update_ranges(d, s, 1, 0).h);
-      const Index tiles = make_sweep_plan(ctx.engines[s]->layout(), owned, 1).tiles;
+      const Index tiles = make_sweep_plan(ctx.engines[s]->layout(), owned, 1, false).tiles;
       const bool cpml = ctx.engines[s]->cpml().faces > 0;
       me.grid = static_cast<unsigned>(grid_blocks_per_sm<Real>(me.device, cpml, tiles, multiprocessors) * multiprocessors);
       YEEX_CUDA(cudaMalloc(&me.signals, sizeof(CoopSignals)));
@@ -467,9 +541,8 @@ class CoopExchange final : public HaloExchange<Real> {
       p.classes = v.classes;
       p.pitch_y = v.layout.pitch_y;
       p.pitch_z = v.layout.pitch_z;
-      p.threads = Index(sub_[s].grid) * kBlockSize;
-      p.h_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.h), sub_[s].grid);
-      p.e_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.e), sub_[s].grid);
+      p.h_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.h), sub_[s].grid, true);
+      p.e_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.e), sub_[s].grid, false);
       p.sources = v.sources;
       p.source_count = v.source_count;
       p.source_samples = v.source_samples;
@@ -478,8 +551,11 @@ class CoopExchange final : public HaloExchange<Real> {
       p.probe_buffer = v.probe_buffer;
       p.signals = sub_[s].signals;
       p.cpml = v.cpml;
-      p.layout = v.layout;
       sub_[s].stream = v.stream;
+      sources_[s].resize(static_cast<std::size_t>(v.source_count));
+      if (v.source_count > 0)
+        YEEX_CUDA(cudaMemcpy(sources_[s].data(), v.sources, sources_[s].size() * sizeof(PointSource),
+                             cudaMemcpyDeviceToHost));
     }
     // The plan's transfers, each sent by the subdomain that owns its planes.
     for (HaloPhase phase : {HaloPhase::BeforeH, HaloPhase::BeforeE}) {
@@ -497,19 +573,32 @@ class CoopExchange final : public HaloExchange<Real> {
         if (push.components || waits)
           throw std::invalid_argument("coop: the halo plan has two " + std::string(phase_name(phase)) +
                                       " transfers for one subdomain");
+        // The sender's sweep stores the plane's nodes as it computes them: the plane must be the
+        // first that sweep runs (halo depth 1: its top H plane, its bottom E plane).
+        SweepPlan& sweep = e_planes ? sender.e_sweep : sender.h_sweep;
+        const Index plane = d.local_k(t.from, t.source.begin);
+        if (t.source.count() != 1 || sweep.tiles == 0 || plane != first_plane(sweep))
+          throw std::logic_error("coop: the " + std::string(phase_name(phase)) +
+                                 " plane sent is not the first plane of its sweep");
+        sweep.border_tiles = sweep.tiles_x * sweep.tiles_y;
         const FieldLayout& from_layout = ctx.engines[t.from]->layout();
         const FieldLayout& to_layout = ctx.engines[t.to]->layout();
-        if (from_layout.pitch_z != to_layout.pitch_z || (from_layout.pitch_z * sizeof(Real)) % sizeof(uint4) != 0)
-          throw std::logic_error("coop: halo planes differ in size or are not whole 16-byte vectors");
-        push.elements = t.source.count() * from_layout.pitch_z;
-        push.vectors = push.elements * Index(sizeof(Real)) / Index(sizeof(uint4));
+        if (from_layout.pitch_z != to_layout.pitch_z)
+          throw std::logic_error("coop: halo planes differ in size");
+        push.plane = plane_start(from_layout, plane);
+        push.shift = plane_start(to_layout, d.local_k(t.to, t.destination.begin)) - push.plane;
+        push.elements = from_layout.pitch_z;
         for (Component c : t.components) {
-          push.from[push.components] =
-              ctx.engines[t.from]->field_data(c) + plane_start(from_layout, d.local_k(t.from, t.source.begin));
-          push.to[push.components] =
-              ctx.engines[t.to]->field_data(c) + plane_start(to_layout, d.local_k(t.to, t.destination.begin));
+          push.component[push.components] = c;
+          push.from[push.components] = ctx.engines[t.from]->field_data(c);
+          push.to[push.components] = ctx.engines[t.to]->field_data(c);
           ++push.components;
         }
+        // A source on a sent E plane changes it after the sweep (inject_sources).
+        for (const PointSource& source : sources_[t.from])
+          if (e_planes && source.offset >= push.plane && source.offset < push.plane + push.elements &&
+              std::find(t.components.begin(), t.components.end(), source.component) != t.components.end())
+            push.late = true;
         CoopSignals* theirs = sub_[t.to].signals;
         push.ready = e_planes ? &theirs->e_ready : &theirs->h_ready;
         waits = true;
@@ -519,21 +608,24 @@ class CoopExchange final : public HaloExchange<Real> {
     }
   }
 
-  // Every subdomain calls it at the same call (they see the same steps): makes each E ghost plane
-  // hold the upper neighbour's E^first and sets the counters to say so.
+  // Every subdomain calls it at the same call (they see the same steps): makes each ghost plane
+  // hold the neighbour's plane as it stands (E^first, H^{first-1/2}) and sets the counters to say so.
   void seed(int s, Index first) {
     Subdomain& me = sub_[s];
     const auto stream = static_cast<cudaStream_t>(me.stream);
     const bool team = this->context_.team && sub_.size() > 1;
     if (team) this->context_.team->barrier();  // no kernel of an earlier call is running
-    const PlanePush<Real>& push = me.params.push_e;
-    for (int c = 0; c < push.components; ++c)
-      YEEX_CUDA(cudaMemcpyPeerAsync(push.to[c], sub_[me.e_receiver].device, push.from[c], me.device,
-                                    push.elements * sizeof(Real), stream));
+    const std::pair<const PlanePush<Real>*, int> pushes[] = {{&me.params.push_e, me.e_receiver},
+                                                             {&me.params.push_h, me.h_receiver}};
+    for (const auto& [push, receiver] : pushes)
+      for (int c = 0; c < push->components; ++c)
+        YEEX_CUDA(cudaMemcpyPeerAsync(push->to[c] + push->plane + push->shift, sub_[receiver].device,
+                                      push->from[c] + push->plane, me.device, push->elements * sizeof(Real), stream));
     me.status->e_ready = static_cast<unsigned long long>(first);
     me.status->h_ready = static_cast<unsigned long long>(first);
     me.status->failure = kFine;
     me.status->failed_step = 0;
+    me.status->border_tiles_done[0] = me.status->border_tiles_done[1] = 0;
     YEEX_CUDA(cudaMemcpyAsync(me.signals, me.status, sizeof(CoopSignals), cudaMemcpyHostToDevice, stream));
     YEEX_CUDA(cudaStreamSynchronize(stream));
     if (team) this->context_.team->barrier();  // every ghost plane and counter set before any kernel starts
@@ -584,6 +676,7 @@ class CoopExchange final : public HaloExchange<Real> {
 
   std::string name_;
   std::vector<Subdomain> sub_;
+  std::vector<std::vector<PointSource>> sources_;  // [subdomain], as the engine holds them
   std::atomic<bool> failed_{false};
 };
 

@@ -143,9 +143,9 @@ TEST(MultiGpu, HostStagedInPiecesMatchesOneGpu) {
     }
 }
 
-// Slabs as thin as the halo allows, where the border-first schedule (overlap, b2r, nccl) has no bulk
-// to hide the exchange behind: nz = 4 or 8 over 2..4 GPUs gives one-plane slabs at R = 1 (every
-// plane is border) and slabs of R planes at R > 1.
+// Slabs as thin as the halo allows, where the border-first schedules (overlap, b2r, nccl, and
+// coop's border tiles) have no bulk to hide the exchange behind: nz = 4 or 8 over 2..4 GPUs gives
+// one-plane slabs at R = 1 (every plane is border) and slabs of R planes at R > 1.
 Deck thin_deck(Index nz) {
   Deck d = contract_deck();
   d.grid.nz = nz;
@@ -180,6 +180,7 @@ std::vector<ThinCase> thin_cases() {
       for (Index depth = 1; depth <= nz / gpus && depth <= 4; ++depth) {  // the thinnest slab holds R planes
         list.emplace_back("nccl", gpus, depth, nz);
         list.emplace_back(depth == 1 ? "overlap" : "b2r", gpus, depth, nz);
+        if (depth == 1) list.emplace_back("coop", gpus, depth, nz);  // its border tiles are the whole slab
       }
   return list;
 }

@@ -175,6 +175,26 @@ TEST(SlabDecompositionHaloPlan, DepthOneSendsTheFacePlanesOfTwoComponentsPerHalf
   }
 }
 
+// What coop's persistent kernel relies on (its sweeps store the planes they send as they compute
+// them, border first): at depth 1 the plane a subdomain sends before E is the last plane of its H
+// sweep, the plane it sends before H the first of its E sweep.
+TEST(SlabDecompositionHaloPlan, DepthOneSendsTheLastHPlaneAndTheFirstEPlaneOfTheSendersSweeps) {
+  for (const Case& c : valid_cases()) {
+    if (c.depth != 1) continue;
+    SCOPED_TRACE(c.label());
+    const SlabDecomposition d = decompose(c);
+    const HaloPlan plan = halo_plan(d, 1);
+    for (const HaloTransfer& t : plan.transfers(HaloPhase::BeforeE)) {
+      const NodeRange h = update_ranges(d, t.from, 1, 0).h;
+      EXPECT_EQ(t.source, (PlaneRange{h.k1 - 1, h.k1}));
+    }
+    for (const HaloTransfer& t : plan.transfers(HaloPhase::BeforeH)) {
+      const NodeRange e = update_ranges(d, t.from, 1, 0).e;
+      EXPECT_EQ(t.source, (PlaneRange{e.k0, e.k0 + 1}));
+    }
+  }
+}
+
 TEST(SlabDecompositionHaloPlan, DeepHalosMoveOwnedPlanesIntoNeighbourGhostPlanesOncePerBlock) {
   for (const Case& c : valid_cases()) {
     if (c.depth == 1) continue;
