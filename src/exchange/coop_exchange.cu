@@ -437,9 +437,6 @@ std::string unavailable_on(const std::vector<int>& devices) {
   return "";
 }
 
-// First element of local plane k (x = -origin_x, y = -origin_y): whole padded planes, 128-byte aligned.
-Index plane_start(const FieldLayout& layout, Index k) { return (k + layout.origin_z) * layout.pitch_z; }
-
 template <typename Real>
 class CoopExchange final : public HaloExchange<Real> {
  public:
@@ -585,8 +582,8 @@ class CoopExchange final : public HaloExchange<Real> {
         const FieldLayout& to_layout = ctx.engines[t.to]->layout();
         if (from_layout.pitch_z != to_layout.pitch_z)
           throw std::logic_error("coop: halo planes differ in size");
-        push.plane = plane_start(from_layout, plane);
-        push.shift = plane_start(to_layout, d.local_k(t.to, t.destination.begin)) - push.plane;
+        push.plane = this->plane_offset(t.from, t.source.begin);
+        push.shift = this->plane_offset(t.to, t.destination.begin) - push.plane;
         push.elements = from_layout.pitch_z;
         for (Component c : t.components) {
           push.component[push.components] = c;

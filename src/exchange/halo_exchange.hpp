@@ -119,6 +119,12 @@ class HaloExchange {
     return in;
   }
 
+  // Local array offset of the first element of global plane k in subdomain s (whole padded
+  // planes: a run of planes is contiguous).
+  Index plane_offset(int s, Index k) const {
+    return context_.engines[s]->layout().plane_offset(context_.decomposition->local_k(s, k));
+  }
+
   ExchangeContext<Real> context_;
   std::vector<ExchangeTimes> times_ = std::vector<ExchangeTimes>(context_.engines.size());
 
@@ -158,8 +164,6 @@ class SynchronousExchange : public HaloExchange<Real> {
   // The team's barrier, its time counted as subdomain s's wait (not as exchange time, also when
   // transfer() calls it).
   void meet(int s);
-  // Local array offset of the first element of global plane k in subdomain s (whole padded planes).
-  Index plane_offset(int s, Index k) const;
   void exchange(int s, HaloPhase phase);
 };
 

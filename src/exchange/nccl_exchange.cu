@@ -69,7 +69,6 @@ class NcclExchange final : public BorderFirstExchange<Real> {
     }
     // Every send and receive of this process's subdomains in every phase, resolved to device
     // pointers once (before the communicators exist, so that nothing can throw after they do).
-    const auto& d = *this->context_.decomposition;
     operations_.resize(engines.size());
     for (HaloPhase phase : kAllHaloPhases)
       for (const HaloTransfer& t : this->context_.plan.transfers(phase))
@@ -80,7 +79,7 @@ class NcclExchange final : public BorderFirstExchange<Real> {
             const Index k = send ? t.source.begin : t.destination.begin;
             Engine<Real>& e = *engines[s];
             operations_[s][static_cast<int>(phase)].push_back(
-                {send, send ? t.to : t.from, e.field_data(c) + e.layout().plane_offset(d.local_k(s, k)),
+                {send, send ? t.to : t.from, e.field_data(c) + this->plane_offset(s, k),
                  static_cast<std::size_t>(t.source.count() * e.layout().pitch_z)});
           }
         }
@@ -94,7 +93,7 @@ class NcclExchange final : public BorderFirstExchange<Real> {
                 {send, send ? t.to : t.from, chunk.data, static_cast<std::size_t>(chunk.count)});
         }
     comms_.assign(engines.size(), nullptr);
-    if (d.size() == 1) return;  // one subdomain: nothing to exchange, no communicator to set up
+    if (this->context_.decomposition->size() == 1) return;  // one subdomain: nothing to exchange, no communicator to set up
     setenv("NCCL_NVLS_ENABLE", "0", 0);  // before NCCL reads its environment; a user's setting wins
     if (const ProcessGroup* group = this->context_.processes) {
       // MPI mode: rank r holds subdomain r, and is NCCL rank r of one communicator over the group.

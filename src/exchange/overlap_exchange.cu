@@ -160,14 +160,13 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
   };
 
   Push make_push(const HaloTransfer& t) const {
-    const auto& d = *this->context_.decomposition;
     Engine<Real>& from = *this->context_.engines[t.from];
     Engine<Real>& to = *this->context_.engines[t.to];
     Push p{t.to, from.device(), to.device(), {}};
     const auto bytes = static_cast<std::size_t>(t.source.count() * from.layout().pitch_z) * sizeof(Real);
     for (Component c : t.components)
-      p.copies.push_back({from.field_data(c) + from.layout().plane_offset(d.local_k(t.from, t.source.begin)),
-                          to.field_data(c) + to.layout().plane_offset(d.local_k(t.to, t.destination.begin)), bytes});
+      p.copies.push_back({from.field_data(c) + this->plane_offset(t.from, t.source.begin),
+                          to.field_data(c) + this->plane_offset(t.to, t.destination.begin), bytes});
     const auto& out_of = this->psi_chunks(t, t.from);
     const auto& into = this->psi_chunks(t, t.to);
     for (std::size_t i = 0; i < into.size(); ++i)

@@ -9,12 +9,6 @@ double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock:
 }  // namespace
 
 template <typename Real>
-Index SynchronousExchange<Real>::plane_offset(int s, Index k) const {
-  const auto& d = *this->context_.decomposition;
-  return this->context_.engines[s]->layout().plane_offset(d.local_k(s, k));
-}
-
-template <typename Real>
 void SynchronousExchange<Real>::meet(int s) {
   const auto t0 = Clock::now();
   this->context_.team->barrier();
