@@ -25,8 +25,6 @@
 #pragma once
 
 #include <cstdint>
-#include <type_traits>
-#include <utility>
 #include <vector>
 
 #include "kernels/yee_stencil.hpp"
@@ -192,40 +190,26 @@ YEEX_HOST_DEVICE void cpml_correct(const CpmlView<Real>& v, const FieldPointers<
     if (v.face[f].contains(i, j, k)) cpml_correct_node<Real, UpdateH>(v.face[f], fp, c, i, j, k, sy, sz, m);
 }
 
-// The split sweep of the cuda engine. A kernel that may apply the CPML corrections of every axis
-// needs 40 registers on sm_90 (capped) against the plain sweep's 32, which costs every node a
-// quarter of the loads in flight (results/2026-11-21-session2-h200x4: 70.6 % of the PEC speed
-// when one such kernel sweeps everything). So a sweep over a range r runs the plain kernel over
-// `plain`, the nodes of r in no face's box, and CPML kernels over the `shell` boxes, which
-// partition the rest of r: below and above `plain` in z (whole x-y planes of r), then in y (whole
-// rows), then in x. The plain box's x bounds are rounded inwards to multiples of `align` nodes
-// (the cuda engine: a 128-byte line, cpml_split_align; the layout puts node i = 0 on a 128-byte
-// boundary), so its warps start on a line; the x boxes take the extra nodes, which need no
-// correction (their face test finds none).
-//
-// Each shell box comes with `axes`, the axes whose faces may hold its nodes (bit d: axis d), and
-// the engine runs it with update_cell_with_cpml<..., axes>: the fewer axes, the fewer registers
-// (one axis fits the plain sweep's 32 in float: cuda_engine.cu, kShellMinBlocks). With `cores`
-// (the default) the z and y slabs are cut further, so that most of their nodes take a
-// single-axis kernel like the x boxes:
-//   z slab: y strips (every i, j outside the plain box's y bounds; axes x, y, z), x strips (j
-//           inside, i outside the plain box's x bounds; x, z), the z core (i and j inside; z);
-//   y slab: x strips (i outside; x, y), the y core (i inside; y);
-//   x boxes (x).
-// Without `cores` each z slab is one box (x, y, z) and each y slab one box (x, y): the split
-// before the cores, kept for A/B runs (YEEX_CPML_CORES=0 in the cuda engine). Each node's
-// arithmetic is the same in every kernel (main update, then the corrections in face order), so
-// the bits depend on neither the split nor the alignment.
+// The split sweep of the cuda engine. A kernel that may apply CPML corrections needs 40
+// registers on sm_90 against the plain sweep's 32, which costs every node a quarter of the loads
+// in flight (results/2026-11-21-session2-h200x4: 70.6 % of the PEC speed when one such kernel
+// sweeps everything). So a sweep over a range r runs the plain kernel over `plain`, the nodes of r
+// in no face's box, and the CPML kernel over the `shell` boxes, which partition the rest of r:
+// below and above `plain` in z (whole x-y planes of r), then in y (whole rows), then in x. The
+// plain box's x bounds are rounded inwards to multiples of `align` nodes (the cuda engine: a
+// 128-byte line, cpml_split_align; the layout puts node i = 0 on a 128-byte boundary), so its
+// warps start on a line; the x boxes take the extra nodes, which need no correction (their face
+// test finds none). Each node's arithmetic is the same in either kernel (main update, then the
+// corrections in face order), so the bits do not depend on the split.
 struct CpmlSplit {
-  static constexpr int kMaxShells = 18;  // 5 per z slab, 3 per y slab, 2 x boxes
   NodeRange plain;
-  NodeRange shell[kMaxShells];
-  int axes[kMaxShells] = {};  // per shell box, the axes whose faces may hold its nodes (bit d: axis d)
+  NodeRange shell[6];
+  int axes[6] = {};  // per shell box, the axes whose faces may hold its nodes (bit d: axis d)
   int shells = 0;
 };
 
 template <typename Real>
-CpmlSplit cpml_split(const CpmlView<Real>& v, const NodeRange& r, Index align, bool cores = true) {
+CpmlSplit cpml_split(const CpmlView<Real>& v, const NodeRange& r, Index align) {
   CpmlSplit s;
   const auto clamp = [](Index x, Index lo, Index hi) { return x < lo ? lo : x > hi ? hi : x; };
   const auto round_up = [&](Index x) { return x != -kCpmlUnbounded ? (x + align - 1) / align * align : x; };
@@ -235,44 +219,16 @@ CpmlSplit cpml_split(const CpmlView<Real>& v, const NodeRange& r, Index align, b
   const Index j0 = clamp(v.interior[2], r.j0, r.j1), j1 = clamp(v.interior[3], j0, r.j1);
   const Index k0 = clamp(v.interior[4], r.k0, r.k1), k1 = clamp(v.interior[5], k0, r.k1);
   s.plain = {i0, i1, j0, j1, k0, k1};
-  const auto add = [&](const NodeRange& box, int axes) {
-    if (!box.empty()) s.axes[s.shells] = axes, s.shell[s.shells++] = box;
-  };
-  // Nodes with i in [i0, i1) lie in no x face, with j in [j0, j1) in no y face, with k in
-  // [k0, k1) in no z face.
-  for (const auto& [z0, z1] : {std::pair{r.k0, k0}, std::pair{k1, r.k1}}) {
-    if (!cores) {
-      add({r.i0, r.i1, r.j0, r.j1, z0, z1}, 7);
-      continue;
-    }
-    add({r.i0, r.i1, r.j0, j0, z0, z1}, 7), add({r.i0, r.i1, j1, r.j1, z0, z1}, 7);
-    add({r.i0, i0, j0, j1, z0, z1}, 5), add({i1, r.i1, j0, j1, z0, z1}, 5);
-    add({i0, i1, j0, j1, z0, z1}, 4);
-  }
-  for (const auto& [y0, y1] : {std::pair{r.j0, j0}, std::pair{j1, r.j1}}) {
-    if (!cores) {
-      add({r.i0, r.i1, y0, y1, k0, k1}, 3);
-      continue;
-    }
-    add({r.i0, i0, y0, y1, k0, k1}, 3), add({i1, r.i1, y0, y1, k0, k1}, 3);
-    add({i0, i1, y0, y1, k0, k1}, 2);
-  }
-  add({r.i0, i0, j0, j1, k0, k1}, 1), add({i1, r.i1, j0, j1, k0, k1}, 1);
+  const NodeRange shell[6] = {
+      {r.i0, r.i1, r.j0, r.j1, r.k0, k0}, {r.i0, r.i1, r.j0, r.j1, k1, r.k1},  // z
+      {r.i0, r.i1, r.j0, j0, k0, k1},     {r.i0, r.i1, j1, r.j1, k0, k1},      // y
+      {r.i0, i0, j0, j1, k0, k1},         {i1, r.i1, j0, j1, k0, k1}};         // x
+  // The z boxes may meet faces of every axis; the y boxes lie between the z faces, the x boxes
+  // between the y and z faces too.
+  const int axes[6] = {7, 7, 3, 3, 1, 1};
+  for (int b = 0; b < 6; ++b)
+    if (!shell[b].empty()) s.axes[s.shells] = axes[b], s.shell[s.shells++] = shell[b];
   return s;
-}
-
-// Calls f(std::integral_constant<int, axes>{}) for a shell box's runtime `axes` (cpml_split's:
-// 1, 2, 3, 4, 5 or 7), so that a caller instantiates one update_cell_with_cpml per value.
-template <typename F>
-decltype(auto) with_shell_axes(int axes, F&& f) {
-  switch (axes) {
-    case 1: return f(std::integral_constant<int, 1>{});
-    case 2: return f(std::integral_constant<int, 2>{});
-    case 3: return f(std::integral_constant<int, 3>{});
-    case 4: return f(std::integral_constant<int, 4>{});
-    case 5: return f(std::integral_constant<int, 5>{});
-    default: return f(std::integral_constant<int, 7>{});
-  }
 }
 
 // A node of the split sweep's shell: the main update and every correction in registers, then

@@ -24,9 +24,10 @@ namespace {
 // the compiler may issue every load of the cell before its first store. Without Cpml the plain
 // sweep (32 registers, 16 blocks of 128 per SM). With Cpml each node is update_cell_with_cpml's
 // (kernels/cpml.hpp: main update and corrections in registers) for the faces of the Axes its box
-// may meet (cpml_split: the cores and x boxes one axis, the x strips of the slabs two, the y
-// strips of the z slabs all three); that kernel only sweeps the shell boxes of a CPML run, the
-// plain one the rest. Registers per Axes: kShellMinBlocks.
+// may meet (the x boxes: x only; the y boxes: x, y; the z boxes: all); that kernel only sweeps the
+// shell boxes of a CPML run, the plain one the rest (cpml_split). Unbounded it took 58 registers in
+// float (8 blocks of 128 per SM); capped at 40 (MinBlocks 6: 12 blocks, 72 bytes of spills) the
+// whole CPML run was 4 % faster on an H200 at 512^3 (42.8 against 41.2 Gcells/s).
 template <typename Real, bool UpdateH, bool Cpml, int MinBlocks, int Axes = 7>
 __global__ void __launch_bounds__(256, MinBlocks)
     yee_sweep_kernel(Real* __restrict__ ex, Real* __restrict__ ey, Real* __restrict__ ez, Real* __restrict__ hx,
@@ -48,18 +49,10 @@ __global__ void __launch_bounds__(256, MinBlocks)
     update_e_cell(f, c, L.pitch_y, L.pitch_z, m);
 }
 
-// MinBlocks of the shell kernel per Axes (blocks of 256 per SM: 8 caps it at 32 registers, 6 at
-// 40, 5 at 48; nvcc -Xptxas -v, sm_90). In float the single-axis kernels (cores, x boxes) fit
-// the plain sweep's 32 registers without spills (16 blocks of 128 per SM), x and y take 40, x and
-// z 48 (at 40 they would spill 4 bytes); unbounded they take the same. All three axes (the y
-// strips of the z slabs): unbounded it takes 58 registers in float (63 in the E sweep: 8 blocks
-// of 128 per SM); capped at 40 (MinBlocks 6: 12 blocks, 72 bytes of spills) the whole CPML run
-// was 4 % faster on an H200 at 512^3 (42.8 against 41.2 Gcells/s), measured before the cores
-// took most of its nodes. In double every shell kernel gets 40 registers (the single-axis ones
-// spill 12-16 bytes there, 68-92 at 32).
-template <typename Real, int Axes>
-constexpr int kShellMinBlocks =
-    sizeof(Real) != 4 ? 6 : Axes == 1 || Axes == 2 || Axes == 4 ? 8 : Axes == 5 ? 5 : 6;
+// The x boxes' kernel (x faces only) fits the plain sweep's 32 registers in float without spills
+// (16 blocks of 128 per SM); in double it would spill 84 bytes there, so 40 (MinBlocks 6).
+template <typename Real>
+constexpr int kXBoxMinBlocks = sizeof(Real) == 4 ? 8 : 6;
 
 template <typename Real>
 __global__ void inject_sources_kernel(FieldPointers<Real> f, const PointSource* sources, int count,
@@ -128,13 +121,6 @@ Index cpml_split_align(std::size_t element_size) {
   if (const char* env = std::getenv("YEEX_CPML_ALIGN"))
     if (const int n = std::atoi(env); n > 0) return n;
   return static_cast<Index>(128 / element_size);
-}
-
-// The split CPML sweep cuts the z and y slabs into cores of one axis and strips (cpml_split's
-// `cores`). YEEX_CPML_CORES=0 restores one box per slab (6 shell boxes), for A/B runs.
-bool cpml_split_cores() {
-  const char* env = std::getenv("YEEX_CPML_CORES");
-  return !env || std::atoi(env) != 0;
 }
 
 template <typename Real>
@@ -264,9 +250,8 @@ class CudaEngine final : public Engine<Real> {
   cudaStream_t stream(Lane lane) const { return lane == Lane::border ? border_stream_ : stream_; }
 
   // Without CPML one launch of the plain kernel over r. With CPML the split sweep
-  // (kernels/cpml.hpp): the plain kernel over the nodes of no slab, then each shell box with the
-  // CPML kernel of its axes, all on `stream` (the nodes are disjoint, so their order does not
-  // matter).
+  // (kernels/cpml.hpp): the plain kernel over the nodes of no slab, the CPML kernel over the shell
+  // boxes, all on `stream` (the nodes are disjoint, so their order does not matter).
   template <bool UpdateH>
   void sweep(const NodeRange& r, cudaStream_t stream) {
     if (r.empty()) return;
@@ -281,21 +266,21 @@ class CudaEngine final : public Engine<Real> {
       YEEX_CUDA(cudaGetLastError());
     };
     if (cpml_.faces == 0) return launch(yee_sweep_kernel<Real, UpdateH, false, 0>, r, block_);
-    const CpmlSplit split = cpml_split(cpml_, r, split_align_, split_cores_);
+    const CpmlSplit split = cpml_split(cpml_, r, split_align_);
     if (!split.plain.empty()) launch(yee_sweep_kernel<Real, UpdateH, false, 0>, split.plain, block_);
-    for (int b = 0; b < split.shells; ++b)
-      with_shell_axes(split.axes[b], [&](auto axes) {
-        constexpr int kAxes = decltype(axes)::value;
-        launch(yee_sweep_kernel<Real, UpdateH, true, kShellMinBlocks<Real, kAxes>, kAxes>, split.shell[b],
-               shell_block(split.shell[b]));
-      });
+    for (int b = 0; b < split.shells; ++b) {
+      const dim3 block = shell_block(split.shell[b]);
+      if (split.axes[b] == 1)
+        launch(yee_sweep_kernel<Real, UpdateH, true, kXBoxMinBlocks<Real>, 1>, split.shell[b], block);
+      else if (split.axes[b] == 3)
+        launch(yee_sweep_kernel<Real, UpdateH, true, 6, 3>, split.shell[b], block);
+      else
+        launch(yee_sweep_kernel<Real, UpdateH, true, 6, 7>, split.shell[b], block);
+    }
   }
 
-  // The x boxes and the x strips of the slabs are a few nodes wide: a block as wide as the box
-  // (rounded up to a power of two), as many threads as the usual block, so that warps are not
-  // mostly idle. The other boxes are as wide as the plain box or the range and take the usual
-  // block; where one is only a few rows deep in y (the y cores and strips), the warps of a block
-  // beyond its last row leave at once.
+  // The x boxes of the shell are a few nodes wide: a block as wide as the box (rounded up to a
+  // power of two), as many threads as the usual block, so that warps are not mostly idle.
   dim3 shell_block(const NodeRange& box) const {
     const unsigned width = static_cast<unsigned>(box.i1 - box.i0), threads = block_.x * block_.y * block_.z;
     if (width >= block_.x) return block_;
@@ -311,7 +296,6 @@ class CudaEngine final : public Engine<Real> {
   Index probe_slots_;
   dim3 block_;
   Index split_align_ = cpml_split_align(sizeof(Real));
-  bool split_cores_ = cpml_split_cores();
   cudaStream_t stream_ = nullptr;         // Lane::bulk, lowest priority
   cudaStream_t border_stream_ = nullptr;  // Lane::border, highest priority
   std::array<cudaEvent_t, kLaneMarks> marks_{};  // Engine::mark, timing disabled (cheaper to record and wait)

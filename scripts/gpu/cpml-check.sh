@@ -45,11 +45,10 @@ section "benchmark: ${size}^3, one GPU, float32, 10-cell CPML on all six faces"
 bench cpml 10
 
 if [[ ${YEEX_CPML_NCU:-0} == 1 ]] && command -v ncu > /dev/null; then
-  # One H and one E sweep of the CPML run: the plain kernel over the interior, then a CPML
-  # kernel over each shell box (kernels/cpml.hpp, the split sweep): 2 x 19 launches (2 x 7 and
-  # then some of the next sweeps with YEEX_CPML_CORES=0).
+  # One H and one E sweep of the CPML run: the plain kernel over the interior, then the CPML
+  # kernel over each shell box (kernels/cpml.hpp, the split sweep): 2 x 7 launches.
   section "Nsight Compute: the split CPML sweep's launches (first H and E half-steps)"
-  ncu --section SpeedOfLight --section Occupancy --section LaunchStats -k regex:yee_sweep -c 38 \
+  ncu --section SpeedOfLight --section Occupancy --section LaunchStats -k regex:yee_sweep -c 14 \
     "$build/yeex" bench --engine cuda --gpus 1 --counts 1 --size "$size" --steps 2 --warmup 1 --repeats 1 \
     --exchanges p2p --cpml 10 || true
 fi

@@ -1,6 +1,5 @@
 // The cuda engine on a real GPU: it matches the host engine (same deck, f32 to relative L2
-// 1e-5, f64 to 1e-12), its CPML split gives the same bits with and without the cores, and its
-// checksum is the same on every run.
+// 1e-5, f64 to 1e-12), and its checksum is the same on every run.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,7 +8,6 @@
 #include "src/solver/field_stats.hpp"
 #include "src/solver/solver.hpp"
 #include "tests/support/engine_fixture.hpp"
-#include "tests/support/run_helpers.hpp"
 
 namespace yeex {
 namespace {
@@ -71,24 +69,6 @@ TEST(CudaEngine, MatchesHostEngineWithCpmlFloat32) {
 TEST(CudaEngine, MatchesHostEngineWithCpmlFloat64) {
   YEEX_REQUIRE_GPU();
   EXPECT_LE(relative_l2_cuda_vs_host<double>(300, short_cpml(300)), 1e-12);
-}
-
-// The split CPML sweep with the single-axis cores (the default) and without (YEEX_CPML_CORES=0,
-// one box per slab, kept for A/B runs): the same bits, since a node's arithmetic does not depend
-// on the kernel of its box (kernels/cpml.hpp, cpml_split). The plain box on 8-node runs: with
-// 128-byte lines this 64-wide grid has no aligned x interior, so there would be no cores.
-TEST(CudaEngine, CpmlCoresKeepTheBits) {
-  YEEX_REQUIRE_GPU();
-  const Deck deck = short_cpml(100);
-  const testing::ScopedEnvironmentVariable align("YEEX_CPML_ALIGN", "8");
-  testing::SteppedModel<float> cores(deck, "cuda");
-  const testing::ScopedEnvironmentVariable off("YEEX_CPML_CORES", "0");
-  testing::SteppedModel<float> slabs(deck, "cuda");
-  for (Index n = 0; n < 100; ++n) {
-    cores.step(n);
-    slabs.step(n);
-  }
-  for (Component c : kAllComponents) EXPECT_EQ(cores.field(c), slabs.field(c)) << component_name(c);
 }
 
 TEST(CudaEngine, MatchesHostEngineFloat64) {

@@ -6,12 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <map>
-#include <set>
-#include <string>
 #include <tuple>
 #include <type_traits>
-#include <utility>
 
 #include "src/solver/cpml_reflection.hpp"
 #include "src/solver/cpml_setup.hpp"
@@ -207,103 +203,65 @@ TEST(Cpml, InteriorBoxHoldsExactlyTheNodesOfNoSlab) {
   }
 }
 
-// Decks for the split sweep's partition test: CPML on every face (7 cells: thick for this grid;
-// 1 cell: thin), on some faces, on one face each, and a wider grid whose x interior holds whole
-// sector-aligned runs.
-std::vector<std::pair<std::string, Deck>> cpml_split_decks() {
-  std::vector<std::pair<std::string, Deck>> decks;
-  const auto with = [](std::initializer_list<int> faces, Index cells) {
-    Deck d = cpml_contract_deck();
-    d.boundary.fill(BoundaryKind::pec);
-    for (int f : faces) d.boundary[f] = BoundaryKind::cpml;
-    d.cpml.cells = cells;
-    return d;
-  };
-  decks.emplace_back("all faces, 7 cells", with({0, 1, 2, 3, 4, 5}, 7));
-  decks.emplace_back("all faces, 1 cell", with({0, 1, 2, 3, 4, 5}, 1));
-  decks.emplace_back("x_min, y_max, z_min", with({0, 3, 4}, 7));
-  decks.emplace_back("x_max, y_min, z_max, 2 cells", with({1, 2, 5}, 2));
-  for (int f = 0; f < 6; ++f) decks.emplace_back("face " + std::to_string(f) + " only", with({f}, 3));
-  Deck wide = with({0, 1, 2, 3, 4, 5}, 3);
-  wide.grid = {40, 23, 26};
-  decks.emplace_back("all faces, 3 cells, 40 wide", wide);
-  return decks;
-}
-
-// The cuda engine's split sweep (kernels/cpml.hpp, cpml_split), with and without the cores: for
-// every range a backend may sweep (whole subdomains, border planes, odd boxes, ranges inside one
-// slab), the plain box and the shell boxes hold every node of the range exactly once, the plain
-// box holds no node of any face's box, a shell box with axes a holds nodes of the faces of those
-// axes only, and the plain box's x bounds sit on sector boundaries unless they are the range's own.
+// The cuda engine's split sweep (kernels/cpml.hpp, cpml_split): for every range a backend may
+// sweep (whole subdomains, border planes, odd boxes), the plain box and the shell boxes hold every
+// node of the range exactly once, the plain box holds no node of any face's box, and its x bounds
+// sit on sector boundaries unless they are the range's own.
 TEST(Cpml, SplitSweepPartitionsEveryRange) {
-  Index plain_nodes = 0;
-  std::map<int, Index> nodes_per_axes[2];  // [cores]
-  for (const auto& [name, deck] : cpml_split_decks()) {
-    SCOPED_TRACE(name);
+  Deck partial = cpml_contract_deck();
+  partial.boundary = {BoundaryKind::cpml, BoundaryKind::pec, BoundaryKind::pec,
+                      BoundaryKind::cpml, BoundaryKind::cpml, BoundaryKind::pec};
+  Deck none = cpml_contract_deck();
+  none.boundary = {BoundaryKind::pec, BoundaryKind::pec, BoundaryKind::pec,
+                   BoundaryKind::pec, BoundaryKind::pec, BoundaryKind::cpml};
+  int plain_nodes = 0;
+  for (const Deck& deck : {cpml_contract_deck(), partial, none}) {
     const SlabDecomposition split(deck.grid, 3, 2);
     for (int s = 0; s < split.size(); ++s) {
       const SlabSubdomain& sub = split.subdomain(s);
       const FieldLayout L = subdomain_layout(deck, sub);
       const CpmlView<float> view = subdomain_cpml(deck, sub, L);
       const Index nx = deck.grid.nx, ny = deck.grid.ny, nz = sub.k_end - sub.k_begin;
-      const NodeRange ranges[] = {{0, nx, 0, ny, 0, nz},     {0, nx, 0, ny, 0, 1},          {0, nx, 0, ny, nz - 1, nz},
-                                  {0, nx, 0, ny, 1, nz - 1}, {3, nx - 2, 1, ny - 5, 2, nz}, {0, 5, 0, ny, 0, nz},
-                                  {2, nx - 1, 0, 3, 0, nz},  {1, nx, 1, ny, 0, 2}};
+      const NodeRange ranges[] = {{0, nx, 0, ny, 0, nz},  {0, nx, 0, ny, 0, 1},     {0, nx, 0, ny, nz - 1, nz},
+                                  {0, nx, 0, ny, 1, nz - 1}, {3, nx - 2, 1, ny - 5, 2, nz}, {0, 5, 0, ny, 0, nz}};
       for (const NodeRange& r : ranges)
-        for (const bool cores : {true, false})
-          for (Index align : {Index(8), Index(4), Index(1)}) {
-            SCOPED_TRACE("subdomain " + std::to_string(s) + (cores ? ", cores" : ", no cores") + ", align " +
-                         std::to_string(align));
-            const CpmlSplit cut = cpml_split(view, r, align, cores);
-            if (cut.plain.i0 != r.i0 && !cut.plain.empty()) EXPECT_EQ(cut.plain.i0 % align, 0);
-            if (cut.plain.i1 != r.i1 && !cut.plain.empty()) EXPECT_EQ(cut.plain.i1 % align, 0);
-            ASSERT_LE(cut.shells, cores ? CpmlSplit::kMaxShells : 6);
-            std::vector<int> visits(static_cast<std::size_t>(r.count()), 0);
-            const auto visit = [&](const NodeRange& box, bool plain, int axes) {
-              for (Index k = box.k0; k < box.k1; ++k)
-                for (Index j = box.j0; j < box.j1; ++j)
-                  for (Index i = box.i0; i < box.i1; ++i) {
-                    ASSERT_TRUE(i >= r.i0 && i < r.i1 && j >= r.j0 && j < r.j1 && k >= r.k0 && k < r.k1);
-                    ++visits[static_cast<std::size_t>(((k - r.k0) * (r.j1 - r.j0) + (j - r.j0)) * (r.i1 - r.i0) +
-                                                      (i - r.i0))];
-                    if (!plain) {  // a shell box meets only the faces of its axes
-                      for (int f = 0; f < view.faces; ++f)
-                        if (!(axes >> view.face[f].axis & 1))
-                          ASSERT_FALSE(view.face[f].contains(i, j, k))
-                              << "axes " << axes << ", shell node " << i << "," << j << "," << k;
-                      continue;
-                    }
-                    ++plain_nodes;
+        for (Index align : {Index(8), Index(4), Index(1)}) {
+          const CpmlSplit cut = cpml_split(view, r, align);
+          if (cut.plain.i0 != r.i0 && !cut.plain.empty()) EXPECT_EQ(cut.plain.i0 % align, 0);
+          if (cut.plain.i1 != r.i1 && !cut.plain.empty()) EXPECT_EQ(cut.plain.i1 % align, 0);
+          std::vector<int> visits(static_cast<std::size_t>(r.count()), 0);
+          const auto visit = [&](const NodeRange& box, bool plain, int axes) {
+            for (Index k = box.k0; k < box.k1; ++k)
+              for (Index j = box.j0; j < box.j1; ++j)
+                for (Index i = box.i0; i < box.i1; ++i) {
+                  ASSERT_TRUE(i >= r.i0 && i < r.i1 && j >= r.j0 && j < r.j1 && k >= r.k0 && k < r.k1);
+                  ++visits[static_cast<std::size_t>(((k - r.k0) * (r.j1 - r.j0) + (j - r.j0)) * (r.i1 - r.i0) + (i - r.i0))];
+                  if (!plain) {  // a shell box meets only the faces of its axes
                     for (int f = 0; f < view.faces; ++f)
-                      ASSERT_FALSE(view.face[f].contains(i, j, k)) << "plain node " << i << "," << j << "," << k;
+                      if (!(axes >> view.face[f].axis & 1))
+                        ASSERT_FALSE(view.face[f].contains(i, j, k)) << "shell node " << i << "," << j << "," << k;
+                    continue;
                   }
-            };
-            visit(cut.plain, true, 0);
-            for (int b = 0; b < cut.shells; ++b) {
-              ASSERT_FALSE(cut.shell[b].empty());
-              const std::set<int> kinds = cores ? std::set<int>{1, 2, 3, 4, 5, 7} : std::set<int>{1, 3, 7};
-              ASSERT_TRUE(kinds.count(cut.axes[b])) << "axes " << cut.axes[b];
-              nodes_per_axes[cores][cut.axes[b]] += cut.shell[b].count();
-              visit(cut.shell[b], false, cut.axes[b]);
-            }
-            for (int v : visits) ASSERT_EQ(v, 1);
-          }
+                  ++plain_nodes;
+                  for (int f = 0; f < view.faces; ++f)
+                    ASSERT_FALSE(view.face[f].contains(i, j, k)) << "plain node " << i << "," << j << "," << k;
+                }
+          };
+          visit(cut.plain, true, 0);
+          for (int b = 0; b < cut.shells; ++b) visit(cut.shell[b], false, cut.axes[b]);
+          for (int v : visits) ASSERT_EQ(v, 1) << "subdomain " << s;
+        }
     }
   }
   EXPECT_GT(plain_nodes, 0);
-  // Every kind of box occurs: with the cores, their strips too; without, only the three slab kinds.
-  for (int axes : {1, 2, 3, 4, 5, 7}) EXPECT_GT(nodes_per_axes[1][axes], 0) << "axes " << axes;
-  for (int axes : {1, 3, 7}) EXPECT_GT(nodes_per_axes[0][axes], 0) << "axes " << axes;
-  EXPECT_EQ(nodes_per_axes[0].count(2) + nodes_per_axes[0].count(4) + nodes_per_axes[0].count(5), 0u);
 }
 
 // The cuda engine's split sweep, run on the CPU: the plain box gets the main update only, the
-// shell boxes update_cell_with_cpml with their axes (kernels/cpml.hpp: main update and corrections
-// in registers); against the host engine's separate pass, with and without the cores. Bit for
+// shell boxes update_cell_with_cpml (kernels/cpml.hpp: main update and corrections in registers);
+// against the host engine's separate pass. Bit for
 // bit, which is what lets every engine layout and backend agree.
 template <typename Real>
-void expect_fused_equals_separate_pass(bool cores) {
-  SCOPED_TRACE(cores ? "cores" : "no cores");
+void expect_fused_equals_separate_pass() {
   const Deck deck = cpml_contract_deck();
   testing::SteppedModel<Real> separate(deck, "host"), fused(deck, "host");
   const EngineSetup<Real> setup = make_engine_setup<Real>(fused.model, 0, deck.grid.nz + 1, 1, 1);
@@ -315,9 +273,8 @@ void expect_fused_equals_separate_pass(bool cores) {
   ASSERT_EQ(view.faces, 6);
   // Align 1: this 18-node-wide deck has no sector-aligned interior (the partition test covers
   // the alignment; the bits do not depend on it).
-  const CpmlSplit cut = cpml_split(view, fused.update, 1, cores);
+  const CpmlSplit cut = cpml_split(view, fused.update, 1);
   ASSERT_FALSE(cut.plain.empty());
-  ASSERT_EQ(cut.shells, cores ? 18 : 6);
   // axes: 0 for the plain box, else the shell box's (the kernel instantiated for it).
   const auto sweep_box = [&](auto update_h, const NodeRange& r, int axes) {
     constexpr bool h = decltype(update_h)::value;
@@ -326,10 +283,12 @@ void expect_fused_equals_separate_pass(bool cores) {
         for (Index i = r.i0; i < r.i1; ++i) {
           const Index c = L.offset(i, j, k);
           const CellCoefficients<Real>& m = setup.classes[setup.material_class[c]];
-          if (axes != 0)
-            with_shell_axes(axes, [&](auto a) {
-              update_cell_with_cpml<Real, h, decltype(a)::value>(view, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
-            });
+          if (axes == 1)
+            update_cell_with_cpml<Real, h, 1>(view, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
+          else if (axes == 3)
+            update_cell_with_cpml<Real, h, 3>(view, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
+          else if (axes == 7)
+            update_cell_with_cpml<Real, h, 7>(view, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
           else if constexpr (h)
             update_h_cell(f, c, L.pitch_y, L.pitch_z, m);
           else
@@ -349,14 +308,8 @@ void expect_fused_equals_separate_pass(bool cores) {
   for (Component c : kAllComponents) EXPECT_EQ(fused.field(c), separate.field(c)) << component_name(c);
 }
 
-TEST(Cpml, FusedCorrectionEqualsSeparatePassFloat32) {
-  expect_fused_equals_separate_pass<float>(true);
-  expect_fused_equals_separate_pass<float>(false);
-}
-TEST(Cpml, FusedCorrectionEqualsSeparatePassFloat64) {
-  expect_fused_equals_separate_pass<double>(true);
-  expect_fused_equals_separate_pass<double>(false);
-}
+TEST(Cpml, FusedCorrectionEqualsSeparatePassFloat32) { expect_fused_equals_separate_pass<float>(); }
+TEST(Cpml, FusedCorrectionEqualsSeparatePassFloat64) { expect_fused_equals_separate_pass<double>(); }
 
 // sum over nodes of eps E^2 + mu H^2 (H of the half step: enough to see the decay).
 double field_energy(testing::SteppedModel<double>& s) {
