@@ -5,7 +5,7 @@
 out=${1:?usage: $0 OUT_DIR}
 mkdir -p "$out"
 export NCCL_NVLS_ENABLE=0
-b=build/cuda
+b=${BUILD_DIR:-build/cuda}
 bench=("$b/yeex" bench --engine cuda --steps 50 --warmup 10 --repeats 5)
 echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  git: $(git describe --always --dirty 2>/dev/null)" | tee "$out/summary.txt"
 t0=$SECONDS

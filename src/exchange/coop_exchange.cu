@@ -124,6 +124,7 @@ constexpr int kTileX = 32, kTileY = kBlockSize / kTileX;
 // The loop divides nothing: a block's tile advances by the grid's block count, worked out on the
 // host as a step in (tile x, tile y, plane) with carries. The planes run upwards, or downwards
 // (the H sweep, whose top plane is the one it sends).
+// (the H sweep, whose top plane is the one it sends).
 struct SweepPlan {
   unsigned tiles = 0;              // in the box; 0: nothing to do
   unsigned tiles_x = 1, tiles_y = 1;  // per row, per plane
@@ -401,13 +402,14 @@ int blocks_per_sm(int device, bool cpml = false) {
 }
 
 // Blocks per SM of the persistent grid: as many as are co-resident, but no more than give every
-// block kTilesPerBlock tiles of a sweep: where a GPU holds few cells, grid.sync() (two or three per step)
-// costs more than the sweep gains from more blocks. At 128^3 over 4 H200s (2048 tiles per sweep)
-// 2 blocks per SM ran a step in 28.8 us against 34.4 with all 8 co-resident
-// (results/2026-11-21-session3-h200x4/coop); from 256^3 over 4 GPUs up every co-resident block
-// has its 8 tiles. The environment variable YEEX_COOP_BLOCKS_PER_SM overrides the choice (capped
-// at the co-resident count), for tuning.
-constexpr Index kTilesPerBlock = 8;
+// block kTilesPerBlock tiles of a sweep: where a GPU holds few cells, a grid.sync() (two or three
+// per step) costs more than the sweep gains from more blocks. At 128^3 over 4 H200s (2048 tiles
+// per sweep) with border tiles, 4 blocks per SM ran a step in 25.4 us, against 32.2 (2 blocks),
+// 39.1 (1) and 27.5 (8, all co-resident) (results/2026-11-21-session4-h200x4); before, with six
+// grid.sync()s per step, 2 blocks had been best. From 256^3 over 4 GPUs up every co-resident
+// block has its 4 tiles. The environment variable YEEX_COOP_BLOCKS_PER_SM overrides the choice
+// (capped at the co-resident count), for tuning.
+constexpr Index kTilesPerBlock = 4;
 
 template <typename Real>
 int grid_blocks_per_sm(int device, bool cpml, Index tiles, int multiprocessors) {
