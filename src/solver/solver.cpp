@@ -90,15 +90,17 @@ class Run {
     context.peer_access = config_.peer_access;
     engines_.resize(d.size());
     probe_counts_.assign(d.size(), 0);
-    for (std::size_t m = 0; m < local_.size(); ++m) {
-      const int s = local_[m];
+    // Each subdomain's thread builds its engine: the GPUs' contexts, allocations and uploads (the
+    // host slabs' zero fills) at once.
+    team_.run([&](int member) {
+      const int s = local_[member];
       const SlabSubdomain& sub = d.subdomain(s);
       EngineSetup<Real> setup = make_engine_setup<Real>(model, sub.k_begin, sub.stored_planes, sub.ghost,
                                                         config_.probe_slots, source_planes(d, s, config_.halo_depth));
-      if (config_.engine == "cuda") setup.device = config_.devices[config_.processes ? 0 : m];
+      if (config_.engine == "cuda") setup.device = config_.devices[config_.processes ? 0 : member];
       probe_counts_[s] = setup.probes.size();
       engines_[s] = make_engine<Real>(config_.engine, setup);
-    }
+    });
     for (auto& e : engines_) context.engines.push_back(e.get());
     exchange_name_ = chosen_exchange(config_);
     exchange_ = make_exchange<Real>(exchange_name_, std::move(context));
