@@ -84,20 +84,22 @@ std::uint8_t class_index(const std::vector<ClassKey>& classes, const ClassKey& k
 
 // Along axis d, a node index n (0 <= n <= cells) enters class_key only through its signature:
 // whether n is the first node, an inner one or the last (component_in_grid), which of n's two
-// coordinates each object's extent holds (within_along), and n itself for an object curved
-// across d that holds one of them (inside_across measures the distance). Indices with equal
-// signatures give equal keys whatever the other two indices are, so a plane (or row, or node)
-// of keys is computed once per signature and copied to the planes (rows, nodes) that share it.
+// coordinates each object's extent holds (within_along; objects that hold neither are left
+// out), and n itself for an object curved across d that holds one (inside_across measures the
+// distance). Indices with equal signatures give equal keys whatever the other two indices are,
+// so a plane (or row, or node) of keys is computed once per signature and copied to the planes
+// (rows, nodes) that share it.
 std::vector<Index> axis_signature(const Model& model, int d, Index n) {
   const Index cells = model.grid.as_array()[d];
   std::vector<Index> signature{n == 0 ? 0 : n < cells ? 1 : 2};
   const std::array<double, 2> x = node_coordinates(n, model.cell[d]);
-  for (const GeometryObject& object : model.deck.geometry) {
+  for (std::size_t o = 0; o < model.deck.geometry.size(); ++o) {
+    const GeometryObject& object = model.deck.geometry[o];
     const double radius = slack_radius(object);
     const bool lower = within_along(object, d, x[0], radius), upper = within_along(object, d, x[1], radius);
+    if (!lower && !upper) continue;
     const bool curved_across = object.shape == ShapeKind::sphere || (object.shape == ShapeKind::cylinder && object.axis != d);
-    signature.push_back(lower + 2 * upper);
-    signature.push_back(curved_across && (lower || upper) ? n : -1);
+    signature.insert(signature.end(), {static_cast<Index>(o), lower + 2 * upper, curved_across ? n : -1});
   }
   return signature;
 }
