@@ -164,7 +164,10 @@ class Run {
   }
 
   StepTiming time_steps(Index warmup, Index steps, int repeats) {
+    StepTiming t;
+    const auto t0 = Clock::now();
     randomise_fields();
+    t.seconds_setup = result_.seconds_setup + group_.max(seconds_since(t0));
     const auto advance = [&](Index first, Index count) {
       team_.run([&](int member) {
         const int s = local_[member];
@@ -176,7 +179,6 @@ class Run {
       });
     };
     advance(0, warmup);
-    StepTiming t;
     t.exchange = exchange_name_;
     t.subdomains = decomposition_.size();
     const std::vector<ExchangeTimes> before = exchange_->times();
