@@ -303,19 +303,19 @@ EngineSetup<Real> make_engine_setup(const Model& model, Index k_first, Index nod
   // row of each y signature in the first plane of each z signature (axis_signature), copies
   // elsewhere. Pads, and ghost planes beyond the grid, keep class 0: all pinned (sorted first).
   setup.material_class.assign(L.elements(), 0);
-  std::uint8_t* classes = setup.material_class.data();
+  std::uint8_t* node_class = setup.material_class.data();
   const Index kg_first = std::max<Index>(k_first - L.origin_z, 0);
   const Index kg_last = std::min<Index>(k_first + nodes_z + L.origin_z, g.nz + 1);
   const std::vector<Index> alike_i = first_alike(model, 0, 0, g.nx + 1), alike_j = first_alike(model, 1, 0, g.ny + 1);
   const std::vector<Index> alike_k = first_alike(model, 2, kg_first, kg_last);
-  const auto plane = [&](Index kg) { return classes + L.plane_offset(kg - k_first); };
+  const auto plane = [&](Index kg) { return node_class + L.plane_offset(kg - k_first); };
 #pragma omp parallel for schedule(dynamic)
   for (Index kg = kg_first; kg < kg_last; ++kg) {
     if (alike_k[kg - kg_first] != kg) continue;
     for (Index j = 0; j <= g.ny; ++j) {
-      std::uint8_t* row = classes + L.offset(0, j, kg - k_first);
+      std::uint8_t* row = node_class + L.offset(0, j, kg - k_first);
       if (alike_j[j] != j) {
-        std::memcpy(row, classes + L.offset(0, alike_j[j], kg - k_first), g.nx + 1);
+        std::memcpy(row, node_class + L.offset(0, alike_j[j], kg - k_first), g.nx + 1);
         continue;
       }
       for (Index i = 0; i <= g.nx; ++i)

@@ -211,8 +211,8 @@ class Run {
   // Small pseudo-random fields (never time zeros), uniform in [-1, 1) (E) and that over 377 (H),
   // each subdomain's its own: every value a function of (subdomain, component, element) alone
   // (pseudo_uniform), so that all are drawn at once, one team thread per subdomain and OpenMP
-  // within it (one sequential generator took ~20 s for 4 x 512^3 nodes). They go up in pieces
-  // that stay in cache, from one small buffer.
+  // within it (one sequential generator took most of the ~20 s of setup of a 4 x 512^3 row).
+  // They go up in pieces that stay in cache, from one small buffer.
   void randomise_fields() {
     team_.run([&](int member) {
       const int s = local_[member];
