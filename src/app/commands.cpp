@@ -467,6 +467,7 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
                     {"seconds_per_step_max", r.max_seconds_per_step}, {"exchange_seconds_per_step", r.exchange_per_step},
                     {"predicted_exchange_seconds_per_step", std::isnan(prediction) ? nlohmann::json() : nlohmann::json(prediction)},
                     {"wait_seconds_per_step", r.wait_per_step}, {"gcells_per_s", r.gcells_per_second},
+                    {"setup_seconds", r.setup_seconds},
                     {"efficiency", r.efficiency}, {"effective_gb_per_s_per_device", per_device},
                     {"fraction_of_copy_bandwidth", per_device / copy}, {"skipped", r.skipped}});
   };
@@ -491,6 +492,8 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
                        {"strong efficiency", "T1 / (N x TN), same global grid, T1 = 1 device in this run"},
                        {"weak efficiency", "T1 / TN, N^3 cells per device"},
                        {"exchange, wait", "host-clock seconds per step of the slowest device; synchronous backends only"},
+                       {"setup_seconds", "host-clock seconds of a row before its warm-up: the model, the engines (allocation, "
+                                         "upload), the exchange and the pseudo-random fields; the slowest process"},
                        {"predicted exchange", exchange_model_definition()}}},
                      {"rows", rows}};
     if (world) {

@@ -81,8 +81,11 @@ BenchRow measure(const BenchConfig& b, BenchRow row, const ProcessGroup* group) 
     return row;
   }
   const Index steps = b.warmup + b.steps * b.repeats;
+  const auto t0 = std::chrono::steady_clock::now();
   const Model model = build_model(b.deck ? stretch_deck(*b.deck, row.grid, steps) : bench_deck(row.grid, steps, b.cpml_cells));
+  const double seconds_model = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const StepTiming t = time_model(model, config, b.warmup, b.steps, b.repeats);
+  row.setup_seconds = seconds_model + t.seconds_setup;
   std::vector<double> s = t.seconds_per_step;
   std::sort(s.begin(), s.end());
   row.seconds_per_step = s[s.size() / 2];

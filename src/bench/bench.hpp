@@ -54,6 +54,7 @@ struct BenchRow {
   double min_seconds_per_step = 0, max_seconds_per_step = 0;
   double exchange_per_step = 0, wait_per_step = 0;  // synchronous backends, slowest device
   double gcells_per_second = 0;
+  double setup_seconds = 0;  // host clock before the warm-up: model, engines, exchange, random fields
   double efficiency = 1;  // against the 1-device time of the same size
   std::string skipped;    // why the row did not run, if it did not
 };

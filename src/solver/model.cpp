@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <map>
 #include <numbers>
 #include <set>
 
@@ -33,6 +35,9 @@ constexpr auto kHalfCell = [] {
 }();
 
 double slack_radius(const GeometryObject& o) { return o.radius * (1 + kRadiusSlack); }
+
+// Coordinates along one axis of node index n's components: at the node, half a cell above it.
+std::array<double, 2> node_coordinates(Index n, double cell) { return {(n + 0.0) * cell, (n + 0.5) * cell}; }
 
 // Does coordinate x along axis d lie within the object's extent along d?
 bool within_along(const GeometryObject& o, int d, double x, double radius) {
@@ -77,6 +82,37 @@ std::uint8_t class_index(const std::vector<ClassKey>& classes, const ClassKey& k
   return static_cast<std::uint8_t>(it - classes.begin());
 }
 
+// Along axis d, a node index n (0 <= n <= cells) enters class_key only through its signature:
+// whether n is the first node, an inner one or the last (component_in_grid), which of n's two
+// coordinates each object's extent holds (within_along; objects that hold neither are left
+// out), and n itself for an object curved across d that holds one (inside_across measures the
+// distance). Indices with equal signatures give equal keys whatever the other two indices are,
+// so a plane (or row, or node) of keys is computed once per signature and copied to the planes
+// (rows, nodes) that share it.
+std::vector<Index> axis_signature(const Model& model, int d, Index n) {
+  const Index cells = model.grid.as_array()[d];
+  std::vector<Index> signature{n == 0 ? 0 : n < cells ? 1 : 2};
+  const std::array<double, 2> x = node_coordinates(n, model.cell[d]);
+  for (std::size_t o = 0; o < model.deck.geometry.size(); ++o) {
+    const GeometryObject& object = model.deck.geometry[o];
+    const double radius = slack_radius(object);
+    const bool lower = within_along(object, d, x[0], radius), upper = within_along(object, d, x[1], radius);
+    if (!lower && !upper) continue;
+    const bool curved_across = object.shape == ShapeKind::sphere || (object.shape == ShapeKind::cylinder && object.axis != d);
+    signature.insert(signature.end(), {static_cast<Index>(o), lower + 2 * upper, curved_across ? n : -1});
+  }
+  return signature;
+}
+
+// For each index n in [first, last) along axis d: the first index of that range with n's
+// signature (n itself when it is the first).
+std::vector<Index> first_alike(const Model& model, int d, Index first, Index last) {
+  std::map<std::vector<Index>, Index> seen;
+  std::vector<Index> alike;
+  for (Index n = first; n < last; ++n) alike.push_back(seen.try_emplace(axis_signature(model, d, n), n).first->second);
+  return alike;
+}
+
 }  // namespace
 
 std::array<Index, 3> Model::nearest_node(const Vec3& p) const {
@@ -92,7 +128,7 @@ ClassKey Model::class_key(Index i, Index j, Index k) const {
   // Along each axis a component of this node sits at the node (half = 0) or half a cell above
   // it (half = 1), depending on its stagger.
   std::array<std::array<double, 2>, 3> x;
-  for (int d = 0; d < 3; ++d) x[d] = {(n[d] + 0.0) * cell[d], (n[d] + 0.5) * cell[d]};
+  for (int d = 0; d < 3; ++d) x[d] = node_coordinates(n[d], cell[d]);
 
   std::array<std::int16_t, kComponentCount> material;
   material.fill(kFreeSpace);
@@ -170,8 +206,17 @@ Model build_model(const Deck& deck) {
     model.object_material.push_back(static_cast<std::int16_t>(it - model.materials.begin()));
   }
 
-  // Distinct classes over every node (plus the all-pinned class of pads and ghosts).
+  // Distinct classes over every node (plus the all-pinned class of pads and ghosts): one node
+  // per triple of axis signatures holds them all (axis_signature).
   const GridShape g = model.grid;
+  const auto first_of_kind = [&](int d, Index nodes) {
+    const std::vector<Index> alike = first_alike(model, d, 0, nodes);
+    std::vector<Index> firsts;
+    for (Index n = 0; n < nodes; ++n)
+      if (alike[n] == n) firsts.push_back(n);
+    return firsts;
+  };
+  const std::vector<Index> is = first_of_kind(0, g.nx + 1), js = first_of_kind(1, g.ny + 1), ks = first_of_kind(2, g.nz + 1);
   std::set<ClassKey> keys;
   ClassKey pinned;
   pinned.fill(kPinned);
@@ -179,14 +224,10 @@ Model build_model(const Deck& deck) {
 #pragma omp parallel
   {
     std::set<ClassKey> local;
-    ClassKey last = pinned;
-#pragma omp for schedule(static) nowait
-    for (Index k = 0; k <= g.nz; ++k)
-      for (Index j = 0; j <= g.ny; ++j)
-        for (Index i = 0; i <= g.nx; ++i) {
-          const ClassKey key = model.class_key(i, j, k);
-          if (key != last) local.insert(last = key);
-        }
+#pragma omp for schedule(dynamic) collapse(2) nowait
+    for (std::size_t kn = 0; kn < ks.size(); ++kn)
+      for (std::size_t jn = 0; jn < js.size(); ++jn)
+        for (const Index i : is) local.insert(model.class_key(i, js[jn], ks[kn]));
 #pragma omp critical
     keys.insert(local.begin(), local.end());
   }
@@ -258,26 +299,32 @@ EngineSetup<Real> make_engine_setup(const Model& model, Index k_first, Index nod
   const FieldLayout& L = setup.layout;
   for (const auto& key : model.classes) setup.classes.push_back(class_coefficients<Real>(model, key));
 
-  setup.material_class.assign(L.elements(), 0);  // class 0 is all pinned (sorted first)
-  const Index k_lo = -L.origin_z, k_hi = nodes_z + L.origin_z;
-#pragma omp parallel for schedule(static)
-  for (Index k = k_lo; k < k_hi; ++k) {
-    const Index kg = k_first + k;
-    if (kg < 0 || kg > g.nz) continue;
-    ClassKey last{};
-    std::uint8_t last_class = 0;
-    bool have_last = false;
-    for (Index j = 0; j <= g.ny; ++j)
-      for (Index i = 0; i <= g.nx; ++i) {
-        const ClassKey key = model.class_key(i, j, kg);
-        if (!have_last || key != last) {
-          last = key;
-          last_class = class_index(model.classes, key);
-          have_last = true;
-        }
-        setup.material_class[L.offset(i, j, k)] = last_class;
+  // The stored planes inside the grid: keys for the first node of each x signature in the first
+  // row of each y signature in the first plane of each z signature (axis_signature), copies
+  // elsewhere. Pads, and ghost planes beyond the grid, keep class 0: all pinned (sorted first).
+  setup.material_class.assign(L.elements(), 0);
+  std::uint8_t* node_class = setup.material_class.data();
+  const Index kg_first = std::max<Index>(k_first - L.origin_z, 0);
+  const Index kg_last = std::min<Index>(k_first + nodes_z + L.origin_z, g.nz + 1);
+  const std::vector<Index> alike_i = first_alike(model, 0, 0, g.nx + 1), alike_j = first_alike(model, 1, 0, g.ny + 1);
+  const std::vector<Index> alike_k = first_alike(model, 2, kg_first, kg_last);
+  const auto plane = [&](Index kg) { return node_class + L.plane_offset(kg - k_first); };
+#pragma omp parallel for schedule(dynamic)
+  for (Index kg = kg_first; kg < kg_last; ++kg) {
+    if (alike_k[kg - kg_first] != kg) continue;
+    for (Index j = 0; j <= g.ny; ++j) {
+      std::uint8_t* row = node_class + L.offset(0, j, kg - k_first);
+      if (alike_j[j] != j) {
+        std::memcpy(row, node_class + L.offset(0, alike_j[j], kg - k_first), g.nx + 1);
+        continue;
       }
+      for (Index i = 0; i <= g.nx; ++i)
+        row[i] = alike_i[i] == i ? class_index(model.classes, model.class_key(i, j, kg)) : row[alike_i[i]];
+    }
   }
+#pragma omp parallel for schedule(static)
+  for (Index kg = kg_first; kg < kg_last; ++kg)
+    if (const Index first = alike_k[kg - kg_first]; first != kg) std::memcpy(plane(kg), plane(first), L.pitch_z);
 
   // Probes belong to the subdomain that owns their node plane, sources to every one that
   // computes it.

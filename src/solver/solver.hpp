@@ -80,6 +80,7 @@ struct StepTiming {
   std::vector<double> seconds_per_step;  // one per repeat
   double exchange_per_step = 0;  // slowest subdomain, synchronous backends only (else 0)
   double wait_per_step = 0;      // slowest subdomain, waiting at barriers (else 0)
+  double seconds_setup = 0;      // slowest process: engines, exchange, pseudo-random fields
 };
 StepTiming time_model(const Model& model, const RunConfig& config, Index warmup, Index steps, int repeats);
 

@@ -145,6 +145,8 @@ TEST(Cli, ExchangeListAndBench) {
   const auto j = read_json(out / "bench.json");
   EXPECT_EQ(j["format"], "yeex-bench-2");
   EXPECT_GE(j["rows"].size(), 3u);
+  for (const auto& row : j["rows"])
+    if (row["skipped"] == "") EXPECT_GT(row["setup_seconds"].get<double>(), 0.0) << row.dump();
 }
 
 TEST(Cli, BenchRecordsTopologyAndReadsAP2PSweep) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "src/solver/field_stats.hpp"
 #include "tests/support/engine_fixture.hpp"
@@ -231,6 +232,52 @@ TEST(Model, ClassKeysMatchAPlainPointInObjectTest) {
         }
       }
   for (std::size_t o = 0; o < holds.size(); ++o) EXPECT_GT(holds[o], 0) << "object " << o;
+}
+
+// The class table and every subdomain's material_class against class_key node by node: the
+// model builder computes keys once per axis signature and copies them (src/solver/model.cpp),
+// which must give what class_key gives everywhere, for objects with surfaces on the nodes and
+// off them, of every shape, on and beyond the grid's faces, over single and split domains.
+TEST(Model, MaterialClassesMatchClassKeyAtEveryNode) {
+  std::vector<Deck> decks;
+  Deck on_nodes = deck_with({ShapeKind::box, "glass", {2e-3, 3e-3, 1e-3}, {7e-3, 8e-3, 6e-3}});
+  on_nodes.geometry.push_back(sphere("pec", {5e-3, 5e-3, 5e-3}, 2e-3));  // surfaces through nodes
+  on_nodes.geometry.push_back(cylinder("lossy", 0, {0, 5e-3, 5e-3}, 1.5e-3, 1e-3, 12e-3));
+  on_nodes.geometry.push_back(cylinder("glass", 1, {10e-3, 0, 0}, 3e-3, -1e-3, 4.5e-3));
+  on_nodes.geometry.push_back(sphere("lossy", {-1e-3, 9e-3, 9.5e-3}, 2.5e-3));
+  decks.push_back(on_nodes);
+  Deck off_nodes = deck_with({ShapeKind::box, "glass", {1.3e-3, 2.2e-3, 0.7e-3}, {6.1e-3, 7.7e-3, 5.4e-3}});
+  off_nodes.geometry.push_back(sphere("lossy", {4.3e-3, 5.1e-3, 4.6e-3}, 2.7e-3));
+  off_nodes.geometry.push_back(cylinder("pec", 2, {7.2e-3, 3.3e-3, 0}, 1.9e-3, 2.1e-3, 8.3e-3));
+  off_nodes.grid = {12, 9, 11};  // cells of 1 x 1.1 x 0.9 mm
+  off_nodes.cell_size = {1e-3, 1.1e-3, 0.9e-3};
+  decks.push_back(off_nodes);
+  for (const Deck& d : decks) {
+    const Model m = build_model(d);
+    const GridShape g = m.grid;
+    std::set<ClassKey> keys{m.classes.front()};
+    for (Index k = 0; k <= g.nz; ++k)
+      for (Index j = 0; j <= g.ny; ++j)
+        for (Index i = 0; i <= g.nx; ++i) keys.insert(m.class_key(i, j, k));
+    ASSERT_EQ(m.classes, std::vector<ClassKey>(keys.begin(), keys.end()));
+    for (const auto& [subdomains, ghost] : {std::pair{1, 1}, std::pair{3, 1}, std::pair{4, 2}}) {
+      const SlabDecomposition split(g, subdomains, ghost);
+      for (int s = 0; s < split.size(); ++s) {
+        const SlabSubdomain& sub = split.subdomain(s);
+        const EngineSetup<float> setup = make_engine_setup<float>(m, sub.k_begin, sub.stored_planes, sub.ghost, 1);
+        const FieldLayout& L = setup.layout;
+        for (Index k = -L.origin_z; k < L.nodes_z + L.origin_z; ++k)
+          for (Index j = -1; j <= L.nodes_y; ++j)
+            for (Index i = -1; i <= L.nodes_x; ++i) {
+              const Index kg = sub.k_begin + k;
+              const bool node = kg >= 0 && kg <= g.nz && j >= 0 && j <= g.ny && i >= 0 && i <= g.nx;
+              const ClassKey key = node ? m.class_key(i, j, kg) : m.classes.front();
+              ASSERT_EQ(m.classes[setup.material_class[L.offset(i, j, k)]], key)
+                  << "slab " << s << " of " << subdomains << ", node (" << i << ", " << j << ", " << kg << ")";
+            }
+      }
+    }
+  }
 }
 
 TEST(Model, SourceInsidePecIsRefused) {
