@@ -16,7 +16,8 @@
 // border tile fences its stores out to system scope and counts the tile (a device-scope
 // counter); the block that counts the plane's last tile publishes the step to
 // the neighbour at once, while the rest of the GPU sweeps its bulk. The neighbour's flag hop and
-// its polling hide behind that bulk, and a step needs two grid.sync()s (three with sources).
+// its polling hide behind that bulk, and a step needs two grid.sync()s (three with sources), plus
+// one per band of 64 planes in a sweep (see sweep: they keep the blocks from drifting apart).
 //
 // Synchronisation: grid.sync() between phases on a GPU. Between GPUs, two counters in each
 // subdomain's own memory, holding absolute step numbers, each written by one neighbour only:
@@ -72,14 +73,17 @@ namespace {
 namespace cg = cooperative_groups;
 
 constexpr int kBlockSize = 256;
-// Register budget (sm_90, CUDA 13): in float the kernel fits 32 registers without spills, so 8
-// blocks of 256 fill an SM (2048 threads, the occupancy of the engine's sweep kernel, which keeps
-// as many cells' loads in flight); in double it needs 40 (at 32 it spills 108 bytes), so 6 blocks.
+// Register budget (sm_90, CUDA 13): in float the kernel fits 32 registers, so 8 blocks of 256
+// fill an SM (2048 threads, the occupancy of the engine's sweep kernel, which keeps as many cells'
+// loads in flight). ptxas reports 52 bytes of spills, all outside the sweeps' bulk loops (the SASS
+// of the bulk loop has no local memory access): around the border tiles, the band barriers and
+// the step loop. At 40 registers (6 blocks) the sweep was 13 % slower at 512^3 (3.46 against
+// 3.06 ms per step, without bands). In double it needs 40 (no spills), so 6 blocks.
 // All loads of a cell come before its stores (the field pointers are not __restrict__, see the
 // kernel), so it needs more registers than the engine's kernel.
 // The CPML instantiation holds a slab node's psi and profile values in registers too
 // (update_cell_with_cpml), so it gets a looser cap and a smaller persistent grid: 3 blocks in
-// float (80 registers, 72 bytes of spills; at 64 it spilled 240), 2 in double (128, none).
+// float (80 registers, no spills), 2 in double (128, none).
 template <typename Real, bool Cpml = false>
 constexpr int kMinBlocksPerSm = Cpml ? (sizeof(Real) == 4 ? 3 : 2) : sizeof(Real) == 4 ? 8 : 6;
 constexpr unsigned long long kWaitLimitSeconds = 10;
@@ -120,6 +124,7 @@ struct PlanePush {
 // through the box one node per thread (a block = 256 nodes of one row): every y neighbour came
 // from L2, and the sweep was 20 % slower than the engine's (3.01 against 2.52 ms at 512^3).
 constexpr int kTileX = 32, kTileY = kBlockSize / kTileX;
+constexpr unsigned kBandPlanes = 64;
 
 // The loop divides nothing: a block's tile advances by the grid's block count, worked out on the
 // host as a step in (tile x, tile y, plane) with carries. The planes run upwards, or downwards
@@ -132,10 +137,17 @@ struct SweepPlan {
   int nx = 0, ny = 0;              // box extent in x and y
   unsigned nz = 0;                 // and in planes
   bool downward = false;           // planes from the top down
+  unsigned band_planes = 0;        // see sweep (0: no bands)
   unsigned border_tiles = 0;       // the first plane's tiles when a neighbour gets that plane, else 0
   Index i0 = 0, j0 = 0, k0 = 0;    // the box's first node (local)
   Index first_offset = 0;          // array offset of the box's first node
 };
+
+// Planes per band of a sweep (see sweep): YEEX_COOP_BAND overrides the default, 0 turns bands off.
+unsigned coop_band_planes() {
+  const char* band = std::getenv("YEEX_COOP_BAND");
+  return band ? static_cast<unsigned>(std::max(0, std::atoi(band))) : kBandPlanes;
+}
 
 SweepPlan make_sweep_plan(const FieldLayout& L, const NodeRange& r, unsigned blocks, bool downward) {
   SweepPlan s;
@@ -144,6 +156,7 @@ SweepPlan make_sweep_plan(const FieldLayout& L, const NodeRange& r, unsigned blo
   s.ny = static_cast<int>(r.j1 - r.j0);
   s.nz = static_cast<unsigned>(r.k1 - r.k0);
   s.downward = downward;
+  s.band_planes = coop_band_planes();
   s.tiles_x = static_cast<unsigned>((s.nx + kTileX - 1) / kTileX);
   s.tiles_y = static_cast<unsigned>((s.ny + kTileY - 1) / kTileY);
   const Index tiles = Index(s.tiles_x) * s.tiles_y * (r.k1 - r.k0);
@@ -259,17 +272,17 @@ __device__ void count_border_tile(const PlanePush<Real>& push, unsigned long lon
     release(push.ready, static_cast<unsigned long long>(n + 1));
 }
 
-// A block's place in a sweep: its tile t and that tile's (x, y, plane in sweep order).
+// A block's place in a sweep: its tile's (x, y, plane in sweep order). The tile's index in the
+// sweep is not kept (registers are scarce): the sweep ends at k = nz, its first plane is k = 0.
 struct TileCursor {
-  unsigned t, tile_x, tile_y, k;
+  unsigned tile_x, tile_y, k;
 
   __device__ explicit TileCursor(const SweepPlan& s)
-      : t(blockIdx.x), tile_x(blockIdx.x % s.tiles_x), tile_y(blockIdx.x / s.tiles_x % s.tiles_y),
+      : tile_x(blockIdx.x % s.tiles_x), tile_y(blockIdx.x / s.tiles_x % s.tiles_y),
         k(blockIdx.x / s.tiles_x / s.tiles_y) {}
 
   // The block's next tile: gridDim.x further.
   __device__ void advance(const SweepPlan& s) {
-    t += gridDim.x;
     tile_x += s.step_x;
     if (tile_x >= s.tiles_x) {
       tile_x -= s.tiles_x;
@@ -307,26 +320,39 @@ __device__ __forceinline__ Index update_tile_node(const CoopKernelParams<Real>& 
 }
 
 // One sweep of step n (see SweepPlan): block b takes tiles b, b + grid, b + 2 grid, ... in the
-// sweep's order. The first s.border_tiles (the first plane, when push sends it) also go to push's
-// receiver, node by node, and are counted (count_border_tile); the bulk loop after them is the
-// plain sweep.
+// sweep's order. The first plane's tiles, when push sends that plane (s.border_tiles), also go to
+// push's receiver, node by node, and are counted (count_border_tile); the bulk follows.
+// Bands: left alone, the blocks of a persistent grid drift apart over a long sweep (the engine's
+// blocks are issued in order instead), and the planes at work spread over more of the memory: at
+// 512^3 on one H200 the sweep ran at 68 % of the DRAM bandwidth against the engine's 81 %, with
+// the same instructions, bytes and hit rates (Nsight Compute). So every block calls grid.sync()
+// once at each boundary of s.band_planes planes in sweep order (and the blocks that finish early
+// the remaining ones): no block runs more than a band ahead of the slowest. A step at 512^3 on
+// one H200 (engine 2.52 ms): 2.88 ms without bands, 2.81 with bands of 16 planes, 2.69 of 32,
+// 2.67 of 64 (results/2026-11-21-session4-h200x4/call4).
 template <typename Real, bool UpdateH, bool Cpml>
 __device__ void sweep(const CoopKernelParams<Real>& p, const SweepPlan& s, const PlanePush<Real>& push,
                       unsigned long long* tiles_done, Index n) {
-  if (blockIdx.x >= s.tiles) return;
   TileCursor at(s);
+  if (blockIdx.x >= s.tiles) at.k = s.nz;
+  if (s.border_tiles) {
 #pragma unroll 1
-  for (; at.t < s.border_tiles; at.advance(s)) {  // the same for the whole block
-    if (const Index c = update_tile_node<Real, UpdateH, Cpml>(p, s, at); c >= 0) {
-      for (int q = 0; q < push.components; ++q) push.to[q][c + push.shift] = push.from[q][c];
-      __threadfence_system();
+    for (; at.k == 0; at.advance(s)) {  // the same for the whole block
+      if (const Index c = update_tile_node<Real, UpdateH, Cpml>(p, s, at); c >= 0) {
+        for (int q = 0; q < push.components; ++q) push.to[q][c + push.shift] = push.from[q][c];
+        __threadfence_system();
+      }
+      __syncthreads();
+      if (threadIdx.x == 0) count_border_tile(push, tiles_done, s.border_tiles, n);
     }
-    __syncthreads();
-    if (threadIdx.x == 0)
-      count_border_tile(push, tiles_done, s.border_tiles, n);
   }
+  for (unsigned band_end = s.band_planes ? s.band_planes : s.nz;; band_end += s.band_planes) {
+    const unsigned end = min(band_end, s.nz);
 #pragma unroll 1
-  for (; at.t < s.tiles; at.advance(s)) update_tile_node<Real, UpdateH, Cpml>(p, s, at);
+    for (; at.k < end; at.advance(s)) update_tile_node<Real, UpdateH, Cpml>(p, s, at);
+    if (band_end >= s.nz) break;
+    cg::this_grid().sync();
+  }
 }
 
 // The sources of step n, as the cuda engine's inject_sources_kernel; a source on the E plane sent

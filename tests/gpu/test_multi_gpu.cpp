@@ -143,6 +143,19 @@ TEST(MultiGpu, HostStagedInPiecesMatchesOneGpu) {
     }
 }
 
+// coop's sweeps call grid.sync() at every band of 64 planes (coop_exchange.cu), more than the
+// contract's slabs hold: bands of 1 and 5 planes here, with and without CPML, so that blocks of
+// every GPU wait for each other inside a sweep, also where a block has no tile left.
+TEST(MultiGpu, CoopBandsKeepTheBits) {
+  for (const char* band : {"1", "5"})
+    for (int gpus = 1; gpus <= std::min(4, cuda_device_count()); ++gpus) {
+      SCOPED_TRACE(std::string("bands of ") + band + " planes, " + std::to_string(gpus) + " GPUs");
+      const testing::ScopedEnvironmentVariable bands("YEEX_COOP_BAND", band);
+      expect_matches_one_gpu({"coop", gpus, 1}, contract_deck(), reference);
+      expect_matches_one_gpu({"coop", gpus, 1}, cpml_contract_deck(), cpml_reference);
+    }
+}
+
 // Slabs as thin as the halo allows, where the border-first schedules (overlap, b2r, nccl, and
 // coop's border tiles) have no bulk to hide the exchange behind: nz = 4 or 8 over 2..4 GPUs gives
 // one-plane slabs at R = 1 (every plane is border) and slabs of R planes at R > 1.
