@@ -1,7 +1,8 @@
 # Shared by the session scripts (session-a.sh, session-b.sh, session-c.sh): sourced with OUT_DIR as
 # $1 from the repository root. Sets out, b (the build), bench (yeex bench with the session's step
-# counts) and t0, starts OUT_DIR/summary.txt, and defines run: `run NAME LIMIT COMMAND...` runs
-# COMMAND under `timeout LIMIT` with its output in OUT_DIR/NAME.txt and one line in the summary.
+# counts), all (every backend) and t0, starts OUT_DIR/summary.txt, and defines run: `run NAME
+# LIMIT COMMAND...` runs COMMAND under `timeout LIMIT` with its output in OUT_DIR/NAME.txt and one
+# line in the summary; gpu_tests runs every gpu test binary of the build into OUT_DIR/gpu-tests.
 out=${1:?usage: $0 OUT_DIR}
 mkdir -p "$out"
 export NCCL_NVLS_ENABLE=0
@@ -15,3 +16,5 @@ run() {
   timeout "$limit" "$@" > "$out/$name.txt" 2>&1
   echo "$name exit $? ($((SECONDS - t0)) s)" >> "$out/summary.txt"
 }
+all=host-staged,p2p,overlap,coop,b2r,nccl
+gpu_tests() { OUT=$out/gpu-tests run gpu_tests 150 scripts/gpu/gpu-tests.sh "$b"; }

@@ -8,8 +8,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh
-all=host-staged,p2p,overlap,coop,b2r,nccl
-OUT=$out/gpu-tests run gpu_tests 150 scripts/gpu/gpu-tests.sh $b
+gpu_tests
 run strong_128 60 "${bench[@]}" --scaling strong --size 128 --counts 1,2,4 --exchanges $all --halo-depth 2 --json "$out/strong_128.json"
 for blocks in 1 4 8; do
   YEEX_COOP_BLOCKS_PER_SM=$blocks run coop_strong_128_${blocks}bpsm 25 "${bench[@]}" --scaling strong --size 128 --counts 4 --exchanges coop

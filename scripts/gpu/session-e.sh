@@ -7,8 +7,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh
-all=host-staged,p2p,overlap,coop,b2r,nccl
-OUT=$out/gpu-tests run gpu_tests 150 scripts/gpu/gpu-tests.sh $b
+gpu_tests
 run strong_128 60 "${bench[@]}" --scaling strong --size 128 --counts 1,2,4 --exchanges $all --halo-depth 2 --json "$out/strong_128.json"
 run strong_128_coop_again 30 "${bench[@]}" --scaling strong --size 128 --counts 4 --exchanges coop,b2r --halo-depth 2
 run strong_256 70 "${bench[@]}" --scaling strong --size 256 --counts 1,4 --exchanges $all --halo-depth 2 --json "$out/strong_256.json"

@@ -7,7 +7,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh
-OUT=$out/gpu-tests run gpu_tests 150 scripts/gpu/gpu-tests.sh $b
+gpu_tests
 one=(--engine cuda --steps 50 --warmup 10 --repeats 5 --gpus 1 --counts 1 --size 512 --exchanges coop)
 run coop1_default 30 $b/yeex bench "${one[@]}"
 for blocks in 4 6; do YEEX_COOP_BLOCKS_PER_SM=$blocks run coop1_${blocks}bpsm 30 $b/yeex bench "${one[@]}"; done
