@@ -541,7 +541,7 @@ class CoopExchange final : public HaloExchange<Real> {
     const SlabDecomposition& d = *ctx.decomposition;
     const int count = static_cast<int>(ctx.engines.size());
     sub_.resize(count);
-    sources_.resize(count);
+    std::vector<std::vector<PointSource>> sources(count);  // [subdomain], as its engine holds them
     for (int s = 0; s < count; ++s) {
       Subdomain& me = sub_[s];
       me.device = devices[s];
@@ -577,9 +577,9 @@ class CoopExchange final : public HaloExchange<Real> {
       p.signals = sub_[s].signals;
       p.cpml = v.cpml;
       sub_[s].stream = v.stream;
-      sources_[s].resize(static_cast<std::size_t>(v.source_count));
+      sources[s].resize(static_cast<std::size_t>(v.source_count));
       if (v.source_count > 0)
-        YEEX_CUDA(cudaMemcpy(sources_[s].data(), v.sources, sources_[s].size() * sizeof(PointSource),
+        YEEX_CUDA(cudaMemcpy(sources[s].data(), v.sources, sources[s].size() * sizeof(PointSource),
                              cudaMemcpyDeviceToHost));
     }
     // The plan's transfers, each sent by the subdomain that owns its planes.
@@ -620,7 +620,7 @@ class CoopExchange final : public HaloExchange<Real> {
           ++push.components;
         }
         // A source on a sent E plane changes it after the sweep (inject_sources).
-        for (const PointSource& source : sources_[t.from])
+        for (const PointSource& source : sources[t.from])
           if (e_planes && source.offset >= push.plane && source.offset < push.plane + push.elements &&
               std::find(t.components.begin(), t.components.end(), source.component) != t.components.end())
             push.late = true;
@@ -701,7 +701,6 @@ class CoopExchange final : public HaloExchange<Real> {
 
   std::string name_;
   std::vector<Subdomain> sub_;
-  std::vector<std::vector<PointSource>> sources_;  // [subdomain], as the engine holds them
   std::atomic<bool> failed_{false};
 };
 
