@@ -1,16 +1,22 @@
-// overlap (and b2r on GPUs with peer access): the border-first schedule
-// (src/exchange/border_first_exchange.hpp) with the halo planes pushed GPU to GPU: every GPU
-// copies the planes its neighbours need straight into their ghost planes (cudaMemcpyPeerAsync on
-// its border lane, right behind the sweep that computed them) while its bulk lane sweeps the rest
-// of the slab. GPUs are ordered by CUDA events (timing disabled); no host thread waits for a GPU
-// inside the step loop. `overlap` runs halo depth 1, `b2r` the same transport with R > 1.
+// overlap, host-staged and b2r on GPUs: the border-first schedule
+// (src/exchange/border_first_exchange.hpp) with the halo planes copied by CUDA copies right behind
+// the sweeps that computed them, on the border lane, while the bulk lane sweeps the rest of the
+// slab. GPUs are ordered by CUDA events (timing disabled); no host thread waits for a GPU inside
+// the step loop. Two transports:
+//   peer (overlap, b2r): every GPU copies the planes its neighbours need straight into their
+//     ghost planes (cudaMemcpyPeerAsync, over NVLink with peer access);
+//   staged (host-staged, b2r under --no-peer): every GPU copies them down into a pinned host
+//     buffer of the transfer (D2H), and the receiver copies the buffer up into its ghost planes
+//     (H2D) on its own border lane once the sender's event says the D2H is done. No peer access.
+// `overlap` and `host-staged` run halo depth 1, `b2r` the same transports with R > 1.
 //
 // Data path. Subdomain s owns planes [b, e); L is its lower and U its upper neighbour. Each
 // transfer of the halo plan is pushed by its sender: per component one copy of its run of whole
 // padded planes, then its CPML psi chunks (HaloExchange::psi_chunks; B+2R only). issue() pushes
-// s's transfers of the phase and records pushed[s][phase] on s's border lane; await() meets the
-// other threads at a barrier and makes the border lane wait for pushed[sender][phase] of every
-// transfer into s.
+// s's transfers of the phase (peer: into the receivers; staged: into the buffers) and records
+// pushed[s][phase] on s's border lane; await() meets the other threads at a barrier and makes the
+// border lane wait for pushed[sender][phase] of every transfer into s (staged: then copies each
+// such buffer up, on the same lane, so what follows on it sees the planes).
 //
 // HALO DEPTH 1. The before-h transfer is "s pushes Ex, Ey of plane b into L's ghost plane b", the
 // before-e one "s pushes Hx, Hy of plane e-1 into U's ghost plane e-1". Step n of subdomain s on
@@ -19,21 +25,27 @@
 //   follow bulk_done                      (step n-1 complete, its sources included)
 //   push Ex, Ey of b -> L; record e_pushed
 //   ----------- host barrier B: every e_pushed of step n is recorded -----------
-//   wait U.e_pushed                       (E^n of plane e landed)
+//   wait U.e_pushed                       (E^n of plane e landed; staged: then copy it up)
 //   H over plane e-1; mark border_h_done
 //   push Hx, Hy of e-1 -> U; record h_pushed
 //   ----------- host barrier A: every h_pushed of step n is recorded -----------
-//   wait L.h_pushed                       (H of plane b-1 landed)
+//   wait L.h_pushed                       (H of plane b-1 landed; staged: then copy it up)
 //   follow bulk_h_done; E over plane b; mark border_e_done
 //
 // Synchronisation contract across GPUs (the schedule's header argues the rest):
-//   ghost reads: H(e-1) reads the E ghost e -> waits U.e_pushed; E(b) reads the H ghost b-1 ->
-//     waits L.h_pushed.
-//   remote overwrites (WAR): my H push into U's ghost b_U-1 overwrites what U's E(b_U) of step
-//     n-1 read; that sweep precedes U's e_pushed of step n on U's border lane, and my H sweep,
-//     hence my push, waited for it. My E push of step n into L's ghost e_L overwrites what L's
-//     H(e_L-1) of step n-1 read; that sweep precedes L's h_pushed of step n-1 on L's border
+//   ghost reads: H(e-1) reads the E ghost e -> waits U.e_pushed (staged: and the copy up, on the
+//     same lane); E(b) reads the H ghost b-1 -> waits L.h_pushed (likewise).
+//   remote overwrites (WAR), peer: my H push into U's ghost b_U-1 overwrites what U's E(b_U) of
+//     step n-1 read; that sweep precedes U's e_pushed of step n on U's border lane, and my H
+//     sweep, hence my push, waited for it. My E push of step n into L's ghost e_L overwrites what
+//     L's H(e_L-1) of step n-1 read; that sweep precedes L's h_pushed of step n-1 on L's border
 //     lane, which my border lane waited for before my E(b) of step n-1, ahead of this push.
+//   staged: a receiver writes its ghost planes itself, on its border lane, which also runs every
+//     sweep that reads them. What is shared is the buffer: my D2H of step n+1 overwrites what the
+//     receiver's H2D of step n read, and the same chains order them: L's copy up of my E planes
+//     (step n) precedes L's h_pushed of step n on L's lane, which my lane waited for before my E
+//     push of step n+1; U's copy up of my H planes (step n) precedes U's e_pushed of step n+1,
+//     which my lane waits for before my H push of step n+1.
 // Host-side ordering: cudaStreamWaitEvent waits for the record enqueued at the time of the call,
 // so a wait on a peer's event must come after the peer's record for this step and before its
 // next one. The barriers give exactly that: U.e_pushed is recorded before barrier B of step n,
@@ -51,12 +63,14 @@
 //   ----------- host barrier X: every ready of this block is recorded -----------
 //   wait L.ready, U.ready; push to L and U; record pushed
 //   ----------- host barrier Y: every pushed of this block is recorded -----------
-//   wait L.pushed, U.pushed; then the border sweeps
+//   wait L.pushed, U.pushed (staged: copy up); then the border sweeps
 //
 //   ghost reads: the border sweeps follow the waits on pushed, the bulk reads no received plane
 //     (border split), and the later substeps' bulk sweeps follow the border marks.
-//   remote overwrites: my push overwrites the neighbour's ghost planes after its ready, which
-//     follows its bulk_done: every read of them in the previous block.
+//   remote overwrites: my push overwrites the neighbour's ghost planes (staged: its buffer from
+//     me, which it copied up in the previous block) after its ready, which follows its
+//     bulk_done: every read of them in the previous block (the bulk lane followed border_e_done,
+//     which comes after the copies up on the border lane).
 //   my sent planes: overwritten only by my border sweeps, after the push on the same lane.
 //   host-side ordering: ready is recorded before X and waited between X and Y; its next record
 //     comes in the next block, after Y, which no thread passes before every wait on it is
@@ -68,9 +82,9 @@
 // freely, no deadlock. start() synchronises the GPU and meets the others at a barrier, so a call
 // depends on no state left by an earlier one (every GPU idle: nobody still reads a ghost plane
 // the first pushes overwrite): one host synchronisation per call, none per step.
-// Requirements: cuda engine; peer access between neighbouring GPUs (enabled at construction).
-// times() stay zero: the copies overlap the sweeps on the GPUs, where host clocks cannot
-// separate them.
+// Requirements: cuda engine; peer: peer access between neighbouring GPUs (enabled at
+// construction). times() stay zero: the copies overlap the sweeps on the GPUs, where host clocks
+// cannot separate them.
 #include "src/exchange/overlap_exchange.hpp"
 
 #include <cuda_runtime.h>
@@ -87,6 +101,7 @@
 #include "kernels/cuda/cuda_engine.hpp"
 #include "src/exchange/border_first_exchange.hpp"
 #include "src/exchange/cuda_handles.hpp"
+#include "src/exchange/staging_buffer.hpp"
 
 namespace yeex {
 namespace {
@@ -94,8 +109,9 @@ namespace {
 template <typename Real>
 class OverlapExchange final : public BorderFirstExchange<Real> {
  public:
-  OverlapExchange(ExchangeContext<Real> context, std::string name)
-      : BorderFirstExchange<Real>(std::move(context)), name_(std::move(name)) {
+  OverlapExchange(ExchangeContext<Real> context, std::string name, OverlapTransport transport)
+      : BorderFirstExchange<Real>(std::move(context)), name_(std::move(name)),
+        staged_(transport == OverlapTransport::staged) {
     const auto& plan = this->context_.plan;
     const auto& engines = this->context_.engines;
     for (Engine<Real>* e : engines)
@@ -104,7 +120,7 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
     pushed_.resize(engines.size());
     for (HaloPhase phase : kAllHaloPhases)
       for (const HaloTransfer& t : plan.transfers(phase)) {
-        enable_peer_access(engines[t.from]->device(), engines[t.to]->device());
+        if (!staged_) enable_peer_access(engines[t.from]->device(), engines[t.to]->device());
         pushes_[t.from][static_cast<int>(phase)].push_back(make_push(t));
         Event& pushed = pushed_[t.from][static_cast<int>(phase)];
         if (!pushed) pushed = make_event(engines[t.from]->device());
@@ -134,43 +150,62 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
     if (pushes.empty()) return;
     for (const Push& p : pushes)
       for (const Copy& c : p.copies)
-        YEEX_CUDA(cudaMemcpyPeerAsync(c.destination, p.to_device, c.source, p.from_device, c.bytes, stream));
+        if (staged_)
+          YEEX_CUDA(cudaMemcpyAsync(p.buffer->data() + c.staged_at, c.source, c.bytes, cudaMemcpyDeviceToHost, stream));
+        else
+          YEEX_CUDA(cudaMemcpyPeerAsync(c.destination, p.to_device, c.source, p.from_device, c.bytes, stream));
     record(pushed_[s][static_cast<int>(phase)], stream);
   }
 
   void await(int s, HaloPhase phase) override {
     // Every push of this phase and step recorded (and every wait on the previous one enqueued).
     this->context_.team->barrier();
-    for (const HaloTransfer& t : this->context_.plan.transfers(phase))
-      if (t.to == s) wait(border(s), pushed_[t.from][static_cast<int>(phase)]);
+    const cudaStream_t stream = border(s);
+    for (const HaloTransfer& t : this->context_.plan.transfers(phase)) {
+      if (t.to != s) continue;
+      wait(stream, pushed_[t.from][static_cast<int>(phase)]);
+      if (!staged_) continue;
+      for (const Push& p : pushes_[t.from][static_cast<int>(phase)])
+        if (p.to == s)
+          for (const Copy& c : p.copies)
+            YEEX_CUDA(cudaMemcpyAsync(c.destination, p.buffer->data() + c.staged_at, c.bytes, cudaMemcpyHostToDevice,
+                                      stream));
+    }
   }
 
  private:
   // One transfer: its components' owned planes copied into the receiver's ghost planes, then
-  // its psi chunks.
+  // its psi chunks. Staged, each copy goes through the transfer's buffer at `staged_at`.
   struct Copy {
     const Real* source = nullptr;
     Real* destination = nullptr;
     std::size_t bytes = 0;
+    std::size_t staged_at = 0;  // elements into the buffer
   };
   struct Push {
     int to = kNoNeighbour;
     int from_device = -1, to_device = -1;
     std::vector<Copy> copies;
+    std::unique_ptr<StagingBuffer<Real>> buffer;  // staged only: pinned host memory for every copy
   };
 
   Push make_push(const HaloTransfer& t) const {
     Engine<Real>& from = *this->context_.engines[t.from];
     Engine<Real>& to = *this->context_.engines[t.to];
-    Push p{t.to, from.device(), to.device(), {}};
-    const auto bytes = static_cast<std::size_t>(t.source.count() * from.layout().pitch_z) * sizeof(Real);
+    Push p{t.to, from.device(), to.device(), {}, nullptr};
+    std::size_t staged = 0;
+    const auto add = [&](const Real* source, Real* destination, std::size_t count) {
+      p.copies.push_back({source, destination, count * sizeof(Real), staged});
+      staged += count;
+    };
+    const auto count = static_cast<std::size_t>(t.source.count() * from.layout().pitch_z);
     for (Component c : t.components)
-      p.copies.push_back({from.field_data(c) + this->plane_offset(t.from, t.source.begin),
-                          to.field_data(c) + this->plane_offset(t.to, t.destination.begin), bytes});
+      add(from.field_data(c) + this->plane_offset(t.from, t.source.begin),
+          to.field_data(c) + this->plane_offset(t.to, t.destination.begin), count);
     const auto& out_of = this->psi_chunks(t, t.from);
     const auto& into = this->psi_chunks(t, t.to);
-    for (std::size_t i = 0; i < into.size(); ++i)
-      p.copies.push_back({out_of[i].data, into[i].data, static_cast<std::size_t>(into[i].count) * sizeof(Real)});
+    for (std::size_t i = 0; i < into.size(); ++i) add(out_of[i].data, into[i].data, static_cast<std::size_t>(into[i].count));
+    if (staged_) p.buffer = std::make_unique<StagingBuffer<Real>>(staged);
     return p;
   }
 
@@ -179,18 +214,22 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
   }
 
   std::string name_;
+  bool staged_;  // OverlapTransport::staged
   std::vector<std::array<std::vector<Push>, kHaloPhaseCount>> pushes_;  // [sender][phase]
-  std::vector<std::array<Event, kHaloPhaseCount>> pushed_;              // [sender][phase]: its pushes landed
+  std::vector<std::array<Event, kHaloPhaseCount>> pushed_;              // [sender][phase]: its pushes landed (staged: in its buffers)
   std::vector<Event> ready_;  // [subdomain], R > 1: its sent planes final and its ghost planes free
 };
 
 }  // namespace
 
 template <typename Real>
-std::unique_ptr<HaloExchange<Real>> make_overlap_exchange(ExchangeContext<Real> context, std::string name) {
-  return std::make_unique<OverlapExchange<Real>>(std::move(context), std::move(name));
+std::unique_ptr<HaloExchange<Real>> make_overlap_exchange(ExchangeContext<Real> context, std::string name,
+                                                          OverlapTransport transport) {
+  return std::make_unique<OverlapExchange<Real>>(std::move(context), std::move(name), transport);
 }
-template std::unique_ptr<HaloExchange<float>> make_overlap_exchange(ExchangeContext<float>, std::string);
-template std::unique_ptr<HaloExchange<double>> make_overlap_exchange(ExchangeContext<double>, std::string);
+template std::unique_ptr<HaloExchange<float>> make_overlap_exchange(ExchangeContext<float>, std::string,
+                                                                    OverlapTransport);
+template std::unique_ptr<HaloExchange<double>> make_overlap_exchange(ExchangeContext<double>, std::string,
+                                                                     OverlapTransport);
 
 }  // namespace yeex

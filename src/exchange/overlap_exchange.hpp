@@ -6,11 +6,16 @@
 
 namespace yeex {
 
+// How the halo planes travel: peer to peer (cudaMemcpyPeerAsync, peer access enabled), or staged
+// through pinned host buffers (D2H by the sender, H2D by the receiver; no peer access).
+enum class OverlapTransport { peer, staged };
+
 // Border planes on the high-priority stream, halo pushes right behind them, bulk on the
-// low-priority stream; GPUs ordered by events. `name` is "overlap" (halo depth 1), or "b2r" when
-// it runs with a halo depth R > 1. Throws std::invalid_argument unless every engine is a cuda
-// engine.
+// low-priority stream; GPUs ordered by events. `name` is "overlap" (peer, halo depth 1),
+// "host-staged" (staged, halo depth 1), or "b2r" when either runs with a halo depth R > 1. Throws
+// std::invalid_argument unless every engine is a cuda engine.
 template <typename Real>
-std::unique_ptr<HaloExchange<Real>> make_overlap_exchange(ExchangeContext<Real> context, std::string name);
+std::unique_ptr<HaloExchange<Real>> make_overlap_exchange(ExchangeContext<Real> context, std::string name,
+                                                          OverlapTransport transport);
 
 }  // namespace yeex

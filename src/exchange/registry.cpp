@@ -35,6 +35,24 @@ namespace {
 template <typename Real>
 using Factory = std::unique_ptr<HaloExchange<Real>> (*)(ExchangeContext<Real>, std::string);
 
+// The staged route through host memory: on GPUs the border-first staged transport (D2H and H2D
+// behind the border sweeps), on the host engine the synchronous copies through a buffer.
+template <typename Real>
+std::unique_ptr<HaloExchange<Real>> make_staged_exchange(ExchangeContext<Real> context, std::string name) {
+#if YEEX_HAVE_CUDA
+  if (context.engines.front()->device() >= 0)
+    return make_overlap_exchange<Real>(std::move(context), std::move(name), OverlapTransport::staged);
+#endif
+  return make_host_staged_exchange<Real>(std::move(context), std::move(name));
+}
+
+#if YEEX_HAVE_CUDA
+template <typename Real>
+std::unique_ptr<HaloExchange<Real>> make_peer_exchange(ExchangeContext<Real> context, std::string name) {
+  return make_overlap_exchange<Real>(std::move(context), std::move(name), OverlapTransport::peer);
+}
+#endif
+
 struct Entry {
   ExchangeInfo info;
   std::string (*unavailable)(const ExchangeRequest&);  // empty string: can run
@@ -77,9 +95,9 @@ std::string needs_depth_one(const ExchangeRequest& r) {
 
 std::vector<Entry> entries() {
   std::vector<Entry> list;
-  list.push_back({{"host-staged", "device -> pinned host buffer -> device, per halo plane, pipelined in pieces (host engine: through a staging buffer)"},
+  list.push_back({{"host-staged", "device -> pinned host buffer -> device, no peer access: border planes first on a high-priority stream, copied down right behind them and up by the receiver while the bulk sweeps; GPUs ordered by events (host engine: synchronously through a staging buffer)"},
                   [](const ExchangeRequest&) { return std::string(); },
-                  make_host_staged_exchange<float>, make_host_staged_exchange<double>});
+                  make_staged_exchange<float>, make_staged_exchange<double>});
   list.push_back({{"p2p", "cudaMemcpyPeerAsync between GPUs with peer access (through the host with --no-peer), synchronous per half-step"},
                   [](const ExchangeRequest& r) {
                     auto why = needs_peer_copies(r);
@@ -91,7 +109,7 @@ std::vector<Entry> entries() {
                     auto why = needs_peer_access(r);
                     return why.empty() ? needs_depth_one(r) : why;
                   },
-                  YEEX_GPU_FACTORY(make_overlap_exchange)});
+                  YEEX_GPU_FACTORY(make_peer_exchange)});
   list.push_back({{"coop", "one persistent cooperative kernel per GPU: halos stored straight into the neighbours' ghost planes, GPUs ordered by flags; back to the host once per chunk of steps"},
                   [](const ExchangeRequest& r) {
                     auto why = needs_peer_access(r);
@@ -102,7 +120,7 @@ std::vector<Entry> entries() {
                     return why;
                   },
                   YEEX_GPU_FACTORY(make_coop_exchange)});
-  list.push_back({{"b2r", "B+2R: R ghost planes exchanged once every R steps (--halo-depth R > 1), border recomputed; on GPUs pushed P2P behind the border planes while the bulk sweeps (overlap's schedule; synchronous P2P with --no-peer), staging on the host"},
+  list.push_back({{"b2r", "B+2R: R ghost planes exchanged once every R steps (--halo-depth R > 1), border recomputed; on GPUs pushed behind the border planes while the bulk sweeps (overlap's schedule: peer to peer, staged through pinned host buffers with --no-peer), staging on the host"},
                   [](const ExchangeRequest& r) -> std::string {
                     if (r.halo_depth < 2) return "needs --halo-depth R with R > 1";
                     return r.engine == "cuda" ? needs_peer_copies(r) : "";
@@ -173,13 +191,11 @@ std::unique_ptr<HaloExchange<Real>> make_exchange(const std::string& name, Excha
     if constexpr (sizeof(Real) == 4) make = e.make_f32; else make = e.make_f64;
     if (name == "b2r") {  // a halo depth on the transport of the engine
 #if YEEX_HAVE_CUDA
-      // With peer access the pushes of overlap, ordered by events; without it the driver stages
-      // copies through the host, and the synchronous p2p path keeps them simple.
-      if (context.engines.front()->device() >= 0)
-        return context.peer_access ? make_overlap_exchange<Real>(std::move(context), name)
-                                   : make_p2p_exchange<Real>(std::move(context), name);
+      // overlap's pushes with peer access; without it, host-staged's.
+      if (context.peer_access && context.engines.front()->device() >= 0)
+        return make_peer_exchange<Real>(std::move(context), name);
 #endif
-      return make_host_staged_exchange<Real>(std::move(context), name);
+      return make_staged_exchange<Real>(std::move(context), name);
     }
     return make(std::move(context), name);
   }

@@ -129,17 +129,30 @@ TEST_P(MultiGpuCpmlContract, MatchesOneGpuBitForBit) {
 
 INSTANTIATE_TEST_SUITE_P(AllBackends, MultiGpuCpmlContract, ::testing::ValuesIn(cases()), case_name);
 
-// host-staged pipelines its copies in pieces (src/exchange/host_staged_exchange.cpp), and the
-// contract's planes are too small to be cut by default: cut every run into 3 uneven pieces here,
-// so that each piece's D2H, event and H2D are exercised. Fields and psi still land bit for bit.
-TEST(MultiGpu, HostStagedInPiecesMatchesOneGpu) {
+// --no-peer: host-staged and b2r take the staged transport (D2H into pinned buffers, H2D by the
+// receiver, cross-GPU events without peer access), p2p the driver's copies through the host.
+// Peer access is turned off first (an earlier test may have enabled it: it is per process), so
+// that nothing can take the NVLink path unnoticed. Fields and psi still land bit for bit.
+TEST(MultiGpu, WithoutPeerAccessMatchesOneGpu) {
   if (cuda_device_count() < 2) GTEST_SKIP() << "2 GPUs needed, " << cuda_device_count() << " visible";
-  const testing::ScopedEnvironmentVariable pieces("YEEX_STAGED_CHUNKS", "3");
-  for (int gpus = 2; gpus <= std::min(4, cuda_device_count()); ++gpus)
-    for (Index depth : {1, 3}) {
-      SCOPED_TRACE(std::to_string(gpus) + " GPUs, R = " + std::to_string(depth));
-      expect_matches_one_gpu({"host-staged", gpus, depth}, contract_deck(), reference);
-      expect_matches_one_gpu({"host-staged", gpus, depth}, cpml_contract_deck(), cpml_reference);
+  const int most = std::min(4, cuda_device_count());
+  for (int a = 0; a < most; ++a)
+    for (int b = a + 1; b < most; ++b) set_peer_access(a, b, false);
+  for (int gpus = 2; gpus <= most; ++gpus)
+    for (const auto& [exchange, depth] : {std::pair{"host-staged", 1}, std::pair{"host-staged", 3},
+                                          std::pair{"b2r", 2}, std::pair{"p2p", 1}}) {
+      SCOPED_TRACE(std::string(exchange) + " on " + std::to_string(gpus) + " GPUs, R = " + std::to_string(depth));
+      for (const bool cpml : {false, true}) {
+        RunConfig config;
+        config.engine = "cuda";
+        config.exchange = exchange;
+        config.halo_depth = depth;
+        config.probe_slots = 50;
+        config.peer_access = false;
+        for (int d = 0; d < gpus; ++d) config.devices.push_back(d);
+        const RunResult r = run_model(build_model(cpml ? cpml_contract_deck() : contract_deck()), config);
+        testing::expect_same_bits(r, cpml ? cpml_reference() : reference());
+      }
     }
 }
 

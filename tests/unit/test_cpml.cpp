@@ -107,6 +107,7 @@ TEST_P(CpmlBitwise, Float64) {
 std::vector<std::tuple<int, std::string, Index>> bitwise_cases() {
   std::vector<std::tuple<int, std::string, Index>> list;
   for (int n = 2; n <= 4; ++n) list.emplace_back(n, "host-staged", 1);
+  list.emplace_back(2, "host-staged", 2);  // host-staged with R > 1 is b2r's host transport, psi included
   for (Index depth = 2; depth <= 4; ++depth)
     for (int n = 1; n <= 4; ++n) list.emplace_back(n, "b2r", depth);
   return list;
@@ -116,19 +117,6 @@ INSTANTIATE_TEST_SUITE_P(HostEngine, CpmlBitwise, ::testing::ValuesIn(bitwise_ca
   return std::get<1>(info.param).substr(0, 4) + "_" + std::to_string(std::get<0>(info.param)) + "slabs_R" +
          std::to_string(std::get<2>(info.param));
 });
-
-// host-staged copies each component's run of planes in pieces (src/exchange/host_staged_exchange.cpp),
-// and these planes are too small to be cut by default: cut every run into 3 uneven pieces here.
-// Field planes and psi (depth > 1) still land bit for bit, on host-staged and on b2r's host transport.
-TEST(Cpml, StagedInPiecesKeepsTheContract) {
-  const testing::ScopedEnvironmentVariable pieces("YEEX_STAGED_CHUNKS", "3");
-  for (const auto& [n, exchange, depth] :
-       {std::tuple{3, "host-staged", 1}, std::tuple{2, "host-staged", 2}, std::tuple{4, "b2r", 3}}) {
-    SCOPED_TRACE(std::string(exchange) + " on " + std::to_string(n) + " slabs, R = " + std::to_string(depth));
-    expect_cpml_identical_to_one_slab<float>(n, exchange, depth);
-    expect_cpml_identical_to_one_slab<double>(n, exchange, depth);
-  }
-}
 
 // CPML on some faces only (x_min, y_max, z_max; PEC elsewhere): still bit for bit.
 TEST(Cpml, SomeFacesOnlyKeepTheContract) {
