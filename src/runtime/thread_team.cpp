@@ -1,8 +1,21 @@
 #include "src/runtime/thread_team.hpp"
 
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+
 namespace yeex {
 
-ThreadTeam::ThreadTeam(int size) : size_(size) {
+namespace {
+// Whether a team of `size` spins at its barriers: when the machine has a hardware thread for every
+// member, unless YEEX_TEAM_SPIN=0 (for comparison).
+bool team_spins(int size) {
+  if (const char* env = std::getenv("YEEX_TEAM_SPIN"); env && std::atoi(env) == 0) return false;
+  return static_cast<unsigned>(size) <= std::max(1u, std::thread::hardware_concurrency());
+}
+}  // namespace
+
+ThreadTeam::ThreadTeam(int size) : size_(size), spin_(team_spins(size)) {
   if (size < 1) throw std::invalid_argument("a thread team needs at least one member");
   for (int m = 0; m < size; ++m) threads_.emplace_back([this, m] { work(m); });
 }
@@ -30,24 +43,43 @@ void ThreadTeam::run(const std::function<void(int)>& job) {
   if (error_) std::rethrow_exception(error_);
 }
 
+// Members spin on the generation for up to kBarrierSpin, then sleep on the condition variable.
+// The last member to arrive resets the count, advances the generation, and takes the mutex before
+// notifying: a member that checked the generation under the mutex and found it unchanged is then
+// already waiting, so no wake-up is lost. A team with more members than the machine has hardware
+// threads does not spin (spinners would take the cores the late members need).
+namespace {
+constexpr auto kBarrierSpin = std::chrono::microseconds(200);
+}  // namespace
+
 void ThreadTeam::barrier() {
-  std::unique_lock lock(mutex_);
-  if (broken_) throw TeamAborted();
-  const long my_generation = barrier_generation_;
-  if (++arrived_ == size_) {
-    arrived_ = 0;
-    ++barrier_generation_;
+  if (broken_.load(std::memory_order_acquire)) throw TeamAborted();
+  const long my_generation = barrier_generation_.load(std::memory_order_acquire);
+  if (arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == size_) {
+    arrived_.store(0, std::memory_order_relaxed);  // nobody arrives again before the generation moves
+    barrier_generation_.store(my_generation + 1, std::memory_order_release);
+    { std::lock_guard lock(mutex_); }
     meet_.notify_all();
     return;
   }
-  meet_.wait(lock, [&] { return barrier_generation_ != my_generation || broken_; });
-  if (barrier_generation_ == my_generation) throw TeamAborted();
+  const auto passed = [&] {
+    return barrier_generation_.load(std::memory_order_acquire) != my_generation ||
+           broken_.load(std::memory_order_acquire);
+  };
+  const auto spin_until = std::chrono::steady_clock::now() + (spin_ ? kBarrierSpin : std::chrono::microseconds(0));
+  for (unsigned polls = 1; !passed(); ++polls)
+    if ((!spin_ || polls % 64 == 0) && std::chrono::steady_clock::now() >= spin_until) {
+      std::unique_lock lock(mutex_);
+      meet_.wait(lock, passed);
+      break;
+    }
+  if (barrier_generation_.load(std::memory_order_acquire) == my_generation) throw TeamAborted();
 }
 
 void ThreadTeam::fail(std::exception_ptr error) {
   std::lock_guard lock(mutex_);
   if (!error_) error_ = error;
-  broken_ = true;
+  broken_.store(true, std::memory_order_release);
   meet_.notify_all();
 }
 

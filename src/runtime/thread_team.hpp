@@ -2,8 +2,14 @@
 // devices. run() hands every member the same job and returns when all are done; inside a job the
 // members meet at barrier(). If a member throws, the barrier breaks: the others leave it with
 // TeamAborted instead of waiting forever, and run() rethrows the first error.
+//
+// The barrier spins before it sleeps: the exchange backends meet once or twice per Yee step, a
+// few tens of microseconds apart at small grids, and waking a thread blocked on a condition
+// variable takes about as long, which then delays every CUDA call that thread issues next (see
+// barrier()).
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <exception>
 #include <functional>
@@ -37,6 +43,7 @@ class ThreadTeam {
   void fail(std::exception_ptr error);
 
   int size_;
+  bool spin_;  // barrier() spins before it sleeps (see there)
   std::mutex mutex_;
   std::condition_variable wake_, done_, meet_;
   const std::function<void(int)>* job_ = nullptr;
@@ -44,10 +51,10 @@ class ThreadTeam {
   int finished_ = 0;
   bool stopping_ = false;
   std::exception_ptr error_;
-  // barrier state
-  int arrived_ = 0;
-  long barrier_generation_ = 0;
-  bool broken_ = false;
+  // barrier state: atomics, read by spinning members without the mutex
+  std::atomic<int> arrived_{0};
+  std::atomic<long> barrier_generation_{0};
+  std::atomic<bool> broken_{false};
   std::vector<std::thread> threads_;
 };
 
