@@ -1,18 +1,26 @@
 // The border-first schedule (src/exchange/border_first_exchange.hpp) proved on the CPU: its own
-// code drives one recording engine per subdomain and a transport with NCCL's semantics (a phase's
-// sends and receives issued as one group on the border lane, each transfer done once both ends
-// have reached their group, each group complete on its lane once its transfers are). The record
-// is what a GPU must respect: the order of each lane, every follow of a mark, the groups. The
-// 1-D image of the Yee step (tests/support/plane_model.hpp) then runs that graph of work in many
-// random orders that respect it. An order the schedule forgot lets some random order read a plane
-// of the wrong step or overwrite one too early, which the image reports; so every order must
-// read only valid planes and end bit for bit where the single-domain run ends.
+// code drives one recording engine per subdomain and a transport, either with NCCL's semantics (a
+// phase's sends and receives issued as one group on the border lane, each transfer done once both
+// ends have reached their group, each group complete on its lane once its transfers are), or
+// with the protocol of overlap's and host-staged's copies (src/exchange/overlap_exchange.cu:
+// pushes on the sender's border lane, events recorded and waited across subdomains, host
+// barriers between; staged, each push goes into a buffer of the transfer and the receiver copies
+// it up on its own border lane). The record is what a GPU must respect: the order of each lane,
+// every follow of a mark, the groups, every event wait (resolved, as cudaStreamWaitEvent does,
+// to the last record issued before it on the host: the barriers the threads passed tell which;
+// a record and a wait of one event between the same two barriers is a race and fails the test).
+// The 1-D image of the Yee step (tests/support/plane_model.hpp) then runs that graph of work in
+// many random orders that respect it. An order the schedule forgot lets some random order read a
+// plane of the wrong step or overwrite one (or a staging buffer) too early, which the image
+// reports; so every order must read only valid planes and end bit for bit where the
+// single-domain run ends.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <random>
 #include <stdexcept>
@@ -21,6 +29,7 @@
 #include <vector>
 
 #include "src/exchange/border_first_exchange.hpp"
+#include "src/runtime/thread_team.hpp"
 #include "tests/support/plane_model.hpp"
 
 namespace yeex {
@@ -30,11 +39,12 @@ using namespace yeex::testing;
 
 // One call into an engine or the transport, in the order the schedule issued it.
 struct Call {
-  enum Kind { sweep_h, sweep_e, sources, mark, follow, group } kind;
+  enum Kind { sweep_h, sweep_e, sources, mark, follow, group, push, copy_up, record, wait, synchronize } kind;
   Lane lane = Lane::bulk;
   PlaneRange planes;   // sweeps: global planes
-  int mark_id = 0;     // mark, follow
-  HaloPhase phase{};   // group
+  int mark_id = 0;     // mark, follow; record, wait: the event; push, copy_up: the transfer's index in the phase
+  HaloPhase phase{};   // group, push, copy_up
+  long epoch = 0;      // record, wait: host barriers the thread had passed
 };
 
 // Records the calls that order or change fields; what the schedule does not use throws.
@@ -62,7 +72,7 @@ class RecordingEngine final : public Engine<float> {
   void follow(Lane lane, int m) override {
     if (!drop_follow_ || !drop_follow_(lane)) calls_.push_back({Call::follow, lane, {}, m, {}});
   }
-  void synchronize() override {}
+  void synchronize() override { calls_.push_back({Call::synchronize, Lane::bulk, {}, 0, {}}); }
 
  private:
   void sweep(Call::Kind kind, const NodeRange& r, Lane lane) {
@@ -93,22 +103,80 @@ class GroupTransport final : public BorderFirstExchange<float> {
   std::vector<std::vector<Call>>& calls_;
 };
 
+// The protocol of overlap's transports (src/exchange/overlap_exchange.cu), recorded: start()
+// synchronises and meets; issue() records ready and meets (R > 1: waits for the receivers'
+// ready), pushes (peer: into the receiver's ghost planes; staged: into the transfer's buffer) and
+// records pushed[sender][phase]; await() meets, waits for pushed of every transfer into it, and,
+// staged, copies each buffer up, all on the border lane.
+class CopyTransport final : public BorderFirstExchange<float> {
+ public:
+  CopyTransport(ExchangeContext<float> context, std::vector<std::vector<Call>>& calls, bool staged, bool waits)
+      : BorderFirstExchange<float>(std::move(context)), calls_(calls), staged_(staged), waits_(waits),
+        epoch_(calls.size(), 0) {}
+  std::string name() const override { return staged_ ? "staged copies" : "peer copies"; }
+
+  // Event ids: pushed[s][phase], ready[s].
+  int pushed(int s, HaloPhase phase) const { return s * (kHaloPhaseCount + 1) + static_cast<int>(phase); }
+  int ready(int s) const { return s * (kHaloPhaseCount + 1) + kHaloPhaseCount; }
+
+ protected:
+  void start(int s) override {
+    this->context_.engines[s]->synchronize();
+    meet(s);
+  }
+  void issue(int s, HaloPhase phase) override {
+    const auto& transfers = this->context_.plan.transfers(phase);
+    if (this->context_.plan.halo_depth > 1) {
+      add(s, {Call::record, Lane::border, {}, ready(s), {}, epoch_[s]});
+      meet(s);
+      for (const HaloTransfer& t : transfers)
+        if (t.from == s) add(s, {Call::wait, Lane::border, {}, ready(t.to), {}, epoch_[s]});
+    }
+    bool any = false;
+    for (std::size_t i = 0; i < transfers.size(); ++i)
+      if (transfers[i].from == s) add(s, {Call::push, Lane::border, {}, static_cast<int>(i), phase, 0}), any = true;
+    if (any) add(s, {Call::record, Lane::border, {}, pushed(s, phase), {}, epoch_[s]});
+  }
+  void await(int s, HaloPhase phase) override {
+    meet(s);
+    const auto& transfers = this->context_.plan.transfers(phase);
+    for (std::size_t i = 0; i < transfers.size(); ++i) {
+      if (transfers[i].to != s) continue;
+      if (waits_) add(s, {Call::wait, Lane::border, {}, pushed(transfers[i].from, phase), {}, epoch_[s]});
+      if (staged_) add(s, {Call::copy_up, Lane::border, {}, static_cast<int>(i), phase, 0});
+    }
+  }
+
+ private:
+  void add(int s, Call c) { calls_[s].push_back(c); }
+  void meet(int s) {
+    this->context_.team->barrier();
+    ++epoch_[s];
+  }
+
+  std::vector<std::vector<Call>>& calls_;
+  bool staged_, waits_;
+  std::vector<long> epoch_;  // [subdomain]: host barriers its thread has passed
+};
+
 // The work the record allows, as a graph: sweeps, sources, group starts and ends, transfers.
 struct Work {
-  enum Kind { sweep_h, sweep_e, sources, group_start, group_end, transfer } kind;
+  enum Kind { sweep_h, sweep_e, sources, group_start, group_end, transfer, stage, unstage, none } kind;
   int s = 0;
   Index step = 0;
   PlaneRange planes;
-  const HaloTransfer* moved = nullptr;  // transfer
+  const HaloTransfer* moved = nullptr;  // transfer, stage (into its buffer), unstage (out of it)
   std::vector<int> after;               // the work that must be done first
 };
 
 class WorkGraph {
  public:
-  WorkGraph(const HaloPlan& plan, const std::vector<std::vector<Call>>& calls) {
+  // staged: pushes go into buffers (copy transports only).
+  WorkGraph(const HaloPlan& plan, const std::vector<std::vector<Call>>& calls, bool staged = false) : staged_(staged) {
     // [subdomain][phase][k]: the k-th group of that phase, as its start and end
     std::vector<std::array<std::vector<std::pair<int, int>>, kHaloPhaseCount>> groups(calls.size());
-    for (std::size_t s = 0; s < calls.size(); ++s) add_lanes(static_cast<int>(s), calls[s], groups[s]);
+    for (std::size_t s = 0; s < calls.size(); ++s) add_lanes(plan, static_cast<int>(s), calls[s], groups[s]);
+    resolve_event_waits();
     // Each transfer of the k-th group of a phase starts when both ends have started that group;
     // each end's group ends after it.
     for (HaloPhase phase : kAllHaloPhases)
@@ -125,14 +193,40 @@ class WorkGraph {
   }
 
   const std::vector<Work>& work() const { return work_; }
+  const std::string& race() const { return race_; }
 
  private:
+  struct Record {
+    long epoch;
+    int work;  // a no-op on its lane: what it stands for
+  };
+  struct Wait {
+    int event;
+    long epoch;
+    int work;  // the no-op on the lane that the record must precede
+    int s;
+  };
+
+  // cudaStreamWaitEvent waits for the record enqueued before the call: the one of the latest
+  // epoch before the wait's (a record in the same epoch may come before or after it on the host).
+  void resolve_event_waits() {
+    for (const Wait& w : waits_) {
+      const Record* latest = nullptr;
+      for (const Record& r : records_[w.event]) {
+        if (r.epoch == w.epoch)
+          note(race_, "subdomain " + to_string(w.s) + " waits for event " + to_string(w.event) +
+                          " between the same two barriers as a record of it");
+        if (r.epoch < w.epoch && (!latest || r.epoch > latest->epoch)) latest = &r;
+      }
+      if (latest && latest->work >= 0) work_[w.work].after.push_back(latest->work);
+    }
+  }
   int add(Work w) {
     work_.push_back(std::move(w));
     return static_cast<int>(work_.size()) - 1;
   }
 
-  void add_lanes(int s, const std::vector<Call>& calls,
+  void add_lanes(const HaloPlan& plan, int s, const std::vector<Call>& calls,
                  std::array<std::vector<std::pair<int, int>>, kHaloPhaseCount>& groups) {
     std::array<int, 2> last = {-1, -1};                   // [lane]: the last work issued on it
     std::array<std::vector<int>, 2> pending;              // [lane]: follows for the next work on it
@@ -167,11 +261,43 @@ class WorkGraph {
           groups[static_cast<int>(c.phase)].emplace_back(start, end);
           break;
         }
+        case Call::push:
+          on_lane(c.lane, {staged_ ? Work::stage : Work::transfer, s, step, {}, &plan.transfers(c.phase)[c.mark_id], {}});
+          break;
+        case Call::copy_up:
+          on_lane(c.lane, {Work::unstage, s, step, {}, &plan.transfers(c.phase)[c.mark_id], {}});
+          break;
+        case Call::record:  // stands for the lane's work and for the follows and waits enqueued before it
+          records_[c.mark_id].push_back({c.epoch, on_lane(c.lane, {Work::none, s, step, {}, nullptr, {}})});
+          break;
+        case Call::wait:
+          waits_.push_back({c.mark_id, c.epoch, on_lane(c.lane, {Work::none, s, step, {}, nullptr, {}}), s});
+          break;
+        case Call::synchronize: {
+          // Both lanes drained, then the host barrier: everything after it, on every subdomain,
+          // follows everything before it on every subdomain (synchronize calls come in the same
+          // order on every subdomain, so the k-th one of each meets at the same barrier).
+          const int k = synchronized_[s]++;
+          if (!barriers_.count(k)) barriers_[k] = add({Work::none, s, step, {}, nullptr, {}});
+          const int barrier = barriers_[k];
+          for (int l : {0, 1}) {
+            if (last[l] >= 0) work_[barrier].after.push_back(last[l]);
+            for (int p : pending[l]) work_[barrier].after.push_back(p);
+            pending[l] = {barrier};
+          }
+          break;
+        }
       }
     }
   }
 
+  bool staged_ = false;
   std::vector<Work> work_;
+  std::map<int, std::vector<Record>> records_;  // [event]
+  std::vector<Wait> waits_;
+  std::map<int, int> barriers_;                 // [k]: the k-th synchronize's barrier (a no-op)
+  std::map<int, int> synchronized_;             // [subdomain]: synchronize calls so far
+  std::string race_;
 };
 
 // Runs the graph in a random order that respects it, on the 1-D image, beside the single-domain
@@ -190,6 +316,7 @@ Findings run_in_random_order(const SlabDecomposition& d, const WorkGraph& graph,
     if (waiting[w] == 0) ready.push_back(static_cast<int>(w));
   }
   std::mt19937_64 rng(seed);
+  std::map<const HaloTransfer*, std::vector<Cell>> buffers;  // staged transfers
   Findings found;
   std::size_t done = 0;
   while (!ready.empty()) {
@@ -204,8 +331,24 @@ Findings run_in_random_order(const SlabDecomposition& d, const WorkGraph& graph,
       case Work::sweep_e: sweep(slabs[x.s], true, x.planes, x.step, who, found.invalid_read); break;
       case Work::sources: inject(slabs[x.s], source_planes(d, x.s, d.halo_depth()), nz, x.step); break;
       case Work::transfer: execute({*x.moved}, slabs); break;
+      case Work::stage: {  // the sender's planes into the transfer's buffer
+        auto& buffer = buffers[x.moved];
+        buffer.clear();
+        for (Component c : x.moved->components)
+          for (Index k = x.moved->source.begin; k < x.moved->source.end; ++k) buffer.push_back(slabs[x.s].at(c, k));
+        break;
+      }
+      case Work::unstage: {  // and out of it into the receiver's ghost planes (garbage if never filled)
+        const auto& buffer = buffers[x.moved];
+        std::size_t i = 0;
+        for (Component c : x.moved->components)
+          for (Index k = x.moved->destination.begin; k < x.moved->destination.end; ++k, ++i)
+            slabs[x.s].at(c, k) = i < buffer.size() ? buffer[i] : Cell{0xBAD0ull, kStale};
+        break;
+      }
       case Work::group_start:
-      case Work::group_end: break;
+      case Work::group_end:
+      case Work::none: break;
     }
     ++done;
     for (int next : unblocks[w])
@@ -220,8 +363,14 @@ Findings run_in_random_order(const SlabDecomposition& d, const WorkGraph& graph,
 
 // The schedule of every subdomain over `steps` steps, advanced in chunks of 1, 2, 3, ... steps
 // (as the solver returns to the host between chunks, which need not start a block).
+// The transports the schedule is proved with.
+// (staged_without_waits: the receivers copy up without waiting for the senders' events, which
+// the checks must catch.)
+enum class Transport { groups, peer_copies, staged_copies, staged_without_waits };
+
 std::vector<std::vector<Call>> record(const SlabDecomposition& d, Index depth, Index steps,
-                                      const std::function<bool(Lane)>& drop_follow = {}) {
+                                      const std::function<bool(Lane)>& drop_follow = {},
+                                      Transport transport = Transport::groups) {
   std::vector<std::vector<Call>> calls(static_cast<std::size_t>(d.size()));
   std::vector<std::unique_ptr<RecordingEngine>> engines;
   ExchangeContext<float> context;
@@ -232,19 +381,31 @@ std::vector<std::vector<Call>> record(const SlabDecomposition& d, Index depth, I
     context.engines.push_back(engines.back().get());
     context.local.push_back(s);
   }
-  GroupTransport exchange(std::move(context), calls);
+  if (transport == Transport::groups) {
+    GroupTransport exchange(std::move(context), calls);
+    for (Index first = 0, chunk = 1; first < steps; first += chunk, ++chunk)
+      for (int s = 0; s < d.size(); ++s) exchange.advance(s, first, std::min(chunk, steps - first));
+    return calls;
+  }
+  // The copy transports meet at host barriers: one thread per subdomain, as in threads mode.
+  ThreadTeam team(d.size());
+  context.team = &team;
+  CopyTransport exchange(std::move(context), calls, transport != Transport::peer_copies,
+                         transport != Transport::staged_without_waits);
   for (Index first = 0, chunk = 1; first < steps; first += chunk, ++chunk)
-    for (int s = 0; s < d.size(); ++s) exchange.advance(s, first, std::min(chunk, steps - first));
+    team.run([&](int s) { exchange.advance(s, first, std::min(chunk, steps - first)); });
   return calls;
 }
 
-Findings run_case(const Case& c, int orders, const std::function<bool(Lane)>& drop_follow = {}) {
+Findings run_case(const Case& c, int orders, const std::function<bool(Lane)>& drop_follow = {},
+                  Transport transport = Transport::groups) {
   const SlabDecomposition d = decompose(c);
   const Index steps = 3 * c.depth + 2;
-  const auto calls = record(d, c.depth, steps, drop_follow);
+  const auto calls = record(d, c.depth, steps, drop_follow, transport);
   const HaloPlan plan = halo_plan(d, c.depth);  // the graph points at its transfers
-  const WorkGraph graph(plan, calls);
+  const WorkGraph graph(plan, calls, transport == Transport::staged_copies || transport == Transport::staged_without_waits);
   Findings first;
+  note(first.invalid_read, graph.race());
   for (int order = 0; order < orders; ++order) {
     const std::uint64_t seed = 1000 * c.nz + 100 * c.subdomains + 10 * c.depth + order;
     const Findings found = run_in_random_order(d, graph, steps, seed);
@@ -265,6 +426,21 @@ TEST(BorderFirstSchedule, EveryOrderTheGpuMayRunMatchesTheSingleDomainRunBitForB
     EXPECT_EQ(found.invalid_owned, "") << c.label();
     EXPECT_EQ(found.mismatch, "") << c.label();
   }
+}
+
+// overlap's and host-staged's protocol (src/exchange/overlap_exchange.cu): pushes peer to peer,
+// or staged through a buffer per transfer that the receiver copies up, ordered by events across
+// subdomains and host barriers. Every order a GPU may run reads only valid planes (staged: also
+// no buffer refilled before its copy up) and ends bit for bit on the single-domain run.
+TEST(BorderFirstSchedule, CopyTransportsInEveryOrderMatchTheSingleDomainRun) {
+  for (const Transport transport : {Transport::peer_copies, Transport::staged_copies})
+    for (const Case& c : valid_cases()) {
+      const Findings found = run_case(c, 20, {}, transport);
+      const std::string what = c.label() + (transport == Transport::staged_copies ? ", staged" : ", peer");
+      EXPECT_EQ(found.invalid_read, "") << what;
+      EXPECT_EQ(found.invalid_owned, "") << what;
+      EXPECT_EQ(found.mismatch, "") << what;
+    }
 }
 
 TEST(BorderFirstSchedule, TheBorderLaneCarriesTheExchangesAndTheBorders) {
@@ -293,6 +469,20 @@ TEST(BorderFirstSchedule, AMissingOrderBetweenTheLanesIsCaught) {
       EXPECT_TRUE(!found.invalid_read.empty() || !found.mismatch.empty())
           << c.label() << ", follows dropped on the " << (lane == Lane::bulk ? "bulk" : "border") << " lane";
     }
+}
+
+// The same with the staged copies (the event waits alone do not order the lanes of a
+// subdomain), and a receiver that copies a buffer up without waiting for its sender's event.
+TEST(BorderFirstSchedule, AMissingOrderIsCaughtWithStagedCopiesToo) {
+  for (Lane lane : {Lane::bulk, Lane::border}) {
+    const Findings found = run_case(Case{24, 3, 1}, 40, [lane](Lane l) { return l == lane; }, Transport::staged_copies);
+    EXPECT_TRUE(!found.invalid_read.empty() || !found.mismatch.empty())
+        << "follows dropped on the " << (lane == Lane::bulk ? "bulk" : "border") << " lane";
+  }
+  for (const Case& c : {Case{24, 3, 1}, Case{24, 3, 2}}) {
+    const Findings found = run_case(c, 40, {}, Transport::staged_without_waits);
+    EXPECT_TRUE(!found.invalid_read.empty() || !found.mismatch.empty()) << c.label() << ", no waits";
+  }
 }
 
 }  // namespace
