@@ -25,9 +25,10 @@ namespace {
 // sweep (32 registers, 16 blocks of 128 per SM). With Cpml each node is update_cell_with_cpml's
 // (kernels/cpml.hpp: main update and corrections in registers) for the faces of the Axes its box
 // may meet (the x boxes: x only; the y boxes: x, y; the z boxes: all); that kernel only sweeps the
-// shell boxes of a CPML run, the plain one the rest (cpml_split). Unbounded it took 58 registers in
-// float (8 blocks of 128 per SM); capped at 40 (MinBlocks 6: 12 blocks, 72 bytes of spills) the
-// whole CPML run was 4 % faster on an H200 at 512^3 (42.8 against 41.2 Gcells/s).
+// shell boxes of a CPML run, the plain one the rest (cpml_split). When that kernel swept every node
+// of a CPML run (second session), capping it at 40 registers (72 bytes of spills) made the run 4 %
+// faster than its unbounded 58 (42.8 against 41.2 Gcells/s at 512^3); over the shell boxes alone
+// the looser caps below are faster (kXBoxMinBlocks, kShellMinBlocks).
 template <typename Real, bool UpdateH, bool Cpml, int MinBlocks, int Axes = 7>
 __global__ void __launch_bounds__(256, MinBlocks)
     yee_sweep_kernel(Real* __restrict__ ex, Real* __restrict__ ey, Real* __restrict__ ez, Real* __restrict__ hx,
@@ -49,10 +50,17 @@ __global__ void __launch_bounds__(256, MinBlocks)
     update_e_cell(f, c, L.pitch_y, L.pitch_z, m);
 }
 
-// The x boxes' kernel (x faces only) fits the plain sweep's 32 registers in float without spills
-// (16 blocks of 128 per SM); in double it would spill 84 bytes there, so 40 (MinBlocks 6).
+// Register caps of the shell kernels (__launch_bounds__(256, MinBlocks): 65536 / (256 MinBlocks)
+// registers). The x boxes' kernel (x faces only) fits the plain sweep's 32 registers in float
+// without spills, but runs faster with MinBlocks 5 (it takes 40); in double MinBlocks 6 (40; at
+// 32 it spills 84 bytes). The y and z boxes' kernels, MinBlocks 4, take 48 and 64 registers in
+// float without spills (in double 64, the z boxes' with 132 bytes of spills), and ran faster than
+// at 40 registers with spills (MinBlocks 6). 512^3 with 10-cell CPML on all
+// faces on one H200 (results/2026-11-21-session5, call7): 44.74-44.80 Gcells/s with (6, 8), 46.20
+// with (4, 6), 46.38 with (4, 5), 46.36 with (4, 4); y and z at 3 or 2 as at 4; PEC 53.25.
 template <typename Real>
-constexpr int kXBoxMinBlocks = sizeof(Real) == 4 ? 8 : 6;
+constexpr int kXBoxMinBlocks = sizeof(Real) == 4 ? 5 : 6;
+constexpr int kShellMinBlocks = 4;
 
 template <typename Real>
 __global__ void inject_sources_kernel(FieldPointers<Real> f, const PointSource* sources, int count,
@@ -273,9 +281,9 @@ class CudaEngine final : public Engine<Real> {
       if (split.axes[b] == 1)
         launch(yee_sweep_kernel<Real, UpdateH, true, kXBoxMinBlocks<Real>, 1>, split.shell[b], block);
       else if (split.axes[b] == 3)
-        launch(yee_sweep_kernel<Real, UpdateH, true, 6, 3>, split.shell[b], block);
+        launch(yee_sweep_kernel<Real, UpdateH, true, kShellMinBlocks, 3>, split.shell[b], block);
       else
-        launch(yee_sweep_kernel<Real, UpdateH, true, 6, 7>, split.shell[b], block);
+        launch(yee_sweep_kernel<Real, UpdateH, true, kShellMinBlocks, 7>, split.shell[b], block);
     }
   }
 
