@@ -111,10 +111,12 @@ class DeviceArray {
 // Block shape. 32 x 4 x 1 was the fastest of 32x8, 32x4, 64x4, 32x16, 64x2 at 512^3 on an H200
 // (results/2026-11-21-cuda-tuning.md; 32x4 and 64x2 tie). Several nodes per thread along z,
 // reusing the plane above in registers, measured slower (43-49 against 52.7 Gcells/s) and was
-// dropped. YEEX_CUDA_BLOCK="XxYxZ" overrides the shape, for tuning on other GPUs.
-dim3 block_shape() {
-  dim3 b(32, 4, 1);
-  if (const char* env = std::getenv("YEEX_CUDA_BLOCK")) {
+// dropped. YEEX_CUDA_BLOCK="XxYxZ" overrides the shape, for tuning on other GPUs. The CPML shell
+// boxes (the split sweep) take 128 x 1 (YEEX_CPML_BLOCK overrides it): at 512^3 on an H200 the CPML
+// run went 46.34-46.38 Gcells/s with 32x4, 46.48 with 64x2, 46.54 with 128x1, 45.96 with 64x4,
+// 45.80 with 32x8 (results/2026-11-21-session5/call9).
+dim3 block_shape(const char* variable = "YEEX_CUDA_BLOCK", dim3 b = dim3(32, 4, 1)) {
+  if (const char* env = std::getenv(variable)) {
     unsigned x = 0, y = 0, z = 0;
     if (std::sscanf(env, "%ux%ux%u", &x, &y, &z) == 3 && x * y * z > 0 && x * y * z <= 256) b = dim3(x, y, z);
   }
@@ -137,7 +139,8 @@ class CudaEngine final : public Engine<Real> {
   explicit CudaEngine(const EngineSetup<Real>& setup)
       : layout_(setup.layout), device_(setup.device), steps_(setup.steps),
         source_count_(static_cast<int>(setup.sources.size())), probe_count_(static_cast<int>(setup.probes.size())),
-        probe_slots_(setup.probe_slots), block_(block_shape()) {
+        probe_slots_(setup.probe_slots), block_(block_shape()),
+        shell_block_(block_shape("YEEX_CPML_BLOCK", dim3(128, 1, 1))) {
     YEEX_CUDA(cudaSetDevice(device_));
     int lowest = 0, highest = 0;
     YEEX_CUDA(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
@@ -288,10 +291,10 @@ class CudaEngine final : public Engine<Real> {
   }
 
   // The x boxes of the shell are a few nodes wide: a block as wide as the box (rounded up to a
-  // power of two), as many threads as the usual block, so that warps are not mostly idle.
+  // power of two), as many threads as the shell block, so that warps are not mostly idle.
   dim3 shell_block(const NodeRange& box) const {
-    const unsigned width = static_cast<unsigned>(box.i1 - box.i0), threads = block_.x * block_.y * block_.z;
-    if (width >= block_.x) return block_;
+    const unsigned width = static_cast<unsigned>(box.i1 - box.i0), threads = shell_block_.x * shell_block_.y * shell_block_.z;
+    if (width >= shell_block_.x) return shell_block_;
     unsigned x = 1;
     while (x < width) x *= 2;
     return dim3(x, threads / x, 1);
@@ -302,7 +305,7 @@ class CudaEngine final : public Engine<Real> {
   Index steps_;
   int source_count_, probe_count_;
   Index probe_slots_;
-  dim3 block_;
+  dim3 block_, shell_block_;
   Index split_align_ = cpml_split_align(sizeof(Real));
   cudaStream_t stream_ = nullptr;         // Lane::bulk, lowest priority
   cudaStream_t border_stream_ = nullptr;  // Lane::border, highest priority
