@@ -293,7 +293,8 @@ class CudaEngine final : public Engine<Real> {
   // The x boxes of the shell are a few nodes wide: a block as wide as the box (rounded up to a
   // power of two), as many threads as the shell block, so that warps are not mostly idle.
   dim3 shell_block(const NodeRange& box) const {
-    const unsigned width = static_cast<unsigned>(box.i1 - box.i0), threads = shell_block_.x * shell_block_.y * shell_block_.z;
+    const unsigned width = static_cast<unsigned>(box.i1 - box.i0);
+    const unsigned threads = shell_block_.x * shell_block_.y * shell_block_.z;
     if (width >= shell_block_.x) return shell_block_;
     unsigned x = 1;
     while (x < width) x *= 2;

@@ -204,7 +204,8 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
           to.field_data(c) + this->plane_offset(t.to, t.destination.begin), count);
     const auto& out_of = this->psi_chunks(t, t.from);
     const auto& into = this->psi_chunks(t, t.to);
-    for (std::size_t i = 0; i < into.size(); ++i) add(out_of[i].data, into[i].data, static_cast<std::size_t>(into[i].count));
+    for (std::size_t i = 0; i < into.size(); ++i)
+      add(out_of[i].data, into[i].data, static_cast<std::size_t>(into[i].count));
     if (staged_) p.buffer = std::make_unique<StagingBuffer<Real>>(staged);
     return p;
   }
@@ -216,7 +217,8 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
   std::string name_;
   bool staged_;  // OverlapTransport::staged
   std::vector<std::array<std::vector<Push>, kHaloPhaseCount>> pushes_;  // [sender][phase]
-  std::vector<std::array<Event, kHaloPhaseCount>> pushed_;              // [sender][phase]: its pushes landed (staged: in its buffers)
+  // [sender][phase]: its pushes landed (staged: in its buffers)
+  std::vector<std::array<Event, kHaloPhaseCount>> pushed_;
   std::vector<Event> ready_;  // [subdomain], R > 1: its sent planes final and its ghost planes free
 };
 

@@ -403,7 +403,8 @@ Findings run_case(const Case& c, int orders, const std::function<bool(Lane)>& dr
   const Index steps = 3 * c.depth + 2;
   const auto calls = record(d, c.depth, steps, drop_follow, transport);
   const HaloPlan plan = halo_plan(d, c.depth);  // the graph points at its transfers
-  const WorkGraph graph(plan, calls, transport == Transport::staged_copies || transport == Transport::staged_without_waits);
+  const bool staged = transport == Transport::staged_copies || transport == Transport::staged_without_waits;
+  const WorkGraph graph(plan, calls, staged);
   Findings first;
   note(first.invalid_read, graph.race());
   for (int order = 0; order < orders; ++order) {
