@@ -1,7 +1,7 @@
 // The border-first schedule: the step loop of backends that hide their halo transfers behind the
-// bulk of the sweeps (overlap, b2r on GPUs, nccl). It is written once here; a backend supplies
-// only its transport: how the transfers of one phase are issued on a GPU's border lane, and how
-// that lane waits until the planes sent to it have landed.
+// bulk of the sweeps (overlap, host-staged and b2r on GPUs, nccl). It is written once here; a
+// backend supplies only its transport: how the transfers of one phase are issued on a GPU's
+// border lane, and how that lane waits until the planes sent to it have landed.
 //
 // In a step that exchanges (every step for R = 1, the first substep of a block for R > 1) each
 // sweep is cut into borders and bulk by the halo plan's border split (border_split in
