@@ -93,7 +93,8 @@ class NcclExchange final : public BorderFirstExchange<Real> {
                 {send, send ? t.to : t.from, chunk.data, static_cast<std::size_t>(chunk.count)});
         }
     comms_.assign(engines.size(), nullptr);
-    if (this->context_.decomposition->size() == 1) return;  // one subdomain: nothing to exchange, no communicator to set up
+    // One subdomain: nothing to exchange, no communicator to set up.
+    if (this->context_.decomposition->size() == 1) return;
     setenv("NCCL_NVLS_ENABLE", "0", 0);  // before NCCL reads its environment; a user's setting wins
     if (const ProcessGroup* group = this->context_.processes) {
       // MPI mode: rank r holds subdomain r, and is NCCL rank r of one communicator over the group.
