@@ -145,7 +145,7 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
     if (!ready_.empty()) {
       record(ready_[s], stream);
       this->context_.team->barrier();  // every ready of this block recorded
-      for (const Push& p : pushes) wait(stream, ready_[p.to]);
+      for (const Push& p : pushes) wait(stream, ready_[p.transfer->to]);
     }
     if (pushes.empty()) return;
     for (const Push& p : pushes)
@@ -166,7 +166,7 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
       wait(stream, pushed_[t.from][static_cast<int>(phase)]);
       if (!staged_) continue;
       for (const Push& p : pushes_[t.from][static_cast<int>(phase)])
-        if (p.to == s)
+        if (p.transfer == &t)  // a sender may have two transfers to s in a phase (B+2R: E and H)
           for (const Copy& c : p.copies)
             YEEX_CUDA(cudaMemcpyAsync(c.destination, p.buffer->data() + c.staged_at, c.bytes, cudaMemcpyHostToDevice,
                                       stream));
@@ -183,7 +183,7 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
     std::size_t staged_at = 0;  // elements into the buffer
   };
   struct Push {
-    int to = kNoNeighbour;
+    const HaloTransfer* transfer = nullptr;  // the plan's
     int from_device = -1, to_device = -1;
     std::vector<Copy> copies;
     std::unique_ptr<StagingBuffer<Real>> buffer;  // staged only: pinned host memory for every copy
@@ -192,7 +192,7 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
   Push make_push(const HaloTransfer& t) const {
     Engine<Real>& from = *this->context_.engines[t.from];
     Engine<Real>& to = *this->context_.engines[t.to];
-    Push p{t.to, from.device(), to.device(), {}, nullptr};
+    Push p{&t, from.device(), to.device(), {}, nullptr};
     std::size_t staged = 0;
     const auto add = [&](const Real* source, Real* destination, std::size_t count) {
       p.copies.push_back({source, destination, count * sizeof(Real), staged});
