@@ -4,7 +4,12 @@
 // slab. GPUs are ordered by CUDA events (timing disabled); no host thread waits for a GPU inside
 // the step loop. Two transports:
 //   peer (overlap, b2r): every GPU copies the planes its neighbours need straight into their
-//     ghost planes (cudaMemcpyPeerAsync, over NVLink with peer access);
+//     ghost planes, over NVLink with peer access: by the copy engines (cudaMemcpyPeerAsync, one
+//     copy per component and psi chunk), or by one kernel per phase (peer_kernel: push_kernel
+//     stores every run of the phase, to every receiver, through peer pointers). A copy costs the
+//     host thread an API call and the lane a copy's latency, one after the other: B+2R sends six
+//     components to each neighbour, twelve copies per block. The kernel costs one launch, and its
+//     runs move side by side;
 //   staged (host-staged, b2r under --no-peer): every GPU copies them down into a pinned host
 //     buffer of the transfer (D2H), and the receiver copies the buffer up into its ghost planes
 //     (H2D) on its own border lane once the sender's event says the D2H is done. No peer access.
@@ -89,7 +94,9 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -106,12 +113,44 @@
 namespace yeex {
 namespace {
 
+// The runs of one push_kernel launch: every copy one subdomain pushes in one phase. Whole padded
+// planes and psi chunks; a run whose ends are 16-byte aligned moves in uint4, the others in Real.
+template <typename Real>
+struct PushRuns {
+  static constexpr int kMaxRuns = 64;
+  int count = 0;
+  const Real* from[kMaxRuns] = {};
+  Real* to[kMaxRuns] = {};  // another GPU's memory, through peer access
+  Index elements[kMaxRuns] = {};
+  bool wide[kMaxRuns] = {};  // from, to and the byte count multiples of 16
+};
+
+// Block y moves run y; the blocks along x stride through it.
+template <typename Real>
+__global__ void push_kernel(const __grid_constant__ PushRuns<Real> runs) {
+  const int r = blockIdx.y;
+  const Index first = Index(blockIdx.x) * blockDim.x + threadIdx.x, stride = Index(gridDim.x) * blockDim.x;
+  if (runs.wide[r]) {
+    const auto* from = reinterpret_cast<const uint4*>(runs.from[r]);
+    auto* to = reinterpret_cast<uint4*>(runs.to[r]);
+    const Index n = runs.elements[r] * Index(sizeof(Real)) / Index(sizeof(uint4));
+    for (Index e = first; e < n; e += stride) to[e] = from[e];
+  } else {
+    for (Index e = first; e < runs.elements[r]; e += stride) runs.to[r][e] = runs.from[r][e];
+  }
+}
+
+constexpr unsigned kPushBlock = 256;
+// Blocks per run along x: enough for a 512^2 plane in a few passes, few enough that the pushes
+// leave the bulk sweep most of the GPU.
+constexpr unsigned kPushBlocksPerRun = 32;
+
 template <typename Real>
 class OverlapExchange final : public BorderFirstExchange<Real> {
  public:
   OverlapExchange(ExchangeContext<Real> context, std::string name, OverlapTransport transport)
       : BorderFirstExchange<Real>(std::move(context)), name_(std::move(name)),
-        staged_(transport == OverlapTransport::staged) {
+        staged_(transport == OverlapTransport::staged), kernel_(transport == OverlapTransport::peer_kernel) {
     const auto& plan = this->context_.plan;
     const auto& engines = this->context_.engines;
     for (Engine<Real>* e : engines)
@@ -125,6 +164,7 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
         Event& pushed = pushed_[t.from][static_cast<int>(phase)];
         if (!pushed) pushed = make_event(engines[t.from]->device());
       }
+    if (kernel_) set_up_push_runs();
     if (plan.halo_depth > 1)  // R = 1 needs no ready: the events of the other phase stand for the ghost reads
       for (Engine<Real>* e : engines) ready_.push_back(make_event(e->device()));
   }
@@ -148,12 +188,20 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
       for (const Push& p : pushes) wait(stream, ready_[p.transfer->to]);
     }
     if (pushes.empty()) return;
-    for (const Push& p : pushes)
-      for (const Copy& c : p.copies)
-        if (staged_)
-          YEEX_CUDA(cudaMemcpyAsync(p.buffer->data() + c.staged_at, c.source, c.bytes, cudaMemcpyDeviceToHost, stream));
-        else
-          YEEX_CUDA(cudaMemcpyPeerAsync(c.destination, p.to_device, c.source, p.from_device, c.bytes, stream));
+    if (kernel_) {
+      const PushLaunch& launch = push_runs_[s][static_cast<int>(phase)];
+      YEEX_CUDA(cudaSetDevice(this->context_.engines[s]->device()));
+      push_kernel<Real><<<launch.grid, kPushBlock, 0, stream>>>(launch.runs);
+      YEEX_CUDA(cudaGetLastError());
+    } else {
+      for (const Push& p : pushes)
+        for (const Copy& c : p.copies)
+          if (staged_)
+            YEEX_CUDA(
+                cudaMemcpyAsync(p.buffer->data() + c.staged_at, c.source, c.bytes, cudaMemcpyDeviceToHost, stream));
+          else
+            YEEX_CUDA(cudaMemcpyPeerAsync(c.destination, p.to_device, c.source, p.from_device, c.bytes, stream));
+    }
     record(pushed_[s][static_cast<int>(phase)], stream);
   }
 
@@ -210,12 +258,42 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
     return p;
   }
 
+  // peer_kernel: one launch per sender and phase, over the copies of all its pushes.
+  struct PushLaunch {
+    PushRuns<Real> runs;
+    dim3 grid;
+  };
+
+  void set_up_push_runs() {
+    push_runs_.resize(pushes_.size());
+    for (std::size_t s = 0; s < pushes_.size(); ++s)
+      for (int phase = 0; phase < kHaloPhaseCount; ++phase) {
+        PushLaunch& launch = push_runs_[s][phase];
+        for (const Push& p : pushes_[s][phase])
+          for (const Copy& c : p.copies) {
+            PushRuns<Real>& runs = launch.runs;
+            if (runs.count == PushRuns<Real>::kMaxRuns)
+              throw std::invalid_argument(name_ + ": more than " + std::to_string(PushRuns<Real>::kMaxRuns) +
+                                          " halo runs in one phase for the push kernel");
+            const auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+            runs.from[runs.count] = c.source;
+            runs.to[runs.count] = c.destination;
+            runs.elements[runs.count] = static_cast<Index>(c.bytes / sizeof(Real));
+            runs.wide[runs.count] = aligned(c.source) && aligned(c.destination) && c.bytes % 16 == 0;
+            ++runs.count;
+          }
+        launch.grid = dim3(kPushBlocksPerRun, static_cast<unsigned>(std::max(launch.runs.count, 1)));
+      }
+  }
+
   cudaStream_t border(int s) const {
     return static_cast<cudaStream_t>(this->context_.engines[s]->native_stream(Lane::border));
   }
 
   std::string name_;
   bool staged_;  // OverlapTransport::staged
+  bool kernel_;  // OverlapTransport::peer_kernel
+  std::vector<std::array<PushLaunch, kHaloPhaseCount>> push_runs_;  // [sender][phase], peer_kernel only
   std::vector<std::array<std::vector<Push>, kHaloPhaseCount>> pushes_;  // [sender][phase]
   // [sender][phase]: its pushes landed (staged: in its buffers)
   std::vector<std::array<Event, kHaloPhaseCount>> pushed_;

@@ -6,9 +6,11 @@
 
 namespace yeex {
 
-// How the halo planes travel: peer to peer (cudaMemcpyPeerAsync, peer access enabled), or staged
-// through pinned host buffers (D2H by the sender, H2D by the receiver; no peer access).
-enum class OverlapTransport { peer, staged };
+// How the halo planes travel: peer to peer, by the copy engines (cudaMemcpyPeerAsync) or by one
+// kernel per phase that stores every plane of the phase into the receivers through peer pointers
+// (peer access enabled either way); or staged through pinned host buffers (D2H by the sender,
+// H2D by the receiver; no peer access).
+enum class OverlapTransport { peer, peer_kernel, staged };
 
 // Border planes on the high-priority stream, halo pushes right behind them, bulk on the
 // low-priority stream; GPUs ordered by events. `name` is "overlap" (peer, halo depth 1),

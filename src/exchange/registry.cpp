@@ -1,6 +1,8 @@
 #include "src/exchange/registry.hpp"
 
+#include <cstdlib>
 #include <stdexcept>
+#include <string>
 
 #include "src/exchange/host_staged_exchange.hpp"
 #if YEEX_HAVE_CUDA
@@ -47,9 +49,14 @@ std::unique_ptr<HaloExchange<Real>> make_staged_exchange(ExchangeContext<Real> c
 }
 
 #if YEEX_HAVE_CUDA
+// overlap (R = 1) pushes with the copy engines, b2r (R > 1, six components a neighbour) with the
+// push kernel; YEEX_PEER_PUSH=copy or =kernel picks one for both.
 template <typename Real>
 std::unique_ptr<HaloExchange<Real>> make_peer_exchange(ExchangeContext<Real> context, std::string name) {
-  return make_overlap_exchange<Real>(std::move(context), std::move(name), OverlapTransport::peer);
+  const char* push = std::getenv("YEEX_PEER_PUSH");
+  const bool kernel = push ? std::string(push) == "kernel" : context.plan.halo_depth > 1;
+  return make_overlap_exchange<Real>(std::move(context), std::move(name),
+                                     kernel ? OverlapTransport::peer_kernel : OverlapTransport::peer);
 }
 #endif
 

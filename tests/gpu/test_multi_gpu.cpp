@@ -149,6 +149,21 @@ TEST(MultiGpu, WithoutPeerAccessMatchesOneGpu) {
     }
 }
 
+// The peer transport's two ways of pushing (overlap_exchange.cu), each on the backend that does
+// not take it by default: overlap (R = 1) through the push kernel, b2r (R = 2, 3) through the copy
+// engines. With CPML, b2r's pushes carry psi chunks too.
+TEST(MultiGpu, EitherPeerPushMatchesOneGpu) {
+  for (int gpus = 2; gpus <= std::min(4, cuda_device_count()); ++gpus)
+    for (const auto& [exchange, depth, push] : {std::tuple{"overlap", 1, "kernel"}, std::tuple{"b2r", 2, "copy"},
+                                                std::tuple{"b2r", 3, "copy"}}) {
+      SCOPED_TRACE(std::string(exchange) + " pushing by " + push + " on " + std::to_string(gpus) + " GPUs, R = " +
+                   std::to_string(depth));
+      const testing::ScopedEnvironmentVariable by("YEEX_PEER_PUSH", push);
+      expect_matches_one_gpu({exchange, gpus, depth}, contract_deck(), reference);
+      expect_matches_one_gpu({exchange, gpus, depth}, cpml_contract_deck(), cpml_reference);
+    }
+}
+
 // coop's sweeps call grid.sync() at every band of 64 planes (coop_exchange.cu), more than the
 // contract's slabs hold: bands of 1 and 5 planes here, with and without CPML, so that blocks of
 // every GPU wait for each other inside a sweep, also where a block has no tile left.
