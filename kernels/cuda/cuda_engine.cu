@@ -133,6 +133,17 @@ Index cpml_split_align(std::size_t element_size) {
   return static_cast<Index>(128 / element_size);
 }
 
+// The smallest CPML shell, in nodes, whose boxes a bulk sweep runs on the shell stream (see
+// CudaEngine::sweep): below it the fork and join cost more than the overlap gains.
+// YEEX_CPML_FORK_NODES overrides it (0: every shell forks), for tuning and tests.
+constexpr Index kShellForkNodes = Index(1) << 22;
+
+Index shell_fork_nodes() {
+  if (const char* env = std::getenv("YEEX_CPML_FORK_NODES"))
+    if (const long long n = std::atoll(env); n >= 0) return static_cast<Index>(n);
+  return kShellForkNodes;
+}
+
 template <typename Real>
 class CudaEngine final : public Engine<Real> {
  public:
@@ -146,7 +157,10 @@ class CudaEngine final : public Engine<Real> {
     YEEX_CUDA(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
     YEEX_CUDA(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, lowest));
     YEEX_CUDA(cudaStreamCreateWithPriority(&border_stream_, cudaStreamNonBlocking, highest));
+    // Above the bulk stream, below the border stream (lower numbers are higher priorities).
+    YEEX_CUDA(cudaStreamCreateWithPriority(&shell_stream_, cudaStreamNonBlocking, std::min(highest + 1, lowest)));
     for (cudaEvent_t& e : marks_) YEEX_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    for (cudaEvent_t* e : {&shell_fork_, &shell_join_}) YEEX_CUDA(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
     const std::size_t n = layout_.elements();
     for (auto& a : fields_) {
       a = DeviceArray<Real>(n);
@@ -171,11 +185,12 @@ class CudaEngine final : public Engine<Real> {
   }
   ~CudaEngine() override {
     cudaSetDevice(device_);
-    for (cudaStream_t s : {stream_, border_stream_}) {
+    for (cudaStream_t s : {stream_, border_stream_, shell_stream_}) {
       cudaStreamSynchronize(s);
       cudaStreamDestroy(s);
     }
     for (cudaEvent_t e : marks_) cudaEventDestroy(e);
+    for (cudaEvent_t e : {shell_fork_, shell_join_}) cudaEventDestroy(e);
   }
 
   std::string name() const override { return "cuda"; }
@@ -262,31 +277,51 @@ class CudaEngine final : public Engine<Real> {
 
   // Without CPML one launch of the plain kernel over r. With CPML the split sweep
   // (kernels/cpml.hpp): the plain kernel over the nodes of no slab, the CPML kernel over the shell
-  // boxes, all on `stream` (the nodes are disjoint, so their order does not matter).
+  // boxes (the nodes are disjoint, so their order does not matter). On the border lane, and where
+  // the shell is small, all on `stream`. Else the shell boxes go to shell_stream_, forked from
+  // `stream` and joined back into it (so what follows on the lane follows them too), at a higher
+  // priority: the block scheduler then hands their blocks out first, and they share the SMs with
+  // the plain kernel's. Alone, a shell kernel holds few blocks per SM (48-64 registers) and
+  // lasts 40-105 us at 512^3, and its memory traffic stays well below the plain kernel's
+  // (Nsight Compute, results/2026-11-21-session6: 2.8-3.3 against 4.0 TB/s); beside the plain
+  // kernel's blocks the SMs keep more loads in flight. YEEX_CPML_FORK_NODES sets the smallest
+  // shell, in nodes, that forks (0: every one).
   template <bool UpdateH>
   void sweep(const NodeRange& r, cudaStream_t stream) {
     if (r.empty()) return;
     YEEX_CUDA(cudaSetDevice(device_));
     const FieldPointers<Real> f = pointers();
-    const auto launch = [&](auto kernel, const NodeRange& box, dim3 block) {
+    const auto launch = [&](auto kernel, const NodeRange& box, dim3 block, cudaStream_t on) {
       const dim3 grid(static_cast<unsigned>((box.i1 - box.i0 + block.x - 1) / block.x),
                       static_cast<unsigned>((box.j1 - box.j0 + block.y - 1) / block.y),
                       static_cast<unsigned>((box.k1 - box.k0 + block.z - 1) / block.z));
-      kernel<<<grid, block, 0, stream>>>(f.ex, f.ey, f.ez, f.hx, f.hy, f.hz, material_class_.get(), classes_.get(),
-                                         layout_, box, cpml_);
+      kernel<<<grid, block, 0, on>>>(f.ex, f.ey, f.ez, f.hx, f.hy, f.hz, material_class_.get(), classes_.get(),
+                                     layout_, box, cpml_);
       YEEX_CUDA(cudaGetLastError());
     };
-    if (cpml_.faces == 0) return launch(yee_sweep_kernel<Real, UpdateH, false, 0>, r, block_);
+    if (cpml_.faces == 0) return launch(yee_sweep_kernel<Real, UpdateH, false, 0>, r, block_, stream);
     const CpmlSplit split = cpml_split(cpml_, r, split_align_);
-    if (!split.plain.empty()) launch(yee_sweep_kernel<Real, UpdateH, false, 0>, split.plain, block_);
+    Index shell_nodes = 0;
+    for (int b = 0; b < split.shells; ++b) shell_nodes += split.shell[b].count();
+    const bool fork = stream == stream_ && shell_nodes > 0 && shell_nodes >= fork_nodes_;
+    const cudaStream_t shells = fork ? shell_stream_ : stream;
+    if (fork) {
+      YEEX_CUDA(cudaEventRecord(shell_fork_, stream));
+      YEEX_CUDA(cudaStreamWaitEvent(shell_stream_, shell_fork_, 0));
+    }
     for (int b = 0; b < split.shells; ++b) {
       const dim3 block = shell_block(split.shell[b]);
       if (split.axes[b] == 1)
-        launch(yee_sweep_kernel<Real, UpdateH, true, kXBoxMinBlocks<Real>, 1>, split.shell[b], block);
+        launch(yee_sweep_kernel<Real, UpdateH, true, kXBoxMinBlocks<Real>, 1>, split.shell[b], block, shells);
       else if (split.axes[b] == 3)
-        launch(yee_sweep_kernel<Real, UpdateH, true, kShellMinBlocks, 3>, split.shell[b], block);
+        launch(yee_sweep_kernel<Real, UpdateH, true, kShellMinBlocks, 3>, split.shell[b], block, shells);
       else
-        launch(yee_sweep_kernel<Real, UpdateH, true, kShellMinBlocks, 7>, split.shell[b], block);
+        launch(yee_sweep_kernel<Real, UpdateH, true, kShellMinBlocks, 7>, split.shell[b], block, shells);
+    }
+    if (!split.plain.empty()) launch(yee_sweep_kernel<Real, UpdateH, false, 0>, split.plain, block_, stream);
+    if (fork) {
+      YEEX_CUDA(cudaEventRecord(shell_join_, shell_stream_));
+      YEEX_CUDA(cudaStreamWaitEvent(stream, shell_join_, 0));
     }
   }
 
@@ -308,8 +343,11 @@ class CudaEngine final : public Engine<Real> {
   Index probe_slots_;
   dim3 block_, shell_block_;
   Index split_align_ = cpml_split_align(sizeof(Real));
+  Index fork_nodes_ = shell_fork_nodes();
   cudaStream_t stream_ = nullptr;         // Lane::bulk, lowest priority
   cudaStream_t border_stream_ = nullptr;  // Lane::border, highest priority
+  cudaStream_t shell_stream_ = nullptr;   // a bulk sweep's CPML shell boxes, between the two (see sweep)
+  cudaEvent_t shell_fork_ = nullptr, shell_join_ = nullptr;
   std::array<cudaEvent_t, kLaneMarks> marks_{};  // Engine::mark, timing disabled (cheaper to record and wait)
   std::array<DeviceArray<Real>, kComponentCount> fields_;
   DeviceArray<std::uint8_t> material_class_;

@@ -97,6 +97,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -123,6 +124,7 @@ struct PushRuns {
   Real* to[kMaxRuns] = {};  // another GPU's memory, through peer access
   Index elements[kMaxRuns] = {};
   bool wide[kMaxRuns] = {};  // from, to and the byte count multiples of 16
+  bool streaming = false;  // EXPERIMENT: evict-first loads and stores
 };
 
 // Block y moves run y; the blocks along x stride through it.
@@ -134,7 +136,10 @@ __global__ void push_kernel(const __grid_constant__ PushRuns<Real> runs) {
     const auto* from = reinterpret_cast<const uint4*>(runs.from[r]);
     auto* to = reinterpret_cast<uint4*>(runs.to[r]);
     const Index n = runs.elements[r] * Index(sizeof(Real)) / Index(sizeof(uint4));
-    for (Index e = first; e < n; e += stride) to[e] = from[e];
+    if (runs.streaming)
+      for (Index e = first; e < n; e += stride) __stcs(to + e, __ldcs(from + e));
+    else
+      for (Index e = first; e < n; e += stride) to[e] = from[e];
   } else {
     for (Index e = first; e < runs.elements[r]; e += stride) runs.to[r][e] = runs.from[r][e];
   }
@@ -142,8 +147,13 @@ __global__ void push_kernel(const __grid_constant__ PushRuns<Real> runs) {
 
 constexpr unsigned kPushBlock = 256;
 // Blocks per run along x: enough for a 512^2 plane in a few passes, few enough that the pushes
-// leave the bulk sweep most of the GPU.
-constexpr unsigned kPushBlocksPerRun = 32;
+// leave the bulk sweep most of the GPU. YEEX_PUSH_BLOCKS overrides it, for tuning.
+constexpr unsigned kPushBlocksPerRun = 8;
+
+unsigned push_blocks_per_run() {
+  const char* blocks = std::getenv("YEEX_PUSH_BLOCKS");
+  return blocks && std::atoi(blocks) > 0 ? static_cast<unsigned>(std::atoi(blocks)) : kPushBlocksPerRun;
+}
 
 template <typename Real>
 class OverlapExchange final : public BorderFirstExchange<Real> {
@@ -282,7 +292,8 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
             runs.wide[runs.count] = aligned(c.source) && aligned(c.destination) && c.bytes % 16 == 0;
             ++runs.count;
           }
-        launch.grid = dim3(kPushBlocksPerRun, static_cast<unsigned>(std::max(launch.runs.count, 1)));
+        launch.runs.streaming = std::getenv("YEEX_PUSH_STREAMING") != nullptr;
+        launch.grid = dim3(push_blocks_per_run(), static_cast<unsigned>(std::max(launch.runs.count, 1)));
       }
   }
 

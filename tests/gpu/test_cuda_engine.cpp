@@ -8,6 +8,8 @@
 #include "src/solver/field_stats.hpp"
 #include "src/solver/solver.hpp"
 #include "tests/support/engine_fixture.hpp"
+#include "tests/support/run_helpers.hpp"
+#include "tests/support/same_run.hpp"
 
 namespace yeex {
 namespace {
@@ -69,6 +71,25 @@ TEST(CudaEngine, MatchesHostEngineWithCpmlFloat32) {
 TEST(CudaEngine, MatchesHostEngineWithCpmlFloat64) {
   YEEX_REQUIRE_GPU();
   EXPECT_LE(relative_l2_cuda_vs_host<double>(300, short_cpml(300)), 1e-12);
+}
+
+// The CPML shell boxes on the shell stream beside the plain box (cuda_engine.cu, sweep), which
+// the small test decks never take by default: forced, the fields and probes keep their bits.
+template <typename Real>
+void expect_shell_stream_keeps_the_bits() {
+  const Model model = build_model(short_cpml(120));
+  RunConfig config;
+  config.engine = "cuda";
+  config.precision_bits = 8 * sizeof(Real);
+  const RunResult in_line = run_model(model, config);
+  const testing::ScopedEnvironmentVariable fork("YEEX_CPML_FORK_NODES", "0");
+  testing::expect_same_bits(run_model(model, config), in_line);
+}
+
+TEST(CudaEngine, CpmlShellStreamKeepsTheBits) {
+  YEEX_REQUIRE_GPU();
+  expect_shell_stream_keeps_the_bits<float>();
+  expect_shell_stream_keeps_the_bits<double>();
 }
 
 TEST(CudaEngine, MatchesHostEngineFloat64) {

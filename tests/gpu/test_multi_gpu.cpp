@@ -164,6 +164,20 @@ TEST(MultiGpu, EitherPeerPushMatchesOneGpu) {
     }
 }
 
+// Every bulk sweep's CPML shell on the engine's shell stream (forced: the contract's decks are
+// below the size that forks), under the border-first backends whose lanes it joins back into.
+TEST(MultiGpu, CpmlShellStreamMatchesOneGpu) {
+  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
+  cpml_reference();  // the one-GPU run with its shells in line
+  const testing::ScopedEnvironmentVariable fork("YEEX_CPML_FORK_NODES", "0");
+  for (int gpus = 2; gpus <= std::min(4, cuda_device_count()); ++gpus)
+    for (const auto& [exchange, depth] : {std::pair{"overlap", 1}, std::pair{"b2r", 2}, std::pair{"nccl", 1},
+                                          std::pair{"p2p", 1}}) {
+      SCOPED_TRACE(std::string(exchange) + " on " + std::to_string(gpus) + " GPUs, R = " + std::to_string(depth));
+      expect_matches_one_gpu({exchange, gpus, depth}, cpml_contract_deck(), cpml_reference);
+    }
+}
+
 // coop's sweeps call grid.sync() at every band of 64 planes (coop_exchange.cu), more than the
 // contract's slabs hold: bands of 1 and 5 planes here, with and without CPML, so that blocks of
 // every GPU wait for each other inside a sweep, also where a block has no tile left.
