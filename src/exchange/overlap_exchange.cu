@@ -9,7 +9,9 @@
 //     stores every run of the phase, to every receiver, through peer pointers). A copy costs the
 //     host thread an API call and the lane a copy's latency, one after the other: B+2R sends six
 //     components to each neighbour, twelve copies per block. The kernel costs one launch, and its
-//     runs move side by side;
+//     runs move side by side. b2r (R = 2) on 4 H200s, copies -> kernel: strong 128^3 23.5-31.4 ->
+//     34.2-43.4 %, 256^3 71.5-72.4 -> 82.0-82.5 %, 512^3 96.4 -> 95.9 %; weak 512^3/GPU the same
+//     (98.1-99.0 % either way) (results/2026-11-21-session6);
 //   staged (host-staged, b2r under --no-peer): every GPU copies them down into a pinned host
 //     buffer of the transfer (D2H), and the receiver copies the buffer up into its ghost planes
 //     (H2D) on its own border lane once the sender's event says the D2H is done. No peer access.
@@ -124,7 +126,6 @@ struct PushRuns {
   Real* to[kMaxRuns] = {};  // another GPU's memory, through peer access
   Index elements[kMaxRuns] = {};
   bool wide[kMaxRuns] = {};  // from, to and the byte count multiples of 16
-  bool streaming = false;  // EXPERIMENT: evict-first loads and stores
 };
 
 // Block y moves run y; the blocks along x stride through it.
@@ -136,18 +137,17 @@ __global__ void push_kernel(const __grid_constant__ PushRuns<Real> runs) {
     const auto* from = reinterpret_cast<const uint4*>(runs.from[r]);
     auto* to = reinterpret_cast<uint4*>(runs.to[r]);
     const Index n = runs.elements[r] * Index(sizeof(Real)) / Index(sizeof(uint4));
-    if (runs.streaming)
-      for (Index e = first; e < n; e += stride) __stcs(to + e, __ldcs(from + e));
-    else
-      for (Index e = first; e < n; e += stride) to[e] = from[e];
+    for (Index e = first; e < n; e += stride) to[e] = from[e];
   } else {
     for (Index e = first; e < runs.elements[r]; e += stride) runs.to[r][e] = runs.from[r][e];
   }
 }
 
 constexpr unsigned kPushBlock = 256;
-// Blocks per run along x: enough for a 512^2 plane in a few passes, few enough that the pushes
-// leave the bulk sweep most of the GPU. YEEX_PUSH_BLOCKS overrides it, for tuning.
+// Blocks per run along x: enough to fill the links, few enough that the pushes leave the bulk
+// sweep most of the GPU. b2r strong 512^3 on 4 H200s: 95.9 % with 4 or 8, 94.2 % with 32 (the
+// pushes then hold a third of the block slots while they run); 256^3: 79.2 % with 4, 82.5 with 8,
+// 82.0 with 32 (results/2026-11-21-session6). YEEX_PUSH_BLOCKS overrides it, for tuning.
 constexpr unsigned kPushBlocksPerRun = 8;
 
 unsigned push_blocks_per_run() {
@@ -292,7 +292,6 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
             runs.wide[runs.count] = aligned(c.source) && aligned(c.destination) && c.bytes % 16 == 0;
             ++runs.count;
           }
-        launch.runs.streaming = std::getenv("YEEX_PUSH_STREAMING") != nullptr;
         launch.grid = dim3(push_blocks_per_run(), static_cast<unsigned>(std::max(launch.runs.count, 1)));
       }
   }

@@ -50,7 +50,9 @@ std::unique_ptr<HaloExchange<Real>> make_staged_exchange(ExchangeContext<Real> c
 
 #if YEEX_HAVE_CUDA
 // overlap (R = 1) pushes with the copy engines, b2r (R > 1, six components a neighbour) with the
-// push kernel; YEEX_PEER_PUSH=copy or =kernel picks one for both.
+// push kernel; YEEX_PEER_PUSH=copy or =kernel picks one for both. overlap gains nothing clear
+// from the kernel (two copies a phase): on 4 H200s within the run-to-run spread at 128^3-512^3
+// (results/2026-11-21-session6), so it keeps the copy engines, NVIDIA's copy_overlap design.
 template <typename Real>
 std::unique_ptr<HaloExchange<Real>> make_peer_exchange(ExchangeContext<Real> context, std::string name) {
   const char* push = std::getenv("YEEX_PEER_PUSH");
