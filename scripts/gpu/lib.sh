@@ -2,7 +2,8 @@
 # $1 from the repository root. Sets out, b (the build), bench (yeex bench with the session's step
 # counts), all (every backend) and t0, starts OUT_DIR/summary.txt, and defines run: `run NAME
 # LIMIT COMMAND...` runs COMMAND under `timeout LIMIT` with its output in OUT_DIR/NAME.txt and one
-# line in the summary; gpu_tests runs every gpu test binary of the build into OUT_DIR/gpu-tests.
+# line in the summary; gpu_tests runs every gpu test binary of the build into OUT_DIR/gpu-tests;
+# pack refreshes OUT_DIR.tar.gz.
 out=${1:?usage: $0 OUT_DIR}
 mkdir -p "$out"
 export NCCL_NVLS_ENABLE=0
@@ -18,3 +19,5 @@ run() {
 }
 all=host-staged,p2p,overlap,coop,b2r,nccl
 gpu_tests() { OUT=$out/gpu-tests run gpu_tests 150 scripts/gpu/gpu-tests.sh "$b"; }
+# Packs OUT_DIR into OUT_DIR.tar.gz (one file comes back even where the folder has too many).
+pack() { tar czf "$out.tar.gz" -C "$(dirname "$out")" "$(basename "$out")"; }

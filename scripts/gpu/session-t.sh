@@ -7,7 +7,6 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh
-pack() { tar czf "$out.tar.gz" -C "$(dirname "$out")" "$(basename "$out")"; }
 one=(bench --engine cuda --gpus 1 --counts 1 --size 512 --steps 100 --warmup 20 --repeats 5 --exchanges coop)
 weak=(bench --engine cuda --steps 50 --warmup 10 --repeats 5 --scaling weak --size 512 --counts 4 --exchanges coop)
 for v in yeex yeex-chunk4 yeex-chunk2 yeex-chunk8; do run "one_$v" 40 $b/$v "${one[@]}"; done; pack

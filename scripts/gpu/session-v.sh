@@ -7,7 +7,6 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh
-pack() { tar czf "$out.tar.gz" -C "$(dirname "$out")" "$(basename "$out")"; }
 long=("$b/yeex" bench --engine cuda --steps 400 --warmup 50 --repeats 9 --scaling strong --counts 4 --halo-depth 2)
 mid=("$b/yeex" bench --engine cuda --steps 100 --warmup 20 --repeats 5 --counts 4)
 for v in copy k4 k8 k32; do

@@ -9,7 +9,6 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh
-pack() { tar czf "$out.tar.gz" -C "$(dirname "$out")" "$(basename "$out")"; }
 for t in "$b"/tests/gpu/test_*; do run "tests_$(basename "$t")" 120 "$t" --gtest_color=no --gtest_brief=1; done; pack
 mid=("$b/yeex" bench --engine cuda --steps 100 --warmup 20 --repeats 5 --counts 4 --scaling weak --size 512)
 run w512_b2r_k8 40 "${mid[@]}" --exchanges b2r --halo-depth 2

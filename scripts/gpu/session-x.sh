@@ -8,7 +8,6 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh
-pack() { tar czf "$out.tar.gz" -C "$(dirname "$out")" "$(basename "$out")"; }
 run tests_cuda_engine 60 "$b/tests/gpu/test_cuda_engine" --gtest_color=no --gtest_brief=1
 run tests_multi_cpml 120 "$b/tests/gpu/test_multi_gpu" --gtest_color=no --gtest_brief=1 --gtest_filter='*Cpml*'; pack
 one=("$b/yeex" bench --engine cuda --gpus 1 --counts 1 --steps 100 --warmup 20 --repeats 5 --exchanges overlap)

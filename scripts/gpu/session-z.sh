@@ -7,7 +7,6 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh
-pack() { tar czf "$out.tar.gz" -C "$(dirname "$out")" "$(basename "$out")"; }
 one=(bench --engine cuda --gpus 1 --counts 1 --steps 100 --warmup 20 --repeats 5 --exchanges overlap)
 run tests_cuda_engine_cap2 60 env YEEX_CPML_SHELL_BLOCKS=2 "$b/tests/gpu/test_cuda_engine" --gtest_color=no --gtest_brief=1
 for round in a b; do
