@@ -18,6 +18,20 @@ run() {
   echo "$name exit $? ($((SECONDS - t0)) s)" >> "$out/summary.txt"
 }
 all=host-staged,p2p,overlap,coop,b2r,nccl
+# One GPU: `yeex bench` of the engine (T1) and of the backend that --exchanges names, 100 steps x 5
+# after 20 warm-up. `cpml NAME SIZE PRECISION [VAR=VALUE ...]` runs it (as `run NAME`) for overlap
+# with 10-cell CPML on every face, under the environment VAR=VALUE (the sessions' knobs).
+one=("$b/yeex" bench --engine cuda --gpus 1 --counts 1 --steps 100 --warmup 20 --repeats 5)
+cpml() {
+  local name=$1 size=$2 precision=$3
+  shift 3
+  run "$name" 60 env "$@" "${one[@]}" --exchanges overlap --size "$size" --precision "$precision" --cpml 10
+}
+# The reference pair of those runs at 512^3 in float: pec_REP (PEC walls) and base_REP (the build).
+cpml_baseline() {
+  run "pec_$1" 60 "${one[@]}" --exchanges overlap --size 512
+  cpml "base_$1" 512 f32
+}
 gpu_tests() { OUT=$out/gpu-tests run gpu_tests 150 scripts/gpu/gpu-tests.sh "$b"; }
 # Packs OUT_DIR into OUT_DIR.tar.gz (one file comes back even where the folder has too many).
 pack() { tar czf "$out.tar.gz" -C "$(dirname "$out")" "$(basename "$out")"; }
