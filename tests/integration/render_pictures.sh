@@ -14,9 +14,22 @@ SOURCE=$2
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-for tool in xvfb-run pvbatch python3 flock; do
+for tool in xvfb-run pvbatch flock; do
   command -v "$tool" >/dev/null || { echo "render_pictures: $tool not found (scripts/setup.sh installs it)" >&2; exit 1; }
 done
+# The Python with the modules scripts/setup.sh installs (Debian's python3-h5py, python3-matplotlib):
+# python3 on PATH when it has them, else the system's (a pyenv or conda python3 first on PATH has not).
+python=
+for candidate in python3 /usr/bin/python3; do
+  if command -v "$candidate" >/dev/null && "$candidate" -c 'import h5py, matplotlib, numpy' 2>/dev/null; then
+    python=$candidate
+    break
+  fi
+done
+[[ -n $python ]] || {
+  echo "render_pictures: no python3 with h5py, matplotlib and numpy (scripts/setup.sh installs them for /usr/bin/python3)" >&2
+  exit 1
+}
 
 # xvfb-run -a picks the first free display by looking at lock files, which races when several
 # start at once (parallel test runs on one machine, a known xvfb-run problem: two servers on one
@@ -41,9 +54,9 @@ render() {
 
 "$YEEX" run --engine host --steps 250 --quiet --output "$WORK/out"
 render "$SOURCE/scripts/render_snapshot.py" "$WORK/out/ez_xy.xdmf" --component Ez --step 250 --out "$WORK/ez_xy.png"
-python3 "$SOURCE/scripts/plot_probes.py" "$WORK/out/probes.h5" --probe rx_air --component Ez --out "$WORK/rx_air.png"
+"$python" "$SOURCE/scripts/plot_probes.py" "$WORK/out/probes.h5" --probe rx_air --component Ez --out "$WORK/rx_air.png"
 
-python3 - "$WORK/ez_xy.png" "$WORK/rx_air.png" <<'PY'
+"$python" - "$WORK/ez_xy.png" "$WORK/rx_air.png" <<'PY'
 import os
 import sys
 
