@@ -19,9 +19,11 @@ run() {
 }
 all=host-staged,p2p,overlap,coop,b2r,nccl
 # One GPU: `yeex bench` of the engine (T1) and of the backend that --exchanges names, 100 steps x 5
-# after 20 warm-up. `cpml NAME SIZE PRECISION [VAR=VALUE ...]` runs it (as `run NAME`) for overlap
-# with 10-cell CPML on every face, under the environment VAR=VALUE (the sessions' knobs).
+# after 20 warm-up. `pec NAME SIZE PRECISION` runs it (as `run NAME`) for overlap with PEC walls,
+# `cpml NAME SIZE PRECISION [VAR=VALUE ...]` with 10-cell CPML on every face, under the
+# environment VAR=VALUE (the sessions' knobs).
 one=("$b/yeex" bench --engine cuda --gpus 1 --counts 1 --steps 100 --warmup 20 --repeats 5)
+pec() { run "$1" 60 "${one[@]}" --exchanges overlap --size "$2" --precision "$3"; }
 cpml() {
   local name=$1 size=$2 precision=$3
   shift 3
@@ -29,7 +31,7 @@ cpml() {
 }
 # The reference pair of those runs at 512^3 in float: pec_REP (PEC walls) and base_REP (the build).
 cpml_baseline() {
-  run "pec_$1" 60 "${one[@]}" --exchanges overlap --size 512
+  pec "pec_$1" 512 f32
   cpml "base_$1" 512 f32
 }
 gpu_tests() { OUT=$out/gpu-tests run gpu_tests 150 scripts/gpu/gpu-tests.sh "$b"; }

@@ -25,5 +25,5 @@ cpml_baseline 2
 cpml cores_2 512 f32 YEEX_CPML_CORES=1
 cpml f64_base 512 f64
 cpml f64_cores 512 f64 YEEX_CPML_CORES=1
-run f64_pec 60 "${one[@]}" --exchanges overlap --size 512 --precision f64
+pec f64_pec 512 f64
 echo "done ($((SECONDS - t0)) s)" >> "$out/summary.txt"; pack

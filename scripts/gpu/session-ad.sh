@@ -14,7 +14,7 @@ for rep in 1 2; do
   cpml "xfuse2_$rep" 512 f32 YEEX_CPML_XFUSE=2
 done
 pack
-run f64_pec 60 "${one[@]}" --exchanges overlap --size 512 --precision f64
+pec f64_pec 512 f64
 cpml f64_base 512 f64
 cpml f64_xfuse1 512 f64 YEEX_CPML_XFUSE=1
 cpml f64_xfuse2 512 f64 YEEX_CPML_XFUSE=2

@@ -12,7 +12,7 @@ for rep in 1 2; do
   for fuse in 1 2 3; do cpml "fuse${fuse}_$rep" 512 f32 YEEX_CPML_FUSE=$fuse; done
 done
 pack
-run f64_pec 60 "${one[@]}" --exchanges overlap --size 512 --precision f64
+pec f64_pec 512 f64
 cpml f64_base 512 f64
 cpml f64_cores 512 f64 YEEX_CPML_CORES=1
 for fuse in 1 2 3; do cpml "f64_fuse$fuse" 512 f64 YEEX_CPML_FUSE=$fuse; done

@@ -18,7 +18,7 @@ cpml xfuse1_prio0 512 f32 YEEX_CPML_XFUSE=1 YEEX_CPML_SHELL_PRIORITY=0
 cpml xfuse1_prio-5 512 f32 YEEX_CPML_XFUSE=1 YEEX_CPML_SHELL_PRIORITY=-5
 cpml cores_prio0 512 f32 YEEX_CPML_CORES=1 YEEX_CPML_SHELL_PRIORITY=0
 cpml xfuse1_cores 512 f32 YEEX_CPML_XFUSE=1 YEEX_CPML_CORES=1
-run f64_pec 60 "${one[@]}" --exchanges overlap --size 512 --precision f64
+pec f64_pec 512 f64
 cpml f64_base 512 f64
 cpml f64_cores 512 f64 YEEX_CPML_CORES=1
 cpml f64_cores_prio0 512 f64 YEEX_CPML_CORES=1 YEEX_CPML_SHELL_PRIORITY=0

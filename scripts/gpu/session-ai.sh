@@ -8,7 +8,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh
 for rep in 1 2; do
-  run "pec_$rep" 60 "${one[@]}" --exchanges overlap --size 512
+  pec "pec_$rep" 512 f32
   cpml "old_$rep" 512 f32 YEEX_CPML_LINE_NODE=0 YEEX_CPML_ROUND_END=1
   cpml "line_only_$rep" 512 f32 YEEX_CPML_ROUND_END=1
   cpml "new_$rep" 512 f32
@@ -18,7 +18,7 @@ pack
 cpml line_only_nolead 512 f32 YEEX_CPML_ROUND_END=1 YEEX_CPML_NO_LEAD=1
 cpml new_nolead 512 f32 YEEX_CPML_NO_LEAD=1
 cpml new_cores 512 f32 YEEX_CPML_CORES=1
-run f64_pec 60 "${one[@]}" --exchanges overlap --size 512 --precision f64
+pec f64_pec 512 f64
 cpml f64_old 512 f64 YEEX_CPML_LINE_NODE=0 YEEX_CPML_ROUND_END=1
 cpml f64_new 512 f64
 cpml f64_line_only 512 f64 YEEX_CPML_ROUND_END=1
