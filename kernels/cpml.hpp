@@ -25,6 +25,9 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "kernels/yee_stencil.hpp"
@@ -33,23 +36,27 @@ namespace yeex {
 
 inline constexpr int kMaxCpmlFaces = 6;
 
-// Per-face profile tables: kCpmlTables arrays of `entries` values each, one entry per node along
-// the face's axis: b, c, 1/kappa - 1 at the E positions (integer along d), then at the H
-// positions (half a cell above).
-enum CpmlTable : int { kCpmlEB = 0, kCpmlEC, kCpmlEK, kCpmlHB, kCpmlHC, kCpmlHK, kCpmlTables };
+// One face's profile at one node along its axis, for one phase: b, c and 1/kappa - 1 (see the
+// top), padded to four values so that a kernel loads an entry at once (16 bytes in float).
+template <typename Real>
+struct alignas(4 * sizeof(Real)) CpmlProfile {
+  Real b, c, kinv, unused;
+};
 
-// One PML slab in an engine's local node coordinates (z: local plane index). The psi arrays cover
-// the box [i0, i0+ni) x [j0, j0+nj) x [k0, k0+nk), x fastest, z slowest (one z plane of psi is
-// nj*ni contiguous values: halo transfers move whole planes).
+// One PML slab in an engine's local node coordinates (z: local plane index). The psi values cover
+// the box [i0, i0+ni) x [j0, j0+nj) x [k0, k0+nk), x fastest, z slowest, in pairs: a node's two
+// psi of a phase (components a1, a2) lie next to each other, so a kernel loads and stores them as
+// one PsiPair. `psi` holds the E pairs of the whole box, then the H pairs (one z plane of a phase
+// is 2*nj*ni contiguous values: halo transfers move whole planes).
 template <typename Real>
 struct CpmlFace {
   int axis = 0;
   bool upper = false;          // the max face of its axis
   Index i0 = 0, j0 = 0, k0 = 0, ni = 0, nj = 0, nk = 0;
-  Index table_origin = 0;      // local coordinate along `axis` of table entry 0
-  Index entries = 0;           // per table
-  const Real* table = nullptr;  // kCpmlTables * entries
-  Real* psi = nullptr;         // 4 arrays of box() values: E a1, E a2, H a1, H a2
+  Index table_origin = 0;      // local coordinate along `axis` of node 0 of the table
+  Index entries = 0;           // nodes in the table
+  const CpmlProfile<Real>* table = nullptr;  // 2 * entries: node n's E profile at 2n, its H profile at 2n + 1
+  Real* psi = nullptr;         // 4 box() values: box() E pairs (a1, a2), then box() H pairs
 
   YEEX_HOST_DEVICE Index box() const { return ni * nj * nk; }
   YEEX_HOST_DEVICE bool contains(Index i, Index j, Index k) const {
@@ -60,17 +67,25 @@ struct CpmlFace {
   YEEX_HOST_DEVICE Index psi_index(Index i, Index j, Index k) const { return ((k - k0) * nj + (j - j0)) * ni + (i - i0); }
 };
 
+// A node's two psi of one phase and face, adjacent in memory (CpmlFace): one 8-byte (float) or
+// 16-byte (double) load and store in a kernel.
+template <typename Real>
+struct alignas(2 * sizeof(Real)) PsiPair {
+  Real a1, a2;
+};
+
 // One face as update_cell_with_cpml reads it: 32-bit bounds along the face's axis only (a face's
 // box spans every node of the other two axes that a sweep visits: src/solver/cpml_setup.cpp), and
-// the psi index as one sum, so a shell node spends few instructions finding its faces.
+// the psi pair's index as one sum, in 32-bit arithmetic but for the plane term, so a shell node
+// spends few instructions finding its faces.
 template <typename Real>
 struct CpmlSlab {
   int begin = 0, count = 0;  // [begin, begin + count) along the axis, local coordinates
   int i0 = 0, j0 = 0, k0 = 0;
-  Index row = 0, plane = 0, box = 0;  // psi index = (k - k0) plane + (j - j0) row + (i - i0)
-  int table_origin = 0, entries = 0;
-  const Real* table = nullptr;
-  Real* psi = nullptr;
+  int row = 0, plane = 0;  // pair index = (k - k0) plane + ((j - j0) row + (i - i0)); plane < 2^31
+  int table_origin = 0;
+  const CpmlProfile<Real>* table = nullptr;
+  PsiPair<Real>* psi[2] = {};  // the E pairs, the H pairs
 };
 
 // Every CPML face of one engine (faces = 0: no CPML). Passed to kernels by value.
@@ -102,27 +117,24 @@ void set_cpml_interior(CpmlView<Real>& v) {
     slab.begin = static_cast<int>(origin[face.axis]);
     slab.count = static_cast<int>(extent[face.axis]);
     slab.i0 = static_cast<int>(face.i0), slab.j0 = static_cast<int>(face.j0), slab.k0 = static_cast<int>(face.k0);
-    slab.row = face.ni, slab.plane = face.ni * face.nj, slab.box = face.box();
-    slab.table_origin = static_cast<int>(face.table_origin), slab.entries = static_cast<int>(face.entries);
-    slab.table = face.table, slab.psi = face.psi;
+    if (face.ni * face.nj > std::numeric_limits<int>::max())
+      throw std::invalid_argument("a CPML face of " + std::to_string(face.ni) + " x " + std::to_string(face.nj) +
+                                  " nodes per plane: at most 2^31 - 1");
+    slab.row = static_cast<int>(face.ni), slab.plane = static_cast<int>(face.ni * face.nj);
+    slab.table_origin = static_cast<int>(face.table_origin);
+    slab.table = face.table;
+    slab.psi[0] = reinterpret_cast<PsiPair<Real>*>(face.psi);
+    slab.psi[1] = reinterpret_cast<PsiPair<Real>*>(face.psi + 2 * face.box());
     const Index lo = origin[face.axis], n = extent[face.axis];
     Index& bound = v.interior[2 * face.axis + (face.upper ? 1 : 0)];
     bound = face.upper ? (lo < bound ? lo : bound) : (lo + n > bound ? lo + n : bound);
   }
 }
 
-// One face's profile at one node along its axis: b, c and 1/kappa - 1 of the phase.
-template <typename Real>
-struct CpmlProfile {
-  Real b, c, kinv;
-};
-
-// The profile of the phase at entry `along` of a face's table (CpmlFace or CpmlSlab fields; Int:
-// their integer type, so each caller keeps its own index arithmetic).
-template <typename Real, bool UpdateH, typename Int>
-YEEX_HOST_DEVICE CpmlProfile<Real> cpml_profile(const Real* table, Int entries, Int along) {
-  const Real* t = table + (UpdateH ? kCpmlHB : kCpmlEB) * entries + along;
-  return {t[0], t[entries], t[2 * entries]};
+// The profile of the phase at node `along` of a face's table (CpmlFace or CpmlSlab fields).
+template <typename Real, bool UpdateH>
+YEEX_HOST_DEVICE CpmlProfile<Real> cpml_profile(const CpmlProfile<Real>* table, int along) {
+  return table[2 * along + (UpdateH ? 1 : 0)];
 }
 
 // The arithmetic of one face's correction at one node, on values: d1, d2 the two differences
@@ -162,8 +174,8 @@ YEEX_HOST_DEVICE void cpml_correct_node(const CpmlFace<Real>& f, const FieldPoin
   // Selected by comparisons, not by indexing a local array (which would put it in local memory).
   const auto e = [&](int a) { return a == 0 ? fp.ex : a == 1 ? fp.ey : fp.ez; };
   const auto h = [&](int a) { return a == 0 ? fp.hx : a == 1 ? fp.hy : fp.hz; };
-  Real* psi1 = f.psi + (UpdateH ? 2 : 0) * box + p;
-  Real* psi2 = f.psi + (UpdateH ? 3 : 1) * box + p;
+  Real* psi1 = f.psi + (UpdateH ? 2 * box : 0) + 2 * p;
+  Real* psi2 = psi1 + 1;
   // The differences along d: E above minus E here in the H phase, H here minus H below in the E phase.
   Real* out1 = UpdateH ? h(a1) : e(a1);
   Real* out2 = UpdateH ? h(a2) : e(a2);
@@ -172,7 +184,7 @@ YEEX_HOST_DEVICE void cpml_correct_node(const CpmlFace<Real>& f, const FieldPoin
   const Index up = UpdateH ? c + stride : c, down = UpdateH ? c : c - stride;
   const Index along = (d == 0 ? i : d == 1 ? j : k) - f.table_origin;
   Real q1 = *psi1, q2 = *psi2, f1 = out1[c], f2 = out2[c];
-  cpml_apply<Real, UpdateH>(d, cpml_profile<Real, UpdateH>(f.table, f.entries, along), in1[up] - in1[down],
+  cpml_apply<Real, UpdateH>(d, cpml_profile<Real, UpdateH>(f.table, static_cast<int>(along)), in1[up] - in1[down],
                             in2[up] - in2[down], q1, q2, f1, f2, m);
   *psi1 = q1;
   *psi2 = q2;
@@ -241,10 +253,10 @@ CpmlSplit cpml_split(const CpmlView<Real>& v, const NodeRange& r, Index align) {
 template <typename Real, bool UpdateH, int Axes = 7>
 YEEX_HOST_DEVICE void update_cell_with_cpml(const CpmlView<Real>& v, const FieldPointers<Real>& fp, Index c, Index i,
                                             Index j, Index k, Index sy, Index sz, const CellCoefficients<Real>& m) {
-  Real* psi[3] = {};
-  Real q[3][2];
+  PsiPair<Real>* psi[3] = {};
+  PsiPair<Real> q[3];
+  bool in[3] = {};
   CpmlProfile<Real> t[3];
-  Index box[3];
   const int at[3] = {static_cast<int>(i), static_cast<int>(j), static_cast<int>(k)};
 #if defined(__CUDA_ARCH__)
 #pragma unroll
@@ -255,24 +267,23 @@ YEEX_HOST_DEVICE void update_cell_with_cpml(const CpmlView<Real>& v, const Field
     const CpmlSlab<Real>& upper = v.slab[d][1];
     const bool in_lower = static_cast<unsigned>(at[d] - lower.begin) < static_cast<unsigned>(lower.count);
     const bool in_upper = static_cast<unsigned>(at[d] - upper.begin) < static_cast<unsigned>(upper.count);
-    if (!in_lower && !in_upper) continue;
+    in[d] = in_lower || in_upper;
+    if (!in[d]) continue;
     const CpmlSlab<Real>& s = in_lower ? lower : upper;
-    box[d] = s.box;
-    psi[d] = s.psi + (UpdateH ? 2 : 0) * s.box + (k - s.k0) * s.plane + (j - s.j0) * s.row + (i - s.i0);
-    q[d][0] = psi[d][0];
-    q[d][1] = psi[d][box[d]];
-    t[d] = cpml_profile<Real, UpdateH>(s.table, s.entries, at[d] - s.table_origin);
+    psi[d] = s.psi[UpdateH ? 1 : 0] + (static_cast<Index>(at[2] - s.k0) * s.plane +
+                                       ((at[1] - s.j0) * s.row + (at[0] - s.i0)));
+    q[d] = *psi[d];
+    t[d] = cpml_profile<Real, UpdateH>(s.table, at[d] - s.table_origin);
   }
   CellUpdate<Real> u = UpdateH ? h_cell_update(fp, c, sy, sz, m) : e_cell_update(fp, c, sy, sz, m);
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
   for (int d = 0; d < 3; ++d) {
-    if (!(Axes >> d & 1) || !psi[d]) continue;
-    cpml_apply<Real, UpdateH>(d, t[d], u.diff[d][0], u.diff[d][1], q[d][0], q[d][1], u.value[(d + 2) % 3],
+    if (!(Axes >> d & 1) || !in[d]) continue;
+    cpml_apply<Real, UpdateH>(d, t[d], u.diff[d][0], u.diff[d][1], q[d].a1, q[d].a2, u.value[(d + 2) % 3],
                               u.value[(d + 1) % 3], m);
-    psi[d][0] = q[d][0];
-    psi[d][box[d]] = q[d][1];
+    *psi[d] = q[d];
   }
   if constexpr (UpdateH)
     store_cell(fp.hx, fp.hy, fp.hz, c, u);
@@ -285,7 +296,7 @@ YEEX_HOST_DEVICE void update_cell_with_cpml(const CpmlView<Real>& v, const Field
 template <typename Real>
 struct CpmlFaceSetup {
   CpmlFace<Real> geometry;  // table and psi unset
-  std::vector<Real> table;  // kCpmlTables * geometry.entries
+  std::vector<CpmlProfile<Real>> table;  // 2 * geometry.entries (CpmlFace::table)
 };
 
 // A run of psi values in an engine's memory.
@@ -296,7 +307,7 @@ struct CpmlChunk {
 };
 
 // The psi values that travel with the E (electric) or H field planes [k_begin, k_end) (local) in
-// a B+2R exchange, one chunk per face and component in face order. Neighbouring subdomains have
+// a B+2R exchange, one chunk per face (the phase's pairs of those planes) in face order. Neighbouring subdomains have
 // the same chunks for the same global planes (same nx, ny and faces), so a sender's list and a
 // receiver's list match entry by entry.
 template <typename Real>
@@ -307,10 +318,8 @@ std::vector<CpmlChunk<Real>> cpml_plane_chunks(const CpmlView<Real>& v, bool ele
     const Index a = k_begin > face.k0 ? k_begin : face.k0;
     const Index b = k_end < face.k0 + face.nk ? k_end : face.k0 + face.nk;
     if (b <= a) continue;
-    const Index plane = face.ni * face.nj;
-    for (int component = 0; component < 2; ++component)
-      chunks.push_back({face.psi + (electric ? component : 2 + component) * face.box() + (a - face.k0) * plane,
-                        (b - a) * plane});
+    const Index plane = 2 * face.ni * face.nj;  // values: pairs
+    chunks.push_back({face.psi + (electric ? 0 : 2 * face.box()) + (a - face.k0) * plane, (b - a) * plane});
   }
   return chunks;
 }

@@ -48,6 +48,19 @@ struct FieldLayout {
   Index offset(Index i, Index j, Index k) const {
     return (k + origin_z) * pitch_z + (j + origin_y) * pitch_y + (i + origin_x);
   }
+
+  // Whether a plane has fewer than 2^31 elements, so that narrow_offset may be used.
+  bool narrow_planes() const { return pitch_z < (Index(1) << 31); }
+  // offset() with 32-bit coordinates and in-plane arithmetic, the plane term alone in 64 bits:
+  // fewer instructions in a kernel that spends few per node (the cuda engine's sweeps). Needs
+  // narrow_planes().
+#if defined(__CUDACC__)
+  __host__ __device__
+#endif
+  Index narrow_offset(int i, int j, int k) const {
+    return static_cast<Index>(k + static_cast<int>(origin_z)) * pitch_z +
+           ((j + static_cast<int>(origin_y)) * static_cast<int>(pitch_y) + (i + static_cast<int>(origin_x)));
+  }
 };
 
 }  // namespace yeex

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <cstdlib>
 #include <cstdio>
@@ -29,18 +30,37 @@ namespace {
 // of a CPML run (second session), capping it at 40 registers (72 bytes of spills) made the run 4 %
 // faster than its unbounded 58 (42.8 against 41.2 Gcells/s at 512^3); over the shell boxes alone
 // the looser caps below are faster (kXBoxMinBlocks, kShellMinBlocks).
+// Coordinates and in-plane offsets are 32-bit, the slab arithmetic too (CpmlSlab), psi values
+// move in pairs and profiles in padded entries (kernels/cpml.hpp): in float the z boxes' kernel
+// went from 355-367 instructions to 252-258, the y boxes' from 281 to 205-213, the x boxes' from
+// 208 to 165-177, the plain one from 130-134 to 120-125 (eighth session).
+//
+// The boxes of one launch: box[0] in the grid's first `split` block planes (blockIdx.z), box[1]
+// in the others (a CPML launch sweeps the two shell boxes of an axis; the plain kernel one box).
+struct SweepBoxes {
+  NodeRange box[2];
+  unsigned split = 0;
+};
+
 template <typename Real, bool UpdateH, bool Cpml, int MinBlocks, int Axes = 7>
 __global__ void __launch_bounds__(256, MinBlocks)
     yee_sweep_kernel(Real* __restrict__ ex, Real* __restrict__ ey, Real* __restrict__ ez, Real* __restrict__ hx,
                      Real* __restrict__ hy, Real* __restrict__ hz, const std::uint8_t* __restrict__ material_class,
-                     const CellCoefficients<Real>* __restrict__ classes, FieldLayout L, NodeRange r,
+                     const CellCoefficients<Real>* __restrict__ classes, FieldLayout L, SweepBoxes boxes,
                      const __grid_constant__ CpmlView<Real> cpml) {
-  const Index i = r.i0 + blockIdx.x * blockDim.x + threadIdx.x;
-  const Index j = r.j0 + blockIdx.y * blockDim.y + threadIdx.y;
-  const Index k = r.k0 + blockIdx.z * blockDim.z + threadIdx.z;
-  if (i >= r.i1 || j >= r.j1 || k >= r.k1) return;
+  // The block's box, field by field (selecting a whole NodeRange would copy the parameters to
+  // local memory to index them); 32-bit coordinates (CudaEngine checks narrow_planes()).
+  const bool second = Cpml && blockIdx.z >= boxes.split;
+  const unsigned bz = second ? blockIdx.z - boxes.split : blockIdx.z;
+  const auto pick = [&](Index NodeRange::*bound) {
+    return static_cast<int>(second ? boxes.box[1].*bound : boxes.box[0].*bound);
+  };
+  const int i = pick(&NodeRange::i0) + static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  const int j = pick(&NodeRange::j0) + static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
+  const int k = pick(&NodeRange::k0) + static_cast<int>(bz * blockDim.z + threadIdx.z);
+  if (i >= pick(&NodeRange::i1) || j >= pick(&NodeRange::j1) || k >= pick(&NodeRange::k1)) return;
   const FieldPointers<Real> f{ex, ey, ez, hx, hy, hz};
-  const Index c = L.offset(i, j, k);
+  const Index c = L.narrow_offset(i, j, k);
   const CellCoefficients<Real>& m = classes[material_class[c]];
   if constexpr (Cpml)
     update_cell_with_cpml<Real, UpdateH, Axes>(cpml, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
@@ -51,15 +71,18 @@ __global__ void __launch_bounds__(256, MinBlocks)
 }
 
 // Register caps of the shell kernels (__launch_bounds__(256, MinBlocks): 65536 / (256 MinBlocks)
-// registers). The x boxes' kernel (x faces only) fits the plain sweep's 32 registers in float
-// without spills, but runs faster with MinBlocks 5 (it takes 40); in double MinBlocks 6 (40; at
-// 32 it spills 84 bytes). The y and z boxes' kernels, MinBlocks 4, take 48 and 64 registers in
-// float without spills (in double 64, the z boxes' with 132 bytes of spills), and ran faster than
-// at 40 registers with spills (MinBlocks 6). 512^3 with 10-cell CPML on all
-// faces on one H200 (results/2026-11-21-session5, call7): 44.74-44.80 Gcells/s with (6, 8), 46.20
-// with (4, 6), 46.38 with (4, 5), 46.36 with (4, 4); y and z at 3 or 2 as at 4; PEC 53.25.
+// registers). The y and z boxes' kernels, MinBlocks 4, take 47 and 55 registers in float without
+// spills (in double 64, the z boxes' with 80 bytes of spills). The x boxes' kernel, uncapped as
+// far as 48 registers, runs 3 % slower than at 40; at 32 (MinBlocks 8, no spills) as at 40. More
+// blocks for the y and z boxes (40 and 48 registers, no spills) were slower. One H200, 512^3,
+// 10-cell CPML on every face, Gcells/s (PEC 53.2; results/2026-11-24-session8, calls 2-3; the
+// last column with each box in a launch of its own, the others with the boxes of an axis paired):
+//   x, y, z MinBlocks   6,4,4  8,4,4  6,6,4  6,4,5  8,6,5  8,6,4  6,6,5  5,4,4 (x: 48 registers)
+//   f32                 47.45  47.43  47.10  47.07  46.65  47.01  46.69  45.92
+// In double the x boxes take 48 registers at MinBlocks 5, no spills (at 6, 40 with 8 bytes):
+// 24.94 against 24.84 Gcells/s (PEC 28.1). Earlier builds: results/2026-11-21-session5, call7.
 template <typename Real>
-constexpr int kXBoxMinBlocks = sizeof(Real) == 4 ? 5 : 6;
+constexpr int kXBoxMinBlocks = sizeof(Real) == 4 ? 6 : 5;
 constexpr int kShellMinBlocks = 4;
 
 template <typename Real>
@@ -152,6 +175,9 @@ class CudaEngine final : public Engine<Real> {
         source_count_(static_cast<int>(setup.sources.size())), probe_count_(static_cast<int>(setup.probes.size())),
         probe_slots_(setup.probe_slots), block_(block_shape()),
         shell_block_(block_shape("YEEX_CPML_BLOCK", dim3(128, 1, 1))) {
+    if (!layout_.narrow_planes())
+      throw std::invalid_argument("cuda engine: a plane of " + std::to_string(layout_.pitch_z) +
+                                  " elements; the sweep kernels take at most 2^31 - 1");
     YEEX_CUDA(cudaSetDevice(device_));
     int lowest = 0, highest = 0;
     YEEX_CUDA(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
@@ -175,7 +201,7 @@ class CudaEngine final : public Engine<Real> {
     cpml_.faces = static_cast<int>(setup.cpml.size());
     for (std::size_t f = 0; f < setup.cpml.size(); ++f) {
       CpmlFace<Real>& face = cpml_.face[f] = setup.cpml[f].geometry;
-      cpml_tables_[f] = DeviceArray<Real>(setup.cpml[f].table.data(), setup.cpml[f].table.size());
+      cpml_tables_[f] = DeviceArray<CpmlProfile<Real>>(setup.cpml[f].table.data(), setup.cpml[f].table.size());
       cpml_psi_[f] = DeviceArray<Real>(4 * face.box());
       YEEX_CUDA(cudaMemset(cpml_psi_[f].get(), 0, 4 * face.box() * sizeof(Real)));
       face.table = cpml_tables_[f].get();
@@ -287,18 +313,32 @@ class CudaEngine final : public Engine<Real> {
   // kernel's blocks the SMs keep more loads in flight, and the shells' ramps and tails overlap
   // the plain kernel. One H200, 10-cell CPML on every face, in line -> forked: 512^3 46.50 ->
   // 47.19-47.23 Gcells/s (PEC 53.0-53.2: 89.0 %), 256^3 36.66 -> 40.10. YEEX_CPML_FORK_NODES sets
-  // the smallest shell, in nodes, that forks (0: every one).
+  // the smallest shell, in nodes, that forks (0: every one). The two boxes of an axis go in one
+  // launch (three shell launches per sweep instead of six): 47.33-47.35 -> 47.40-47.42 at 512^3
+  // (results/2026-11-24-session8, call2). Folding the x (and y) faces into the plain kernel instead,
+  // as a correction after its stores in the blocks that hold face nodes, was slower: 44.2 (45.3).
+  // So was every other arrangement tried (results/2026-11-24-session7/README.md).
   template <bool UpdateH>
   void sweep(const NodeRange& r, cudaStream_t stream) {
     if (r.empty()) return;
     YEEX_CUDA(cudaSetDevice(device_));
     const FieldPointers<Real> f = pointers();
-    const auto launch = [&](auto kernel, const NodeRange& box, dim3 block, cudaStream_t on) {
-      const dim3 grid(static_cast<unsigned>((box.i1 - box.i0 + block.x - 1) / block.x),
-                      static_cast<unsigned>((box.j1 - box.j0 + block.y - 1) / block.y),
-                      static_cast<unsigned>((box.k1 - box.k0 + block.z - 1) / block.z));
+    // One box, or two (second non-empty, the same block shape): the grid covers the larger extent
+    // in x and y, and the two boxes' block planes one after the other in z.
+    const auto launch = [&](auto kernel, const NodeRange& box, dim3 block, cudaStream_t on,
+                            const NodeRange& second = NodeRange{}) {
+      const auto blocks = [](Index n, unsigned b) { return static_cast<unsigned>((n + b - 1) / b); };
+      SweepBoxes boxes;
+      boxes.box[0] = box, boxes.box[1] = second;
+      boxes.split = blocks(box.k1 - box.k0, block.z);
+      dim3 grid(blocks(box.i1 - box.i0, block.x), blocks(box.j1 - box.j0, block.y), boxes.split);
+      if (!second.empty()) {
+        grid.x = std::max(grid.x, blocks(second.i1 - second.i0, block.x));
+        grid.y = std::max(grid.y, blocks(second.j1 - second.j0, block.y));
+        grid.z += blocks(second.k1 - second.k0, block.z);
+      }
       kernel<<<grid, block, 0, on>>>(f.ex, f.ey, f.ez, f.hx, f.hy, f.hz, material_class_.get(), classes_.get(),
-                                     layout_, box, cpml_);
+                                     layout_, boxes, cpml_);
       YEEX_CUDA(cudaGetLastError());
     };
     if (cpml_.faces == 0) return launch(yee_sweep_kernel<Real, UpdateH, false, 0>, r, block_, stream);
@@ -312,13 +352,18 @@ class CudaEngine final : public Engine<Real> {
       YEEX_CUDA(cudaStreamWaitEvent(shell_stream_, shell_fork_, 0));
     }
     for (int b = 0; b < split.shells; ++b) {
-      const dim3 block = shell_block(split.shell[b]);
+      // The two boxes of an axis (the same kernel, the same block shape) in one launch.
+      const NodeRange& first = split.shell[b];
+      const dim3 block = shell_block(first);
+      NodeRange second{};
+      if (b + 1 < split.shells && split.axes[b + 1] == split.axes[b] && same_shape(shell_block(split.shell[b + 1]), block))
+        second = split.shell[++b];
       if (split.axes[b] == 1)
-        launch(yee_sweep_kernel<Real, UpdateH, true, kXBoxMinBlocks<Real>, 1>, split.shell[b], block, shells);
+        launch(yee_sweep_kernel<Real, UpdateH, true, kXBoxMinBlocks<Real>, 1>, first, block, shells, second);
       else if (split.axes[b] == 3)
-        launch(yee_sweep_kernel<Real, UpdateH, true, kShellMinBlocks, 3>, split.shell[b], block, shells);
+        launch(yee_sweep_kernel<Real, UpdateH, true, kShellMinBlocks, 3>, first, block, shells, second);
       else
-        launch(yee_sweep_kernel<Real, UpdateH, true, kShellMinBlocks, 7>, split.shell[b], block, shells);
+        launch(yee_sweep_kernel<Real, UpdateH, true, kShellMinBlocks, 7>, first, block, shells, second);
     }
     if (!split.plain.empty()) launch(yee_sweep_kernel<Real, UpdateH, false, 0>, split.plain, block_, stream);
     if (fork) {
@@ -326,6 +371,8 @@ class CudaEngine final : public Engine<Real> {
       YEEX_CUDA(cudaStreamWaitEvent(stream, shell_join_, 0));
     }
   }
+
+  static bool same_shape(dim3 a, dim3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
 
   // The x boxes of the shell are a few nodes wide: a block as wide as the box (rounded up to a
   // power of two), as many threads as the shell block, so that warps are not mostly idle.
@@ -359,7 +406,8 @@ class CudaEngine final : public Engine<Real> {
   DeviceArray<ProbePoint> probes_;
   DeviceArray<Real> probe_buffer_;
   CpmlView<Real> cpml_;
-  std::array<DeviceArray<Real>, kMaxCpmlFaces> cpml_tables_, cpml_psi_;
+  std::array<DeviceArray<CpmlProfile<Real>>, kMaxCpmlFaces> cpml_tables_;
+  std::array<DeviceArray<Real>, kMaxCpmlFaces> cpml_psi_;
 };
 
 __global__ void copy_kernel(const float4* __restrict__ in, float4* __restrict__ out, std::size_t n) {

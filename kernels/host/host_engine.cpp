@@ -201,7 +201,8 @@ class HostEngine final : public Engine<Real> {
   std::vector<int> row_class_;
   std::vector<Real> probe_buffer_;
   CpmlView<Real> cpml_;
-  std::vector<std::vector<Real>> cpml_tables_, cpml_psi_;  // per face
+  std::vector<std::vector<CpmlProfile<Real>>> cpml_tables_;  // per face
+  std::vector<std::vector<Real>> cpml_psi_;
 };
 
 }  // namespace

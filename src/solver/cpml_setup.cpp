@@ -49,7 +49,7 @@ std::vector<CpmlFaceSetup<Real>> make_cpml_setup(const Deck& deck, double dt, co
       if (last <= first) continue;
       g.k0 = first, g.nk = last - first;
     }
-    setup.table.resize(kCpmlTables * n);
+    setup.table.resize(2 * n);
     const double sigma_max = deck.cpml_sigma_max(axis);
     for (Index t = 0; t < n; ++t) {
       // Positions in cells from the slab's first node; depth from the inner edge.
@@ -57,10 +57,8 @@ std::vector<CpmlFaceSetup<Real>> make_cpml_setup(const Deck& deck, double dt, co
         const double x = t + (h ? 0.5 : 0.0);
         const double rho = upper ? x / n : (n - x) / n;
         const Coefficients k = coefficients(deck.cpml, sigma_max, dt, rho);
-        const int base = h ? kCpmlHB : kCpmlEB;
-        setup.table[(base + 0) * n + t] = static_cast<Real>(k.b);
-        setup.table[(base + 1) * n + t] = static_cast<Real>(k.c);
-        setup.table[(base + 2) * n + t] = static_cast<Real>(k.kappa_inverse_minus_one);
+        setup.table[2 * t + (h ? 1 : 0)] = {static_cast<Real>(k.b), static_cast<Real>(k.c),
+                                            static_cast<Real>(k.kappa_inverse_minus_one), Real(0)};
       }
     }
     faces.push_back(std::move(setup));
