@@ -35,12 +35,18 @@ namespace {
 // went from 355-367 instructions to 252-258, the y boxes' from 281 to 205-213, the x boxes' from
 // 208 to 165-177, the plain one from 130-134 to 120-125 (eighth session).
 //
-// The boxes of one launch: box[0] in the grid's first `split` block planes (blockIdx.z), box[1]
-// in the others (a CPML launch sweeps the two shell boxes of an axis; the plain kernel one box).
+// The boxes of one launch: box[0] in the grid's first `split` blocks along the grid axis
+// sweep_pair_axis<Axes>, box[1] in the others (a CPML launch sweeps the two shell boxes of an axis,
+// one after the other along it; the plain kernel one box).
 struct SweepBoxes {
   NodeRange box[2];
   unsigned split = 0;
 };
+
+// The axis of the faces whose shell boxes the CPML kernel of Axes sweeps (cpml_split: the x boxes
+// meet x faces only, the y boxes x and y ones, the z boxes all), along which its pair lies.
+template <int Axes>
+constexpr int sweep_pair_axis = Axes == 1 ? 0 : Axes == 3 ? 1 : 2;
 
 template <typename Real, bool UpdateH, bool Cpml, int MinBlocks, int Axes = 7>
 __global__ void __launch_bounds__(256, MinBlocks)
@@ -50,13 +56,16 @@ __global__ void __launch_bounds__(256, MinBlocks)
                      const __grid_constant__ CpmlView<Real> cpml) {
   // The block's box, field by field (selecting a whole NodeRange would copy the parameters to
   // local memory to index them); 32-bit coordinates (CudaEngine checks narrow_planes()).
-  const bool second = Cpml && blockIdx.z >= boxes.split;
-  const unsigned bz = second ? blockIdx.z - boxes.split : blockIdx.z;
+  constexpr int along = sweep_pair_axis<Axes>;
+  const bool second = Cpml && (along == 0 ? blockIdx.x : along == 1 ? blockIdx.y : blockIdx.z) >= boxes.split;
+  const unsigned bx = second && along == 0 ? blockIdx.x - boxes.split : blockIdx.x;
+  const unsigned by = second && along == 1 ? blockIdx.y - boxes.split : blockIdx.y;
+  const unsigned bz = second && along == 2 ? blockIdx.z - boxes.split : blockIdx.z;
   const auto pick = [&](Index NodeRange::*bound) {
     return static_cast<int>(second ? boxes.box[1].*bound : boxes.box[0].*bound);
   };
-  const int i = pick(&NodeRange::i0) + static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  const int j = pick(&NodeRange::j0) + static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
+  const int i = pick(&NodeRange::i0) + static_cast<int>(bx * blockDim.x + threadIdx.x);
+  const int j = pick(&NodeRange::j0) + static_cast<int>(by * blockDim.y + threadIdx.y);
   const int k = pick(&NodeRange::k0) + static_cast<int>(bz * blockDim.z + threadIdx.z);
   if (i >= pick(&NodeRange::i1) || j >= pick(&NodeRange::j1) || k >= pick(&NodeRange::k1)) return;
   const FieldPointers<Real> f{ex, ey, ez, hx, hy, hz};
@@ -155,6 +164,14 @@ Index cpml_split_align(std::size_t element_size) {
     if (const int n = std::atoi(env); n > 0) return n;
   return static_cast<Index>(128 / element_size);
 }
+
+// Threads per block of a narrow shell box (the x boxes, 32 nodes wide at 512^3: blocks of 32 x 2).
+// With the pair of x boxes side by side in the grid (sweep), the blocks dispatched together touch
+// the end of one row and the start of the next, close in memory. One H200, 512^3, Gcells/s
+// (results/2026-11-24-session8, calls 6-7): x boxes one after the other in z, 32 x 4 blocks
+// 47.34-47.42; side by side 47.45-47.59; and in 32 x 2 blocks 47.48-47.53 (the y boxes likewise
+// side by side: 47.51-47.53; 32 x 8 blocks: 47.22-47.38). PEC 53.14-53.38.
+constexpr unsigned kNarrowShellThreads = 64;
 
 // The smallest CPML shell, in nodes, whose boxes a bulk sweep runs on the shell stream (see
 // CudaEngine::sweep): below it the fork and join cost more than the overlap gains.
@@ -315,7 +332,7 @@ class CudaEngine final : public Engine<Real> {
   // 47.19-47.23 Gcells/s (PEC 53.0-53.2: 89.0 %), 256^3 36.66 -> 40.10. YEEX_CPML_FORK_NODES sets
   // the smallest shell, in nodes, that forks (0: every one). The two boxes of an axis go in one
   // launch (three shell launches per sweep instead of six): 47.33-47.35 -> 47.40-47.42 at 512^3
-  // (results/2026-11-24-session8, call2). Folding the x (and y) faces into the plain kernel instead,
+  // (results/2026-11-24-session8, call2); side by side along their axis (see kNarrowShellThreads). Folding the x (and y) faces into the plain kernel instead,
   // as a correction after its stores in the blocks that hold face nodes, was slower: 44.2 (45.3).
   // So was every other arrangement tried (results/2026-11-24-session7/README.md).
   template <bool UpdateH>
@@ -323,19 +340,20 @@ class CudaEngine final : public Engine<Real> {
     if (r.empty()) return;
     YEEX_CUDA(cudaSetDevice(device_));
     const FieldPointers<Real> f = pointers();
-    // One box, or two (second non-empty, the same block shape): the grid covers the larger extent
-    // in x and y, and the two boxes' block planes one after the other in z.
+    // One box, or two along grid axis `axis` (second non-empty, the same extents across it; the
+    // kernel's sweep_pair_axis): the grid holds the first box's blocks, then the second's.
     const auto launch = [&](auto kernel, const NodeRange& box, dim3 block, cudaStream_t on,
-                            const NodeRange& second = NodeRange{}) {
+                            const NodeRange& second = NodeRange{}, int axis = 2) {
       const auto blocks = [](Index n, unsigned b) { return static_cast<unsigned>((n + b - 1) / b); };
       SweepBoxes boxes;
       boxes.box[0] = box, boxes.box[1] = second;
-      boxes.split = blocks(box.k1 - box.k0, block.z);
-      dim3 grid(blocks(box.i1 - box.i0, block.x), blocks(box.j1 - box.j0, block.y), boxes.split);
+      dim3 grid(blocks(box.i1 - box.i0, block.x), blocks(box.j1 - box.j0, block.y), blocks(box.k1 - box.k0, block.z));
+      unsigned& along = axis == 0 ? grid.x : axis == 1 ? grid.y : grid.z;
+      boxes.split = along;
       if (!second.empty()) {
-        grid.x = std::max(grid.x, blocks(second.i1 - second.i0, block.x));
-        grid.y = std::max(grid.y, blocks(second.j1 - second.j0, block.y));
-        grid.z += blocks(second.k1 - second.k0, block.z);
+        const Index extent[3] = {second.i1 - second.i0, second.j1 - second.j0, second.k1 - second.k0};
+        const unsigned size[3] = {block.x, block.y, block.z};
+        along += blocks(extent[axis], size[axis]);
       }
       kernel<<<grid, block, 0, on>>>(f.ex, f.ey, f.ez, f.hx, f.hy, f.hz, material_class_.get(), classes_.get(),
                                      layout_, boxes, cpml_);
@@ -352,18 +370,21 @@ class CudaEngine final : public Engine<Real> {
       YEEX_CUDA(cudaStreamWaitEvent(shell_stream_, shell_fork_, 0));
     }
     for (int b = 0; b < split.shells; ++b) {
-      // The two boxes of an axis (the same kernel, the same block shape) in one launch.
+      // The two boxes of an axis (the same kernel and block shape) in one launch, placed one after
+      // the other along that axis in the grid.
       const NodeRange& first = split.shell[b];
       const dim3 block = shell_block(first);
+      const int axis = split.axes[b] == 1 ? sweep_pair_axis<1> : split.axes[b] == 3 ? sweep_pair_axis<3> : sweep_pair_axis<7>;
       NodeRange second{};
-      if (b + 1 < split.shells && split.axes[b + 1] == split.axes[b] && same_shape(shell_block(split.shell[b + 1]), block))
+      if (b + 1 < split.shells && split.axes[b + 1] == split.axes[b] &&
+          same_shape(shell_block(split.shell[b + 1]), block) && same_across(first, split.shell[b + 1], axis))
         second = split.shell[++b];
-      if (split.axes[b] == 1)
-        launch(yee_sweep_kernel<Real, UpdateH, true, kXBoxMinBlocks<Real>, 1>, first, block, shells, second);
-      else if (split.axes[b] == 3)
-        launch(yee_sweep_kernel<Real, UpdateH, true, kShellMinBlocks, 3>, first, block, shells, second);
+      if (axis == 0)
+        launch(yee_sweep_kernel<Real, UpdateH, true, kXBoxMinBlocks<Real>, 1>, first, block, shells, second, axis);
+      else if (axis == 1)
+        launch(yee_sweep_kernel<Real, UpdateH, true, kShellMinBlocks, 3>, first, block, shells, second, axis);
       else
-        launch(yee_sweep_kernel<Real, UpdateH, true, kShellMinBlocks, 7>, first, block, shells, second);
+        launch(yee_sweep_kernel<Real, UpdateH, true, kShellMinBlocks, 7>, first, block, shells, second, axis);
     }
     if (!split.plain.empty()) launch(yee_sweep_kernel<Real, UpdateH, false, 0>, split.plain, block_, stream);
     if (fork) {
@@ -373,16 +394,20 @@ class CudaEngine final : public Engine<Real> {
   }
 
   static bool same_shape(dim3 a, dim3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+  // Whether boxes a and b span the same nodes along the two axes other than `axis`.
+  static bool same_across(const NodeRange& a, const NodeRange& b, int axis) {
+    return (axis == 0 || (a.i0 == b.i0 && a.i1 == b.i1)) && (axis == 1 || (a.j0 == b.j0 && a.j1 == b.j1)) &&
+           (axis == 2 || (a.k0 == b.k0 && a.k1 == b.k1));
+  }
 
   // The x boxes of the shell are a few nodes wide: a block as wide as the box (rounded up to a
-  // power of two), as many threads as the shell block, so that warps are not mostly idle.
+  // power of two) and kNarrowShellThreads threads or more, so that warps are not mostly idle.
   dim3 shell_block(const NodeRange& box) const {
     const unsigned width = static_cast<unsigned>(box.i1 - box.i0);
-    const unsigned threads = shell_block_.x * shell_block_.y * shell_block_.z;
     if (width >= shell_block_.x) return shell_block_;
     unsigned x = 1;
     while (x < width) x *= 2;
-    return dim3(x, threads / x, 1);
+    return dim3(x, std::max(kNarrowShellThreads, x) / x, 1);
   }
 
   FieldLayout layout_;

@@ -37,3 +37,18 @@ cpml_baseline() {
 gpu_tests() { OUT=$out/gpu-tests run gpu_tests 150 scripts/gpu/gpu-tests.sh "$b"; }
 # Packs OUT_DIR into OUT_DIR.tar.gz (one file comes back even where the folder has too many).
 pack() { tar czf "$out.tar.gz" -C "$(dirname "$out")" "$(basename "$out")"; }
+# cpml_deck writes OUT_DIR/deck.toml, a 160 x 120 x 72 CPML deck (inputs/dipole_free_space.toml
+# enlarged, 120 steps); `deck_bits LABEL BINARY ENGINE PRECISION [VAR=VALUE ...]` runs it with
+# $b/BINARY under the environment VAR=VALUE and appends "LABEL PRECISION checksum ..." to
+# OUT_DIR/bits.txt (eighth session: the bits of the CPML kernels' variants).
+cpml_deck() {
+  sed -e 's/^cells = \[48, 48, 48\].*/cells = [160, 120, 72]/' -e 's/^steps = 300.*/steps = 120/' \
+    inputs/dipole_free_space.toml > "$out/deck.toml"
+}
+deck_bits() {
+  local label=$1 binary=$2 engine=$3 precision=$4
+  shift 4
+  env "$@" "$b/$binary" run "$out/deck.toml" --engine "$engine" --precision "$precision" --output "$out/o" 2>&1 |
+    grep checksum | sed "s/^/$label $precision /" >> "$out/bits.txt"
+  rm -rf "$out/o"
+}

@@ -10,23 +10,15 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh
-deck=$out/deck.toml
-sed -e 's/^cells = \[48, 48, 48\].*/cells = [160, 120, 72]/' -e 's/^steps = 300.*/steps = 120/' inputs/dipole_free_space.toml > "$deck"
-bits() {  # NAME PRECISION VAR=VALUE...
-  local name=$1 precision=$2
-  shift 2
-  env "$@" "$b/yeex" run "$deck" --engine cuda --precision "$precision" --output "$out/o_$name" 2>&1 | grep checksum | sed "s/^/$name $precision /" >> "$out/bits.txt"
-  rm -rf "$out/o_$name"
-}
+cpml_deck
 for p in f32 f64; do
-  "$b/yeex" run "$deck" --engine host --precision $p --output "$out/o_host" 2>&1 | grep checksum | sed "s/^/host $p /" >> "$out/bits.txt"
-  bits base $p
-  bits fold1 $p YEEX_EXP_FOLD=1
-  bits fold3 $p YEEX_EXP_FOLD=3
-  bits fold3cap $p YEEX_EXP_FOLD=3 YEEX_EXP_FOLDCAP=1
-  bits fold3pairs $p YEEX_EXP_FOLD=3 YEEX_EXP_PAIRS=1 YEEX_CPML_FORK_NODES=0
+  deck_bits host yeex host $p
+  deck_bits base yeex cuda $p
+  deck_bits fold1 yeex cuda $p YEEX_EXP_FOLD=1
+  deck_bits fold3 yeex cuda $p YEEX_EXP_FOLD=3
+  deck_bits fold3cap yeex cuda $p YEEX_EXP_FOLD=3 YEEX_EXP_FOLDCAP=1
+  deck_bits fold3pairs yeex cuda $p YEEX_EXP_FOLD=3 YEEX_EXP_PAIRS=1 YEEX_CPML_FORK_NODES=0
 done
-rm -rf "$out/o_host"
 pack
 for rep in 1 2; do
   pec "pec_$rep" 512 f32
