@@ -54,8 +54,7 @@ struct CpmlFace {
   bool upper = false;          // the max face of its axis
   Index i0 = 0, j0 = 0, k0 = 0, ni = 0, nj = 0, nk = 0;
   Index table_origin = 0;      // local coordinate along `axis` of node 0 of the table
-  Index entries = 0;           // nodes in the table
-  const CpmlProfile<Real>* table = nullptr;  // 2 * entries: node n's E profile at 2n, its H profile at 2n + 1
+  const CpmlProfile<Real>* table = nullptr;  // per node along `axis`: node n's E profile at 2n, its H profile at 2n + 1
   Real* psi = nullptr;         // 4 box() values: box() E pairs (a1, a2), then box() H pairs
 
   YEEX_HOST_DEVICE Index box() const { return ni * nj * nk; }
@@ -296,7 +295,7 @@ YEEX_HOST_DEVICE void update_cell_with_cpml(const CpmlView<Real>& v, const Field
 template <typename Real>
 struct CpmlFaceSetup {
   CpmlFace<Real> geometry;  // table and psi unset
-  std::vector<CpmlProfile<Real>> table;  // 2 * geometry.entries (CpmlFace::table)
+  std::vector<CpmlProfile<Real>> table;  // two per node along the face's axis (CpmlFace::table)
 };
 
 // A run of psi values in an engine's memory.

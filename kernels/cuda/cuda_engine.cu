@@ -332,9 +332,10 @@ class CudaEngine final : public Engine<Real> {
   // 47.19-47.23 Gcells/s (PEC 53.0-53.2: 89.0 %), 256^3 36.66 -> 40.10. YEEX_CPML_FORK_NODES sets
   // the smallest shell, in nodes, that forks (0: every one). The two boxes of an axis go in one
   // launch (three shell launches per sweep instead of six): 47.33-47.35 -> 47.40-47.42 at 512^3
-  // (results/2026-11-24-session8, call2); side by side along their axis (see kNarrowShellThreads). Folding the x (and y) faces into the plain kernel instead,
-  // as a correction after its stores in the blocks that hold face nodes, was slower: 44.2 (45.3).
-  // So was every other arrangement tried (results/2026-11-24-session7/README.md).
+  // (results/2026-11-24-session8, call2); side by side along their axis (see kNarrowShellThreads).
+  // Folding the x (and y) faces into the plain kernel instead, as a correction after its stores in
+  // the blocks that hold face nodes, was slower: 44.2 (45.3). So was every other arrangement tried
+  // (results/2026-11-24-session7/README.md).
   template <bool UpdateH>
   void sweep(const NodeRange& r, cudaStream_t stream) {
     if (r.empty()) return;

@@ -52,3 +52,23 @@ deck_bits() {
     grep checksum | sed "s/^/$label $precision /" >> "$out/bits.txt"
   rm -rf "$out/o"
 }
+# `variant_bits VARIANT ...` runs the deck with this build's cuda engine in f32 and f64 under each
+# VARIANT, a space-separated list of VAR=VALUE ("" for none), labelled "[VARIANT]".
+variant_bits() {
+  local v p
+  for v in "$@"; do
+    # shellcheck disable=SC2086 # VARIANT splits into its VAR=VALUE words
+    for p in f32 f64; do deck_bits "[$v]" yeex cuda $p $v; done
+  done
+}
+# `versus REP` runs PEC and CPML at 512^3 in f32 with this build (yeex) and the previous one
+# (yeex-main), in turn: yeex_pec_REP, yeex_cpml_REP, yeex-main_pec_REP, yeex-main_cpml_REP.
+versus() {
+  local bin
+  for bin in yeex yeex-main; do
+    one[0]=$b/$bin
+    pec "${bin}_pec_$1" 512 f32
+    cpml "${bin}_cpml_$1" 512 f32
+  done
+  one[0]=$b/yeex
+}

@@ -10,15 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh
 nvidia-smi --query-gpu=name,clocks.max.sm,clocks.max.mem --format=csv > "$out/gpu.txt" 2>&1
-for rep in 1 2; do
-  for bin in yeex yeex-main; do
-    one[0]=$b/$bin
-    pec "${bin}_pec_$rep" 512 f32
-    cpml "${bin}_cpml_$rep" 512 f32
-  done
-  pack
-done
-one[0]=$b/yeex
+for rep in 1 2; do versus $rep; pack; done
 cpml xmb6 512 f32 YEEX_EXP_XMB6=1
 cpml align64 512 f32 YEEX_CPML_ALIGN=64
 cpml block64x2 512 f32 YEEX_CPML_BLOCK=64x2x1

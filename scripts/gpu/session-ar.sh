@@ -11,9 +11,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh
 cpml_deck
-for v in "" YEEX_EXP_ALONGX=1; do
-  for p in f32 f64; do deck_bits "[$v]" yeex cuda $p $v; done
-done
+variant_bits "" YEEX_EXP_ALONGX=1
 for rep in 1 2; do
   pec "pec_$rep" 512 f32
   cpml "base_$rep" 512 f32

@@ -13,9 +13,7 @@ cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh
 cpml_deck
 all3="YEEX_EXP_ALONGX=1 YEEX_EXP_ALONGY=1 YEEX_EXP_XTHREADS=64"
-for v in "" "$all3"; do
-  for p in f32 f64; do deck_bits "[$v]" yeex cuda $p $v; done
-done
+variant_bits "" "$all3"
 for rep in 1 2; do
   pec "pec_$rep" 512 f32
   cpml "base_$rep" 512 f32

@@ -9,7 +9,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh
 cpml_deck
-for p in f32 f64; do deck_bits "[pf]" yeex cuda $p YEEX_EXP_PFZ=512 YEEX_EXP_PFY=16 YEEX_EXP_PFX=8; done
+variant_bits "YEEX_EXP_PFZ=512 YEEX_EXP_PFY=16 YEEX_EXP_PFX=8"
 for rep in 1 2; do
   pec "pec_$rep" 512 f32
   cpml "base_$rep" 512 f32

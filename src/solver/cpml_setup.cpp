@@ -40,7 +40,6 @@ std::vector<CpmlFaceSetup<Real>> make_cpml_setup(const Deck& deck, double dt, co
     g.i0 = 0, g.ni = L.nodes_x;
     g.j0 = 0, g.nj = L.nodes_y;
     g.k0 = -L.origin_z, g.nk = L.planes;
-    g.entries = n;
     if (axis == 0) g.i0 = lo, g.ni = n;
     if (axis == 1) g.j0 = lo, g.nj = n;
     g.table_origin = axis == 2 ? lo - k_first : lo;
