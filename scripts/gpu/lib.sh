@@ -61,14 +61,46 @@ variant_bits() {
     for p in f32 f64; do deck_bits "[$v]" yeex cuda $p $v; done
   done
 }
-# `versus REP` runs PEC and CPML at 512^3 in f32 with this build (yeex) and the previous one
-# (yeex-main), in turn: yeex_pec_REP, yeex_cpml_REP, yeex-main_pec_REP, yeex-main_cpml_REP.
+# `pair BIN NAME SIZE PRECISION`: PEC and CPML with $b/BIN, as BIN_pecNAME and BIN_cpmlNAME.
+pair() {
+  one[0]=$b/$1
+  pec "$1_pec$2" "$3" "$4"
+  cpml "$1_cpml$2" "$3" "$4"
+  one[0]=$b/yeex
+}
+# `versus REP [OTHER]` runs PEC and CPML at 512^3 in f32 with this build (yeex) and another one
+# (OTHER, default yeex-main), in turn: yeex_pec_REP, yeex_cpml_REP, OTHER_pec_REP, OTHER_cpml_REP.
 versus() {
   local bin
-  for bin in yeex yeex-main; do
-    one[0]=$b/$bin
-    pec "${bin}_pec_$1" 512 f32
-    cpml "${bin}_cpml_$1" 512 f32
+  for bin in yeex "${2:-yeex-main}"; do pair "$bin" "_$1" 512 f32; done
+}
+# `versus_sizes OTHER`: the same in f64 at 512^3 and in f32 at 256^3, once (BIN_pec64_1,
+# BIN_cpml64_1, BIN_pec256_1, BIN_cpml256_1).
+versus_sizes() {
+  local bin
+  for bin in yeex "$1"; do pair "$bin" 64_1 512 f64; pair "$bin" 256_1 256 f32; done
+}
+# `bits_versus OTHER`: the CPML deck's bits (cpml_deck) with OTHER ("[OTHER]") and this build
+# ("[new]"), f32 and f64.
+bits_versus() {
+  local p
+  for p in f32 f64; do deck_bits "[$1]" "$1" cuda $p; deck_bits "[new]" yeex cuda $p; done
+}
+# `coop_versus OTHER [cpml]`: coop on one GPU at 512^3 with this build and OTHER, f32 (100 steps)
+# and f64 (50), and with "cpml" 10-cell CPML in f32 too: BIN_coop512, BIN_coop512_f64,
+# BIN_coop512_cpml.
+coop_versus() {
+  local bin args=(bench --engine cuda --gpus 1 --counts 1 --warmup 20 --exchanges coop --size 512)
+  for bin in yeex "$1"; do
+    run "${bin}_coop512" 60 "$b/$bin" "${args[@]}" --steps 100 --repeats 5
+    run "${bin}_coop512_f64" 60 "$b/$bin" "${args[@]}" --steps 50 --repeats 5 --precision f64
+    [[ ${2:-} == cpml ]] && run "${bin}_coop512_cpml" 60 "$b/$bin" "${args[@]}" --steps 50 --repeats 5 --cpml 10
   done
-  one[0]=$b/yeex
+}
+# The checks of a build to commit: `yeex validate` on one GPU (validate-check.sh) and with coop,
+# and cpml-check.sh's benchmark (its tests skipped: gpu_tests or gpu-check.sh ran them).
+release_checks() {
+  OUT=$out/validate YEEX=$b/yeex run validate 240 scripts/gpu/validate-check.sh; pack
+  run validate_coop 200 "$b/yeex" validate --engine cuda --gpus 1 --exchange coop --json "$out/validate_coop.json"
+  OUT=$out/cpml YEEX_CPML_SKIP_TESTS=1 run cpml_check 120 scripts/gpu/cpml-check.sh "$b"
 }
