@@ -53,10 +53,10 @@ constexpr int sweep_pair_axis = Axes == 1 ? 0 : Axes == 3 ? 1 : 2;
 // curl_a[3], curl_b[3] of CellCoefficients (the E or the H ones), padded to twelve values on a
 // 16-byte boundary, so that a node loads them in three (double: six) 16-byte pieces. Read member by
 // member from CellCoefficients, the nine values took nine 4-byte loads: 22 loads per node in the
-// plain kernel, 16 now. One H200, 512^3 f32: PEC 53.13-53.30 -> 54.08-54.32 Gcells/s, 10-cell
-// CPML 47.59-47.67 -> 48.05-48.14; f64 PEC 28.09 -> 28.01, CPML 25.03 -> 25.22
-// (results/2026-11-24-session9, calls 4 and 8). CellCoefficients itself keeps its layout: padded,
-// it made coop's persistent kernel spill (2 % slower: calls 8-9).
+// plain kernel, 16 now. One H200, 512^3 f32: PEC 53.12-53.20 -> 54.21-54.26 Gcells/s, 10-cell
+// CPML 47.64-47.65 -> 48.08; f64 PEC 28.10 -> 28.04, CPML 25.01 -> 25.26 (an H100: unchanged;
+// results/2026-11-24-session9, calls 10-11). CellCoefficients itself keeps its layout: padded, it
+// made coop's persistent kernel spill (2 % slower: calls 8-9).
 template <typename Real>
 struct alignas(16) PhaseCoefficients {
   Real value[12];
@@ -66,14 +66,15 @@ struct alignas(16) PhaseCoefficients {
 template <typename Real>
 std::vector<PhaseCoefficients<Real>> phase_table(const std::vector<CellCoefficients<Real>>& classes) {
   std::vector<PhaseCoefficients<Real>> table(2 * classes.size());
-  for (std::size_t c = 0; c < classes.size(); ++c)
+  for (std::size_t c = 0; c < classes.size(); ++c) {
+    const CellCoefficients<Real>& m = classes[c];
+    Real* e = table[2 * c].value;
+    Real* h = table[2 * c + 1].value;
     for (int a = 0; a < 3; ++a) {
-      const CellCoefficients<Real>& m = classes[c];
-      Real* e = table[2 * c].value;
-      Real* h = table[2 * c + 1].value;
       e[a] = m.e_decay[a], e[3 + a] = m.e_curl_a[a], e[6 + a] = m.e_curl_b[a];
       h[a] = m.h_decay[a], h[3 + a] = m.h_curl_a[a], h[6 + a] = m.h_curl_b[a];
     }
+  }
   return table;
 }
 
@@ -477,8 +478,8 @@ class CudaEngine final : public Engine<Real> {
   std::array<cudaEvent_t, kLaneMarks> marks_{};  // Engine::mark, timing disabled (cheaper to record and wait)
   std::array<DeviceArray<Real>, kComponentCount> fields_;
   DeviceArray<std::uint8_t> material_class_;
-  DeviceArray<CellCoefficients<Real>> classes_;             // for view() (coop's kernel)
-  DeviceArray<PhaseCoefficients<Real>> phases_;             // the sweep kernels' (phase_table)
+  DeviceArray<CellCoefficients<Real>> classes_;  // for view() (coop's kernel)
+  DeviceArray<PhaseCoefficients<Real>> phases_;  // the sweep kernels' (phase_table)
   DeviceArray<PointSource> sources_;
   DeviceArray<Real> samples_;
   DeviceArray<ProbePoint> probes_;
