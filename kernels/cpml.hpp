@@ -210,17 +210,26 @@ YEEX_HOST_DEVICE void cpml_correct(const CpmlView<Real>& v, const FieldPointers<
 // plain box's x bounds are rounded inwards to multiples of `align` nodes (the cuda engine: a
 // 128-byte line, cpml_split_align; the layout puts node i = 0 on a 128-byte boundary), so its
 // warps start on a line; the x boxes take the extra nodes, which need no correction (their face
-// test finds none). Each node's arithmetic is the same in either kernel (main update, then the
-// corrections in face order), so the bits do not depend on the split.
+// test finds none). With `cores`, the z and y boxes are cut further at the plain box's x and y
+// bounds: into a core that meets the faces of its own axis only (z: axes 4, y: axes 2), which a
+// kernel without the other axes' tests sweeps in fewer registers, and strips along its edges (the
+// z boxes' y strips: axes 7, their x strips: 5; the y boxes' x strips: 3). Each node's arithmetic
+// is the same in either kernel (main update, then the corrections in face order), so the bits do
+// not depend on the split.
+inline constexpr int kMaxShellBoxes = 18;
 struct CpmlSplit {
   NodeRange plain;
-  NodeRange shell[6];
-  int axes[6] = {};  // per shell box, the axes whose faces may hold its nodes (bit d: axis d)
+  NodeRange shell[kMaxShellBoxes];
+  int axes[kMaxShellBoxes] = {};  // per shell box, the axes whose faces may hold its nodes (bit d: axis d)
   int shells = 0;
+  bool cores = false;  // the z and y boxes cut into cores and strips
 };
 
+// The order of the shell boxes: without cores z_min, z_max, y_min, y_max, x_min, x_max (the boxes
+// of an axis next to each other); with cores the z cores, the y cores, then the strips, each kind
+// of strip of the two boxes of an axis next to each other, then the x boxes.
 template <typename Real>
-CpmlSplit cpml_split(const CpmlView<Real>& v, const NodeRange& r, Index align) {
+CpmlSplit cpml_split(const CpmlView<Real>& v, const NodeRange& r, Index align, bool cores = false) {
   CpmlSplit s;
   const auto clamp = [](Index x, Index lo, Index hi) { return x < lo ? lo : x > hi ? hi : x; };
   const auto round_up = [&](Index x) { return x != -kCpmlUnbounded ? (x + align - 1) / align * align : x; };
@@ -230,15 +239,39 @@ CpmlSplit cpml_split(const CpmlView<Real>& v, const NodeRange& r, Index align) {
   const Index j0 = clamp(v.interior[2], r.j0, r.j1), j1 = clamp(v.interior[3], j0, r.j1);
   const Index k0 = clamp(v.interior[4], r.k0, r.k1), k1 = clamp(v.interior[5], k0, r.k1);
   s.plain = {i0, i1, j0, j1, k0, k1};
-  const NodeRange shell[6] = {
-      {r.i0, r.i1, r.j0, r.j1, r.k0, k0}, {r.i0, r.i1, r.j0, r.j1, k1, r.k1},  // z
-      {r.i0, r.i1, r.j0, j0, k0, k1},     {r.i0, r.i1, j1, r.j1, k0, k1},      // y
-      {r.i0, i0, j0, j1, k0, k1},         {i1, r.i1, j0, j1, k0, k1}};         // x
+  s.cores = cores && !s.plain.empty();
+  const auto add = [&](const NodeRange& box, int axes) {
+    if (!box.empty()) s.axes[s.shells] = axes, s.shell[s.shells++] = box;
+  };
+  const NodeRange z[2] = {{r.i0, r.i1, r.j0, r.j1, r.k0, k0}, {r.i0, r.i1, r.j0, r.j1, k1, r.k1}};
+  const NodeRange y[2] = {{r.i0, r.i1, r.j0, j0, k0, k1}, {r.i0, r.i1, j1, r.j1, k0, k1}};
+  const NodeRange x[2] = {{r.i0, i0, j0, j1, k0, k1}, {i1, r.i1, j0, j1, k0, k1}};
   // The z boxes may meet faces of every axis; the y boxes lie between the z faces, the x boxes
   // between the y and z faces too.
-  const int axes[6] = {7, 7, 3, 3, 1, 1};
-  for (int b = 0; b < 6; ++b)
-    if (!shell[b].empty()) s.axes[s.shells] = axes[b], s.shell[s.shells++] = shell[b];
+  if (!s.cores) {
+    for (const NodeRange& box : z) add(box, 7);
+    for (const NodeRange& box : y) add(box, 3);
+  } else {
+    // Piece p of a z box (whole x-y planes): its core (p = 0), its strips below and above the
+    // plain box in y (1, 2), and between those, below and above it in x (3, 4). A y box (whole
+    // rows) has the core and the x strips, its own rows each.
+    const auto piece = [&](NodeRange box, int p, bool z_box) {
+      if (z_box && (p == 0 || p >= 3)) box.j0 = j0, box.j1 = j1;
+      if (p == 0) box.i0 = i0, box.i1 = i1;
+      if (p == 1) box.j1 = j0;
+      if (p == 2) box.j0 = j1;
+      if (p == 3) box.i1 = i0;
+      if (p == 4) box.i0 = i1;
+      return box;
+    };
+    for (const NodeRange& box : z) add(piece(box, 0, true), 4);
+    for (const NodeRange& box : y) add(piece(box, 0, false), 2);
+    for (int p = 1; p <= 4; ++p)
+      for (const NodeRange& box : z) add(piece(box, p, true), p <= 2 ? 7 : 5);
+    for (int p = 3; p <= 4; ++p)
+      for (const NodeRange& box : y) add(piece(box, p, false), 3);
+  }
+  for (const NodeRange& box : x) add(box, 1);
   return s;
 }
 

@@ -26,7 +26,8 @@ namespace {
 // the compiler may issue every load of the cell before its first store. Without Cpml the plain
 // sweep (32 registers, 16 blocks of 128 per SM). With Cpml each node is update_cell_with_cpml's
 // (kernels/cpml.hpp: main update and corrections in registers) for the faces of the Axes its box
-// may meet (the x boxes: x only; the y boxes: x, y; the z boxes: all); that kernel only sweeps the
+// may meet (the x boxes: x only; the y boxes: x, y, their cores y; the z boxes: all, their cores
+// z; the strips of a split with cores take yee_strip_kernel, all axes); that kernel only sweeps the
 // shell boxes of a CPML run, the plain one the rest (cpml_split). When that kernel swept every node
 // of a CPML run (second session), capping it at 40 registers (72 bytes of spills) made the run 4 %
 // faster than its unbounded 58 (42.8 against 41.2 Gcells/s at 512^3); over the shell boxes alone
@@ -45,9 +46,11 @@ struct SweepBoxes {
 };
 
 // The axis of the faces whose shell boxes the CPML kernel of Axes sweeps (cpml_split: the x boxes
-// meet x faces only, the y boxes x and y ones, the z boxes all), along which its pair lies.
+// meet x faces only, the y boxes x and y ones and their cores y ones, the z boxes all and their
+// cores z ones), along which its pair lies.
+constexpr int pair_axis(int axes) { return axes == 1 ? 0 : axes == 2 || axes == 3 ? 1 : 2; }
 template <int Axes>
-constexpr int sweep_pair_axis = Axes == 1 ? 0 : Axes == 3 ? 1 : 2;
+constexpr int sweep_pair_axis = pair_axis(Axes);
 
 // One phase's coefficients of a material class as the sweep kernels read them: decay[3],
 // curl_a[3], curl_b[3] of CellCoefficients (the E or the H ones), padded to twelve values on a
@@ -98,6 +101,22 @@ __device__ __forceinline__ CellCoefficients<Real> phase_coefficients(const Phase
   return m;
 }
 
+// One node's update, the sweep kernels' common part: with Cpml update_cell_with_cpml for the faces
+// of Axes, else the plain update.
+template <typename Real, bool UpdateH, bool Cpml, int Axes>
+__device__ __forceinline__ void sweep_node(const FieldPointers<Real>& f, const std::uint8_t* __restrict__ material_class,
+                                           const PhaseCoefficients<Real>* __restrict__ phases, const FieldLayout& L,
+                                           const CpmlView<Real>& cpml, int i, int j, int k) {
+  const Index c = L.narrow_offset(i, j, k);
+  const CellCoefficients<Real> m = phase_coefficients<Real, UpdateH>(phases, material_class[c]);
+  if constexpr (Cpml)
+    update_cell_with_cpml<Real, UpdateH, Axes>(cpml, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
+  else if constexpr (UpdateH)
+    update_h_cell(f, c, L.pitch_y, L.pitch_z, m);
+  else
+    update_e_cell(f, c, L.pitch_y, L.pitch_z, m);
+}
+
 template <typename Real, bool UpdateH, bool Cpml, int MinBlocks, int Axes = 7>
 __global__ void __launch_bounds__(256, MinBlocks)
     yee_sweep_kernel(Real* __restrict__ ex, Real* __restrict__ ey, Real* __restrict__ ez, Real* __restrict__ hx,
@@ -118,15 +137,41 @@ __global__ void __launch_bounds__(256, MinBlocks)
   const int j = pick(&NodeRange::j0) + static_cast<int>(by * blockDim.y + threadIdx.y);
   const int k = pick(&NodeRange::k0) + static_cast<int>(bz * blockDim.z + threadIdx.z);
   if (i >= pick(&NodeRange::i1) || j >= pick(&NodeRange::j1) || k >= pick(&NodeRange::k1)) return;
-  const FieldPointers<Real> f{ex, ey, ez, hx, hy, hz};
-  const Index c = L.narrow_offset(i, j, k);
-  const CellCoefficients<Real> m = phase_coefficients<Real, UpdateH>(phases, material_class[c]);
-  if constexpr (Cpml)
-    update_cell_with_cpml<Real, UpdateH, Axes>(cpml, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
-  else if constexpr (UpdateH)
-    update_h_cell(f, c, L.pitch_y, L.pitch_z, m);
-  else
-    update_e_cell(f, c, L.pitch_y, L.pitch_z, m);
+  sweep_node<Real, UpdateH, Cpml, Axes>(FieldPointers<Real>{ex, ey, ez, hx, hy, hz}, material_class, phases, L, cpml, i,
+                                        j, k);
+}
+
+// The strips of a split with cores (cpml_split), up to kStripBoxes of one block shape in one launch:
+// a 1-D grid in which box b has blocks first[b] .. first[b + 1] - 1, blocks_x[b] x blocks_y[b] x
+// (its planes) of them. Small boxes each in a launch of their own cost launch tails: at 512^3 on an
+// H200 the cores made the CPML run 1.0 % faster with the strips in 6 launches of pairs per sweep,
+// 1.2 % in 2 (results/2026-11-24-session9, calls 15-16).
+constexpr int kStripBoxes = 8;
+struct StripBoxes {
+  int count = 0;
+  NodeRange box[kStripBoxes];
+  unsigned first[kStripBoxes + 1] = {};
+  unsigned blocks_x[kStripBoxes] = {}, blocks_y[kStripBoxes] = {};
+};
+
+// Sweeps the strips of `boxes` with every face's test (Axes 7: the strips' axes are 7, 5 or 3).
+template <typename Real, bool UpdateH, int MinBlocks>
+__global__ void __launch_bounds__(256, MinBlocks)
+    yee_strip_kernel(Real* __restrict__ ex, Real* __restrict__ ey, Real* __restrict__ ez, Real* __restrict__ hx,
+                     Real* __restrict__ hy, Real* __restrict__ hz, const std::uint8_t* __restrict__ material_class,
+                     const PhaseCoefficients<Real>* __restrict__ phases, FieldLayout L,
+                     const __grid_constant__ StripBoxes boxes, const __grid_constant__ CpmlView<Real> cpml) {
+  int b = 0;
+  while (b + 1 < boxes.count && blockIdx.x >= boxes.first[b + 1]) ++b;
+  const unsigned l = blockIdx.x - boxes.first[b], rest = l / boxes.blocks_x[b];
+  const unsigned bx = l - rest * boxes.blocks_x[b], bz = rest / boxes.blocks_y[b], by = rest - bz * boxes.blocks_y[b];
+  const NodeRange& r = boxes.box[b];
+  const int i = static_cast<int>(r.i0) + static_cast<int>(bx * blockDim.x + threadIdx.x);
+  const int j = static_cast<int>(r.j0) + static_cast<int>(by * blockDim.y + threadIdx.y);
+  const int k = static_cast<int>(r.k0) + static_cast<int>(bz * blockDim.z + threadIdx.z);
+  if (i >= r.i1 || j >= r.j1 || k >= r.k1) return;
+  sweep_node<Real, UpdateH, true, 7>(FieldPointers<Real>{ex, ey, ez, hx, hy, hz}, material_class, phases, L, cpml, i, j,
+                                     k);
 }
 
 // Register caps of the shell kernels (__launch_bounds__(256, MinBlocks): 65536 / (256 MinBlocks)
@@ -232,6 +277,17 @@ Index shell_fork_nodes() {
   if (const char* env = std::getenv("YEEX_CPML_FORK_NODES"))
     if (const long long n = std::atoll(env); n >= 0) return static_cast<Index>(n);
   return kShellForkNodes;
+}
+
+// Whether a forked shell (see CudaEngine::sweep) cuts its z and y boxes into single-axis cores and
+// strips (cpml_split's cores): the z cores take 40 registers in float against the whole z boxes'
+// 54, the y cores 40 against 48. One H200, 512^3 f32: CPML 48.03-48.12 -> 48.63-48.66 Gcells/s
+// (+1.2 %), f64 25.39 -> 26.07 (+2.7 %); applied to every shell, 256^3 ran the same (41.08 against
+// 41.03) and 128^3 17 % slower (18.79 against 22.51), so only forked shells take them
+// (results/2026-11-24-session9, calls 16-17). YEEX_CPML_CORES=0 turns them off, for tuning.
+bool shell_cores() {
+  const char* env = std::getenv("YEEX_CPML_CORES");
+  return !(env && std::string(env) == "0");
 }
 
 template <typename Real>
@@ -385,6 +441,8 @@ class CudaEngine final : public Engine<Real> {
   // the smallest shell, in nodes, that forks (0: every one). The two boxes of an axis go in one
   // launch (three shell launches per sweep instead of six): 47.33-47.35 -> 47.40-47.42 at 512^3
   // (results/2026-11-24-session8, call2); side by side along their axis (see kNarrowShellThreads).
+  // A forked shell cuts its z and y boxes into single-axis cores and strips (shell_cores), the
+  // strips in as few launches as their block shapes allow (yee_strip_kernel), before the x boxes.
   // Folding the x (and y) faces into the plain kernel instead, as a correction after its stores in
   // the blocks that hold face nodes, was slower: 44.2 (45.3). So was every other arrangement tried
   // (results/2026-11-24-session7/README.md).
@@ -413,7 +471,7 @@ class CudaEngine final : public Engine<Real> {
       YEEX_CUDA(cudaGetLastError());
     };
     if (cpml_.faces == 0) return launch(yee_sweep_kernel<Real, UpdateH, false, 0>, r, block_, stream);
-    const CpmlSplit split = cpml_split(cpml_, r, split_align_);
+    CpmlSplit split = cpml_split(cpml_, r, split_align_);
     Index shell_nodes = 0;
     for (int b = 0; b < split.shells; ++b) shell_nodes += split.shell[b].count();
     const bool fork = stream == stream_ && shell_nodes > 0 && shell_nodes >= fork_nodes_;
@@ -421,24 +479,67 @@ class CudaEngine final : public Engine<Real> {
     if (fork) {
       YEEX_CUDA(cudaEventRecord(shell_fork_, stream));
       YEEX_CUDA(cudaStreamWaitEvent(shell_stream_, shell_fork_, 0));
+      if (cores_) split = cpml_split(cpml_, r, split_align_, true);
     }
+    // The strips of a split with cores, by block shape, kStripBoxes to a launch.
+    std::vector<NodeRange> strips;
+    const auto launch_strips = [&] {
+      const auto blocks = [](Index n, unsigned b) { return static_cast<unsigned>((n + b - 1) / b); };
+      std::vector<bool> done(strips.size(), false);
+      for (std::size_t s0 = 0; s0 < strips.size(); ++s0) {
+        if (done[s0]) continue;
+        const dim3 shape = shell_block(strips[s0]);
+        StripBoxes list;
+        const auto flush = [&] {
+          if (list.count == 0) return;
+          yee_strip_kernel<Real, UpdateH, kShellMinBlocks><<<list.first[list.count], shape, 0, shells>>>(
+              f.ex, f.ey, f.ez, f.hx, f.hy, f.hz, material_class_.get(), phases_.get(), layout_, list, cpml_);
+          YEEX_CUDA(cudaGetLastError());
+          list = StripBoxes{};
+        };
+        for (std::size_t s1 = s0; s1 < strips.size(); ++s1) {
+          const NodeRange& strip = strips[s1];
+          if (done[s1] || !same_shape(shell_block(strip), shape)) continue;
+          done[s1] = true;
+          const int q = list.count++;
+          list.box[q] = strip;
+          list.blocks_x[q] = blocks(strip.i1 - strip.i0, shape.x);
+          list.blocks_y[q] = blocks(strip.j1 - strip.j0, shape.y);
+          list.first[q + 1] = list.first[q] + list.blocks_x[q] * list.blocks_y[q] * blocks(strip.k1 - strip.k0, shape.z);
+          if (list.count == kStripBoxes) flush();
+        }
+        flush();
+      }
+      strips.clear();
+    };
     for (int b = 0; b < split.shells; ++b) {
+      const int axes = split.axes[b];
+      if (split.cores && (axes == 7 || axes == 5 || axes == 3)) {
+        strips.push_back(split.shell[b]);
+        continue;
+      }
+      if (axes == 1) launch_strips();  // before the x boxes
       // The two boxes of an axis (the same kernel and block shape) in one launch, placed one after
       // the other along that axis in the grid.
       const NodeRange& first = split.shell[b];
       const dim3 block = shell_block(first);
-      const int axis = split.axes[b] == 1 ? sweep_pair_axis<1> : split.axes[b] == 3 ? sweep_pair_axis<3> : sweep_pair_axis<7>;
+      const int axis = pair_axis(axes);
       NodeRange second{};
-      if (b + 1 < split.shells && split.axes[b + 1] == split.axes[b] &&
-          same_shape(shell_block(split.shell[b + 1]), block) && same_across(first, split.shell[b + 1], axis))
+      if (b + 1 < split.shells && split.axes[b + 1] == axes && same_shape(shell_block(split.shell[b + 1]), block) &&
+          same_across(first, split.shell[b + 1], axis))
         second = split.shell[++b];
-      if (axis == 0)
+      if (axes == 1)
         launch(yee_sweep_kernel<Real, UpdateH, true, kXBoxMinBlocks<Real>, 1>, first, block, shells, second, axis);
-      else if (axis == 1)
+      else if (axes == 2)
+        launch(yee_sweep_kernel<Real, UpdateH, true, kShellMinBlocks, 2>, first, block, shells, second, axis);
+      else if (axes == 3)
         launch(yee_sweep_kernel<Real, UpdateH, true, kShellMinBlocks, 3>, first, block, shells, second, axis);
+      else if (axes == 4)
+        launch(yee_sweep_kernel<Real, UpdateH, true, kShellMinBlocks, 4>, first, block, shells, second, axis);
       else
         launch(yee_sweep_kernel<Real, UpdateH, true, kShellMinBlocks, 7>, first, block, shells, second, axis);
     }
+    launch_strips();
     if (!split.plain.empty()) launch(yee_sweep_kernel<Real, UpdateH, false, 0>, split.plain, block_, stream);
     if (fork) {
       YEEX_CUDA(cudaEventRecord(shell_join_, shell_stream_));
@@ -471,6 +572,7 @@ class CudaEngine final : public Engine<Real> {
   dim3 block_, shell_block_;
   Index split_align_ = cpml_split_align(sizeof(Real));
   Index fork_nodes_ = shell_fork_nodes();
+  bool cores_ = shell_cores();
   cudaStream_t stream_ = nullptr;         // Lane::bulk, lowest priority
   cudaStream_t border_stream_ = nullptr;  // Lane::border, highest priority
   cudaStream_t shell_stream_ = nullptr;   // a bulk sweep's CPML shell boxes, between the two (see sweep)

@@ -104,3 +104,48 @@ release_checks() {
   run validate_coop 200 "$b/yeex" validate --engine cuda --gpus 1 --exchange coop --json "$out/validate_coop.json"
   OUT=$out/cpml YEEX_CPML_SKIP_TESTS=1 run cpml_check 120 scripts/gpu/cpml-check.sh "$b"
 }
+# `cpml_variants REP [NAME "VAR=VALUE ..."]...`: cpml_baseline REP, then CPML 512^3 f32 under each
+# variant's environment as NAME_REP; pack.
+cpml_variants() {
+  local rep=$1
+  shift
+  cpml_baseline "$rep"
+  while (($# >= 2)); do
+    # shellcheck disable=SC2086 # the environment splits into its VAR=VALUE words
+    cpml "$1_$rep" 512 f32 $2
+    shift 2
+  done
+  pack
+}
+# `size_variant SUFFIX SIZE PRECISION NAME "VAR=VALUE ..."`: PEC, CPML, and CPML under the
+# environment at one size, as pecSUFFIX, baseSUFFIX, NAMESUFFIX.
+size_variant() {
+  pec "pec$1" "$2" "$3"
+  cpml "base$1" "$2" "$3"
+  # shellcheck disable=SC2086 # the environment splits into its VAR=VALUE words
+  cpml "$4$1" "$2" "$3" $5
+}
+# `exp_tests VAR=VALUE ...`: the experiment build's cuda engine and multi-GPU tests
+# (tests/gpu/*_exp) under the environment.
+exp_tests() {
+  local t
+  for t in test_cuda_engine_exp test_multi_gpu_exp; do run "$t" 120 env "$@" "$b/tests/gpu/$t" --gtest_color=no; done
+}
+# `exp_bits LABEL VAR=VALUE ...`: the CPML deck's bits (cpml_deck) with yeex-exp, f32 and f64,
+# without ("[exp]") and with the environment ("[exp LABEL]").
+exp_bits() {
+  local label=$1 p
+  shift
+  for p in f32 f64; do deck_bits "[exp]" yeex-exp cuda $p; deck_bits "[exp $label]" yeex-exp cuda $p "$@"; done
+}
+# `exp_start LABEL VAR=VALUE ...`: exp_tests and exp_bits under the environment, then the bench
+# runs with yeex-exp (one[0]).
+exp_start() {
+  local label=$1
+  shift
+  exp_tests "$@"
+  cpml_deck
+  exp_bits "$label" "$@"
+  pack
+  one[0]=$b/yeex-exp
+}

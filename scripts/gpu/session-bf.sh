@@ -8,11 +8,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh
 one[0]=$b/yeex-exp
-for rep in 1 2; do
-  cpml_baseline "$rep"
-  cpml "nopsi_$rep" 512 f32 YEEX_EXP_NOPSI=1
-  pack
-done
+for rep in 1 2; do cpml_variants "$rep" nopsi YEEX_EXP_NOPSI=1; done
 one[0]=$b/yeex
 NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
 m=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,dram__bytes_write.sum,sm__warps_active.avg.pct_of_peak_sustained_active,lts__ltcfabric2ltc_cycles_active.avg.pct_of_peak_sustained_elapsed

@@ -74,7 +74,9 @@ TEST(CudaEngine, MatchesHostEngineWithCpmlFloat64) {
 }
 
 // The CPML shell boxes on the shell stream beside the plain box (cuda_engine.cu, sweep), which
-// the small test decks never take by default: forced, the fields and probes keep their bits.
+// the small test decks never take by default: forced, with the z and y boxes cut into cores and
+// strips (yee_strip_kernel) as forked shells are, and whole (YEEX_CPML_CORES=0), the fields and
+// probes keep their bits.
 template <typename Real>
 void expect_shell_stream_keeps_the_bits() {
   const Model model = build_model(short_cpml(120));
@@ -83,6 +85,8 @@ void expect_shell_stream_keeps_the_bits() {
   config.precision_bits = 8 * sizeof(Real);
   const RunResult in_line = run_model(model, config);
   const testing::ScopedEnvironmentVariable fork("YEEX_CPML_FORK_NODES", "0");
+  testing::expect_same_bits(run_model(model, config), in_line);
+  const testing::ScopedEnvironmentVariable whole("YEEX_CPML_CORES", "0");
   testing::expect_same_bits(run_model(model, config), in_line);
 }
 

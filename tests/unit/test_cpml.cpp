@@ -192,9 +192,10 @@ TEST(Cpml, InteriorBoxHoldsExactlyTheNodesOfNoSlab) {
 }
 
 // The cuda engine's split sweep (kernels/cpml.hpp, cpml_split): for every range a backend may
-// sweep (whole subdomains, border planes, odd boxes), the plain box and the shell boxes hold every
-// node of the range exactly once, the plain box holds no node of any face's box, and its x bounds
-// sit on sector boundaries unless they are the range's own.
+// sweep (whole subdomains, border planes, odd boxes), with and without cores, the plain box and
+// the shell boxes hold every node of the range exactly once, the plain box holds no node of any
+// face's box, a shell box none of a face outside its axes, and the plain box's x bounds sit on
+// sector boundaries unless they are the range's own.
 TEST(Cpml, SplitSweepPartitionsEveryRange) {
   Deck partial = cpml_contract_deck();
   partial.boundary = {BoundaryKind::cpml, BoundaryKind::pec, BoundaryKind::pec,
@@ -202,7 +203,7 @@ TEST(Cpml, SplitSweepPartitionsEveryRange) {
   Deck none = cpml_contract_deck();
   none.boundary = {BoundaryKind::pec, BoundaryKind::pec, BoundaryKind::pec,
                    BoundaryKind::pec, BoundaryKind::pec, BoundaryKind::cpml};
-  int plain_nodes = 0;
+  int plain_nodes = 0, split_with_cores = 0;
   for (const Deck& deck : {cpml_contract_deck(), partial, none}) {
     const SlabDecomposition split(deck.grid, 3, 2);
     for (int s = 0; s < split.size(); ++s) {
@@ -213,35 +214,40 @@ TEST(Cpml, SplitSweepPartitionsEveryRange) {
       const NodeRange ranges[] = {{0, nx, 0, ny, 0, nz},  {0, nx, 0, ny, 0, 1},     {0, nx, 0, ny, nz - 1, nz},
                                   {0, nx, 0, ny, 1, nz - 1}, {3, nx - 2, 1, ny - 5, 2, nz}, {0, 5, 0, ny, 0, nz}};
       for (const NodeRange& r : ranges)
-        for (Index align : {Index(8), Index(4), Index(1)}) {
-          const CpmlSplit cut = cpml_split(view, r, align);
-          if (cut.plain.i0 != r.i0 && !cut.plain.empty()) EXPECT_EQ(cut.plain.i0 % align, 0);
-          if (cut.plain.i1 != r.i1 && !cut.plain.empty()) EXPECT_EQ(cut.plain.i1 % align, 0);
-          std::vector<int> visits(static_cast<std::size_t>(r.count()), 0);
-          const auto visit = [&](const NodeRange& box, bool plain, int axes) {
-            for (Index k = box.k0; k < box.k1; ++k)
-              for (Index j = box.j0; j < box.j1; ++j)
-                for (Index i = box.i0; i < box.i1; ++i) {
-                  ASSERT_TRUE(i >= r.i0 && i < r.i1 && j >= r.j0 && j < r.j1 && k >= r.k0 && k < r.k1);
-                  ++visits[static_cast<std::size_t>(((k - r.k0) * (r.j1 - r.j0) + (j - r.j0)) * (r.i1 - r.i0) + (i - r.i0))];
-                  if (!plain) {  // a shell box meets only the faces of its axes
+        for (Index align : {Index(8), Index(4), Index(1)})
+          for (const bool cores : {false, true}) {
+            const CpmlSplit cut = cpml_split(view, r, align, cores);
+            if (cores && !cut.plain.empty()) ++split_with_cores;
+            if (cut.plain.i0 != r.i0 && !cut.plain.empty()) EXPECT_EQ(cut.plain.i0 % align, 0);
+            if (cut.plain.i1 != r.i1 && !cut.plain.empty()) EXPECT_EQ(cut.plain.i1 % align, 0);
+            std::vector<int> visits(static_cast<std::size_t>(r.count()), 0);
+            const auto visit = [&](const NodeRange& box, bool plain, int axes) {
+              for (Index k = box.k0; k < box.k1; ++k)
+                for (Index j = box.j0; j < box.j1; ++j)
+                  for (Index i = box.i0; i < box.i1; ++i) {
+                    ASSERT_TRUE(i >= r.i0 && i < r.i1 && j >= r.j0 && j < r.j1 && k >= r.k0 && k < r.k1);
+                    const Index at = ((k - r.k0) * (r.j1 - r.j0) + (j - r.j0)) * (r.i1 - r.i0) + (i - r.i0);
+                    ++visits[static_cast<std::size_t>(at)];
+                    if (!plain) {  // a shell box meets only the faces of its axes
+                      for (int f = 0; f < view.faces; ++f)
+                        if (!(axes >> view.face[f].axis & 1))
+                          ASSERT_FALSE(view.face[f].contains(i, j, k)) << "shell node " << i << "," << j << "," << k;
+                      continue;
+                    }
+                    ++plain_nodes;
                     for (int f = 0; f < view.faces; ++f)
-                      if (!(axes >> view.face[f].axis & 1))
-                        ASSERT_FALSE(view.face[f].contains(i, j, k)) << "shell node " << i << "," << j << "," << k;
-                    continue;
+                      ASSERT_FALSE(view.face[f].contains(i, j, k)) << "plain node " << i << "," << j << "," << k;
                   }
-                  ++plain_nodes;
-                  for (int f = 0; f < view.faces; ++f)
-                    ASSERT_FALSE(view.face[f].contains(i, j, k)) << "plain node " << i << "," << j << "," << k;
-                }
-          };
-          visit(cut.plain, true, 0);
-          for (int b = 0; b < cut.shells; ++b) visit(cut.shell[b], false, cut.axes[b]);
-          for (int v : visits) ASSERT_EQ(v, 1) << "subdomain " << s;
-        }
+            };
+            visit(cut.plain, true, 0);
+            for (int b = 0; b < cut.shells; ++b) visit(cut.shell[b], false, cut.axes[b]);
+            for (int v : visits) ASSERT_EQ(v, 1) << "subdomain " << s;
+            EXPECT_EQ(cut.cores, cores && !cut.plain.empty());
+          }
     }
   }
   EXPECT_GT(plain_nodes, 0);
+  EXPECT_GT(split_with_cores, 0);
 }
 
 // The cuda engine's split sweep, run on the CPU: the plain box gets the main update only, the
@@ -249,7 +255,7 @@ TEST(Cpml, SplitSweepPartitionsEveryRange) {
 // against the host engine's separate pass. Bit for
 // bit, which is what lets every engine layout and backend agree.
 template <typename Real>
-void expect_fused_equals_separate_pass() {
+void expect_fused_equals_separate_pass(bool cores) {
   const Deck deck = cpml_contract_deck();
   testing::SteppedModel<Real> separate(deck, "host"), fused(deck, "host");
   const EngineSetup<Real> setup = make_engine_setup<Real>(fused.model, 0, deck.grid.nz + 1, 1, 1);
@@ -261,8 +267,9 @@ void expect_fused_equals_separate_pass() {
   ASSERT_EQ(view.faces, 6);
   // Align 1: this 18-node-wide deck has no sector-aligned interior (the partition test covers
   // the alignment; the bits do not depend on it).
-  const CpmlSplit cut = cpml_split(view, fused.update, 1);
+  const CpmlSplit cut = cpml_split(view, fused.update, 1, cores);
   ASSERT_FALSE(cut.plain.empty());
+  ASSERT_EQ(cut.cores, cores);
   // axes: 0 for the plain box, else the shell box's (the kernel instantiated for it).
   const auto sweep_box = [&](auto update_h, const NodeRange& r, int axes) {
     constexpr bool h = decltype(update_h)::value;
@@ -273,8 +280,14 @@ void expect_fused_equals_separate_pass() {
           const CellCoefficients<Real>& m = setup.classes[setup.material_class[c]];
           if (axes == 1)
             update_cell_with_cpml<Real, h, 1>(view, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
+          else if (axes == 2)
+            update_cell_with_cpml<Real, h, 2>(view, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
           else if (axes == 3)
             update_cell_with_cpml<Real, h, 3>(view, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
+          else if (axes == 4)
+            update_cell_with_cpml<Real, h, 4>(view, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
+          else if (axes == 5)
+            update_cell_with_cpml<Real, h, 5>(view, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
           else if (axes == 7)
             update_cell_with_cpml<Real, h, 7>(view, f, c, i, j, k, L.pitch_y, L.pitch_z, m);
           else if constexpr (h)
@@ -296,8 +309,11 @@ void expect_fused_equals_separate_pass() {
   for (Component c : kAllComponents) EXPECT_EQ(fused.field(c), separate.field(c)) << component_name(c);
 }
 
-TEST(Cpml, FusedCorrectionEqualsSeparatePassFloat32) { expect_fused_equals_separate_pass<float>(); }
-TEST(Cpml, FusedCorrectionEqualsSeparatePassFloat64) { expect_fused_equals_separate_pass<double>(); }
+TEST(Cpml, FusedCorrectionEqualsSeparatePassFloat32) { expect_fused_equals_separate_pass<float>(false); }
+TEST(Cpml, FusedCorrectionEqualsSeparatePassFloat64) { expect_fused_equals_separate_pass<double>(false); }
+// The same with the z and y boxes cut into single-axis cores and strips (cpml_split's cores).
+TEST(Cpml, FusedCorrectionWithCoresEqualsSeparatePassFloat32) { expect_fused_equals_separate_pass<float>(true); }
+TEST(Cpml, FusedCorrectionWithCoresEqualsSeparatePassFloat64) { expect_fused_equals_separate_pass<double>(true); }
 
 // sum over nodes of eps E^2 + mu H^2 (H of the half step: enough to see the decay).
 double field_energy(testing::SteppedModel<double>& s) {
