@@ -8,12 +8,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh
-for rep in 1 2; do
-  cpml_baseline $rep
-  cpml "xfuse1_$rep" 512 f32 YEEX_CPML_XFUSE=1
-  cpml "xfuse2_$rep" 512 f32 YEEX_CPML_XFUSE=2
-done
-pack
+for rep in 1 2; do cpml_variants $rep xfuse1 YEEX_CPML_XFUSE=1 xfuse2 YEEX_CPML_XFUSE=2; done
 pec f64_pec 512 f64
 cpml f64_base 512 f64
 cpml f64_xfuse1 512 f64 YEEX_CPML_XFUSE=1

@@ -7,10 +7,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh
-for rep in 1 2; do
-  cpml_baseline $rep
-  for fuse in 1 2 3; do cpml "fuse${fuse}_$rep" 512 f32 YEEX_CPML_FUSE=$fuse; done
-done
+for rep in 1 2; do cpml_variants $rep fuse1 YEEX_CPML_FUSE=1 fuse2 YEEX_CPML_FUSE=2 fuse3 YEEX_CPML_FUSE=3; done
 pack
 pec f64_pec 512 f64
 cpml f64_base 512 f64

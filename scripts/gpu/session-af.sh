@@ -9,11 +9,9 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh
 for rep in 1 2; do
-  cpml_baseline $rep
-  cpml "xfuse1_$rep" 512 f32 YEEX_CPML_XFUSE=1
-  for p in 0 -2 -5; do cpml "prio${p}_$rep" 512 f32 YEEX_CPML_SHELL_PRIORITY=$p; done
+  cpml_variants $rep xfuse1 YEEX_CPML_XFUSE=1 prio0 YEEX_CPML_SHELL_PRIORITY=0 prio-2 YEEX_CPML_SHELL_PRIORITY=-2 \
+    prio-5 YEEX_CPML_SHELL_PRIORITY=-5
 done
-pack
 cpml xfuse1_prio0 512 f32 YEEX_CPML_XFUSE=1 YEEX_CPML_SHELL_PRIORITY=0
 cpml xfuse1_prio-5 512 f32 YEEX_CPML_XFUSE=1 YEEX_CPML_SHELL_PRIORITY=-5
 cpml cores_prio0 512 f32 YEEX_CPML_CORES=1 YEEX_CPML_SHELL_PRIORITY=0

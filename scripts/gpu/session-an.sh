@@ -9,12 +9,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh
 for rep in 1 2; do
-  pec "pec_$rep" 512 f32
-  cpml "base_$rep" 512 f32
-  cpml "xmb6_$rep" 512 f32 YEEX_EXP_XMB6=1
-  cpml "pairs_$rep" 512 f32 YEEX_EXP_PAIRS=1
-  cpml "both_$rep" 512 f32 YEEX_EXP_XMB6=1 YEEX_EXP_PAIRS=1
-  pack
+  cpml_variants $rep xmb6 YEEX_EXP_XMB6=1 pairs YEEX_EXP_PAIRS=1 both "YEEX_EXP_XMB6=1 YEEX_EXP_PAIRS=1"
 done
 cpml both_inline 512 f32 YEEX_EXP_XMB6=1 YEEX_EXP_PAIRS=1 YEEX_CPML_FORK_NODES=1000000000000
 cpml both_256 512 f32 YEEX_EXP_XMB6=1 YEEX_EXP_PAIRS=1 YEEX_CPML_BLOCK=256x1x1

@@ -13,12 +13,7 @@ source scripts/gpu/lib.sh
 cpml_deck
 variant_bits "" YEEX_EXP_ALONGX=1
 for rep in 1 2; do
-  pec "pec_$rep" 512 f32
-  cpml "base_$rep" 512 f32
-  cpml "alongx_$rep" 512 f32 YEEX_EXP_ALONGX=1
-  cpml "xt64_$rep" 512 f32 YEEX_EXP_XTHREADS=64
-  cpml "xt256_$rep" 512 f32 YEEX_EXP_XTHREADS=256
-  cpml "alongx_xt256_$rep" 512 f32 YEEX_EXP_ALONGX=1 YEEX_EXP_XTHREADS=256
-  pack
+  cpml_variants $rep alongx YEEX_EXP_ALONGX=1 xt64 YEEX_EXP_XTHREADS=64 xt256 YEEX_EXP_XTHREADS=256 \
+    alongx_xt256 "YEEX_EXP_ALONGX=1 YEEX_EXP_XTHREADS=256"
 done
 echo "done ($((SECONDS - t0)) s)" >> "$out/summary.txt"; pack

@@ -15,13 +15,8 @@ cpml_deck
 all3="YEEX_EXP_ALONGX=1 YEEX_EXP_ALONGY=1 YEEX_EXP_XTHREADS=64"
 variant_bits "" "$all3"
 for rep in 1 2; do
-  pec "pec_$rep" 512 f32
-  cpml "base_$rep" 512 f32
-  cpml "x_$rep" 512 f32 YEEX_EXP_ALONGX=1
-  cpml "x64_$rep" 512 f32 YEEX_EXP_ALONGX=1 YEEX_EXP_XTHREADS=64
-  cpml "xy_$rep" 512 f32 YEEX_EXP_ALONGX=1 YEEX_EXP_ALONGY=1
-  cpml "xy64_$rep" 512 f32 $all3
-  pack
+  cpml_variants $rep x YEEX_EXP_ALONGX=1 x64 "YEEX_EXP_ALONGX=1 YEEX_EXP_XTHREADS=64" \
+    xy "YEEX_EXP_ALONGX=1 YEEX_EXP_ALONGY=1" xy64 "$all3"
 done
 pec pec_f64 512 f64
 cpml base_f64 512 f64

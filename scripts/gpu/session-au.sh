@@ -11,15 +11,7 @@ source scripts/gpu/lib.sh
 cpml_deck
 variant_bits "YEEX_EXP_PFZ=512 YEEX_EXP_PFY=16 YEEX_EXP_PFX=8"
 for rep in 1 2; do
-  pec "pec_$rep" 512 f32
-  cpml "base_$rep" 512 f32
-  cpml "z256_$rep" 512 f32 YEEX_EXP_PFZ=256
-  cpml "z512_$rep" 512 f32 YEEX_EXP_PFZ=512
-  cpml "y8_$rep" 512 f32 YEEX_EXP_PFY=8
-  cpml "y16_$rep" 512 f32 YEEX_EXP_PFY=16
-  cpml "x4_$rep" 512 f32 YEEX_EXP_PFX=4
-  cpml "x8_$rep" 512 f32 YEEX_EXP_PFX=8
-  cpml "all_$rep" 512 f32 YEEX_EXP_PFZ=512 YEEX_EXP_PFY=16 YEEX_EXP_PFX=8
-  pack
+  cpml_variants $rep z256 YEEX_EXP_PFZ=256 z512 YEEX_EXP_PFZ=512 y8 YEEX_EXP_PFY=8 y16 YEEX_EXP_PFY=16 \
+    x4 YEEX_EXP_PFX=4 x8 YEEX_EXP_PFX=8 all "YEEX_EXP_PFZ=512 YEEX_EXP_PFY=16 YEEX_EXP_PFX=8"
 done
 echo "done ($((SECONDS - t0)) s)" >> "$out/summary.txt"; pack
