@@ -228,17 +228,24 @@ struct CpmlSplit {
 // The order of the shell boxes: without cores z_min, z_max, y_min, y_max, x_min, x_max (the boxes
 // of an axis next to each other); with cores the z cores, the y cores, then the strips, each kind
 // of strip of the two boxes of an axis next to each other, then the x boxes.
+// The plain box of cpml_split: the interior clipped into r, per axis [lo, hi); x rounded inwards
+// to `align`.
 template <typename Real>
-CpmlSplit cpml_split(const CpmlView<Real>& v, const NodeRange& r, Index align, bool cores = false) {
-  CpmlSplit s;
+NodeRange cpml_plain_box(const CpmlView<Real>& v, const NodeRange& r, Index align) {
   const auto clamp = [](Index x, Index lo, Index hi) { return x < lo ? lo : x > hi ? hi : x; };
   const auto round_up = [&](Index x) { return x != -kCpmlUnbounded ? (x + align - 1) / align * align : x; };
   const auto round_down = [&](Index x) { return x != kCpmlUnbounded ? x / align * align : x; };
-  // The plain box clipped into r, per axis [lo, hi); x rounded to `align`.
   const Index i0 = clamp(round_up(v.interior[0]), r.i0, r.i1), i1 = clamp(round_down(v.interior[1]), i0, r.i1);
   const Index j0 = clamp(v.interior[2], r.j0, r.j1), j1 = clamp(v.interior[3], j0, r.j1);
   const Index k0 = clamp(v.interior[4], r.k0, r.k1), k1 = clamp(v.interior[5], k0, r.k1);
-  s.plain = {i0, i1, j0, j1, k0, k1};
+  return {i0, i1, j0, j1, k0, k1};
+}
+
+template <typename Real>
+CpmlSplit cpml_split(const CpmlView<Real>& v, const NodeRange& r, Index align, bool cores = false) {
+  CpmlSplit s;
+  s.plain = cpml_plain_box(v, r, align);
+  const Index i0 = s.plain.i0, i1 = s.plain.i1, j0 = s.plain.j0, j1 = s.plain.j1, k0 = s.plain.k0, k1 = s.plain.k1;
   s.cores = cores && !s.plain.empty();
   const auto add = [&](const NodeRange& box, int axes) {
     if (!box.empty()) s.axes[s.shells] = axes, s.shell[s.shells++] = box;

@@ -451,11 +451,11 @@ class CudaEngine final : public Engine<Real> {
     if (r.empty()) return;
     YEEX_CUDA(cudaSetDevice(device_));
     const FieldPointers<Real> f = pointers();
+    const auto blocks = [](Index n, unsigned b) { return static_cast<unsigned>((n + b - 1) / b); };
     // One box, or two along grid axis `axis` (second non-empty, the same extents across it; the
     // kernel's sweep_pair_axis): the grid holds the first box's blocks, then the second's.
     const auto launch = [&](auto kernel, const NodeRange& box, dim3 block, cudaStream_t on,
                             const NodeRange& second = NodeRange{}, int axis = 2) {
-      const auto blocks = [](Index n, unsigned b) { return static_cast<unsigned>((n + b - 1) / b); };
       SweepBoxes boxes;
       boxes.box[0] = box, boxes.box[1] = second;
       dim3 grid(blocks(box.i1 - box.i0, block.x), blocks(box.j1 - box.j0, block.y), blocks(box.k1 - box.k0, block.z));
@@ -471,20 +471,18 @@ class CudaEngine final : public Engine<Real> {
       YEEX_CUDA(cudaGetLastError());
     };
     if (cpml_.faces == 0) return launch(yee_sweep_kernel<Real, UpdateH, false, 0>, r, block_, stream);
-    CpmlSplit split = cpml_split(cpml_, r, split_align_);
-    Index shell_nodes = 0;
-    for (int b = 0; b < split.shells; ++b) shell_nodes += split.shell[b].count();
+    // The shell boxes hold the nodes of r outside the plain box (cpml_split partitions r).
+    const Index shell_nodes = r.count() - cpml_plain_box(cpml_, r, split_align_).count();
     const bool fork = stream == stream_ && shell_nodes > 0 && shell_nodes >= fork_nodes_;
+    const CpmlSplit split = cpml_split(cpml_, r, split_align_, fork && cores_);
     const cudaStream_t shells = fork ? shell_stream_ : stream;
     if (fork) {
       YEEX_CUDA(cudaEventRecord(shell_fork_, stream));
       YEEX_CUDA(cudaStreamWaitEvent(shell_stream_, shell_fork_, 0));
-      if (cores_) split = cpml_split(cpml_, r, split_align_, true);
     }
     // The strips of a split with cores, by block shape, kStripBoxes to a launch.
     std::vector<NodeRange> strips;
     const auto launch_strips = [&] {
-      const auto blocks = [](Index n, unsigned b) { return static_cast<unsigned>((n + b - 1) / b); };
       std::vector<bool> done(strips.size(), false);
       for (std::size_t s0 = 0; s0 < strips.size(); ++s0) {
         if (done[s0]) continue;
