@@ -239,9 +239,12 @@ class DeviceArray {
 // (results/2026-11-21-cuda-tuning.md; 32x4 and 64x2 tie). Several nodes per thread along z,
 // reusing the plane above in registers, measured slower (43-49 against 52.7 Gcells/s) and was
 // dropped. YEEX_CUDA_BLOCK="XxYxZ" overrides the shape, for tuning on other GPUs. The CPML shell
-// boxes (the split sweep) take 128 x 1 (YEEX_CPML_BLOCK overrides it): at 512^3 on an H200 the CPML
-// run went 46.34-46.38 Gcells/s with 32x4, 46.48 with 64x2, 46.54 with 128x1, 45.96 with 64x4,
-// 45.80 with 32x8 (results/2026-11-21-session5/call9).
+// boxes (the split sweep) take 64 x 2 (YEEX_CPML_BLOCK overrides it; narrow boxes see
+// shell_block). One H200, 10-cell CPML on every face, f32, Gcells/s: with the cores (tenth
+// session, results/2026-11-24-session10, call 8) 512^3 48.67-48.72 with 64x2, 48.59-48.62 with
+// 128x1, 48.64-48.68 with 32x2, 48.57-48.59 with 64x4, 48.44-48.49 with 128x2; 256^3 41.12 against
+// 40.92; f64 the same (26.01). Before the cores (results/2026-11-21-session5/call9) 128x1 had been
+// ahead: 46.54 against 46.48 with 64x2, 46.34-46.38 with 32x4, 45.96 with 64x4, 45.80 with 32x8.
 dim3 block_shape(const char* variable = "YEEX_CUDA_BLOCK", dim3 b = dim3(32, 4, 1)) {
   if (const char* env = std::getenv(variable)) {
     unsigned x = 0, y = 0, z = 0;
@@ -297,7 +300,7 @@ class CudaEngine final : public Engine<Real> {
       : layout_(setup.layout), device_(setup.device), steps_(setup.steps),
         source_count_(static_cast<int>(setup.sources.size())), probe_count_(static_cast<int>(setup.probes.size())),
         probe_slots_(setup.probe_slots), block_(block_shape()),
-        shell_block_(block_shape("YEEX_CPML_BLOCK", dim3(128, 1, 1))) {
+        shell_block_(block_shape("YEEX_CPML_BLOCK", dim3(64, 2, 1))) {
     if (!layout_.narrow_planes())
       throw std::invalid_argument("cuda engine: a plane of " + std::to_string(layout_.pitch_z) +
                                   " elements; the sweep kernels take at most 2^31 - 1");
