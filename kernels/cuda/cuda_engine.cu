@@ -1,4 +1,4 @@
-// The cuda engine. One thread per node, blocks of 32 x 4 nodes in (x, y) by default: x is the
+// The cuda engine. One thread per node, blocks of 64 x 2 nodes in (x, y) by default: x is the
 // fastest index, so a warp reads 128 contiguous bytes of each array; the +-1 neighbours in y and
 // z come from L1/L2 (a z-plane of all six components is a few MB at 512^2, well inside the 60 MB
 // L2). Coefficients come from a small class table in global memory (cached in L1), looked up
@@ -235,17 +235,20 @@ class DeviceArray {
   std::size_t n_ = 0;
 };
 
-// Block shape. 32 x 4 x 1 was the fastest of 32x8, 32x4, 64x4, 32x16, 64x2 at 512^3 on an H200
-// (results/2026-11-21-cuda-tuning.md; 32x4 and 64x2 tie). Several nodes per thread along z,
-// reusing the plane above in registers, measured slower (43-49 against 52.7 Gcells/s) and was
-// dropped. YEEX_CUDA_BLOCK="XxYxZ" overrides the shape, for tuning on other GPUs. The CPML shell
+// Block shape. 32 x 4 x 1 and 64 x 2 x 1 tied as the fastest of 32x8, 32x4, 64x4, 32x16, 64x2 at
+// 512^3 on an H200 (results/2026-11-21-cuda-tuning.md). The engine takes 64 x 2: PEC runs the same
+// (54.26-54.27 against 54.24-54.27 Gcells/s), while the plain box of a run with 10-cell CPML on
+// every face (448 nodes wide) runs faster beside the shells: 48.90-48.97 against 48.66-48.68
+// (128 x 1: PEC 53.97-54.05, CPML 48.63-48.69; results/2026-11-24-session10, call 13). Several
+// nodes per thread along z, reusing the plane above in registers, measured slower (43-49 against
+// 52.7 Gcells/s) and was dropped. YEEX_CUDA_BLOCK="XxYxZ" overrides the shape, for tuning on other GPUs. The CPML shell
 // boxes (the split sweep) take 64 x 2 (YEEX_CPML_BLOCK overrides it; narrow boxes see
 // shell_block). One H200, 10-cell CPML on every face, f32, Gcells/s: with the cores (tenth
 // session, results/2026-11-24-session10, call 8) 512^3 48.67-48.72 with 64x2, 48.59-48.62 with
 // 128x1, 48.64-48.68 with 32x2, 48.57-48.59 with 64x4, 48.44-48.49 with 128x2; 256^3 41.12 against
 // 40.92; f64 the same (26.01). Before the cores (results/2026-11-21-session5/call9) 128x1 had been
 // ahead: 46.54 against 46.48 with 64x2, 46.34-46.38 with 32x4, 45.96 with 64x4, 45.80 with 32x8.
-dim3 block_shape(const char* variable = "YEEX_CUDA_BLOCK", dim3 b = dim3(32, 4, 1)) {
+dim3 block_shape(const char* variable = "YEEX_CUDA_BLOCK", dim3 b = dim3(64, 2, 1)) {
   if (const char* env = std::getenv(variable)) {
     unsigned x = 0, y = 0, z = 0;
     if (std::sscanf(env, "%ux%ux%u", &x, &y, &z) == 3 && x * y * z > 0 && x * y * z <= 256) b = dim3(x, y, z);
