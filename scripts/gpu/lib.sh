@@ -149,3 +149,14 @@ exp_start() {
   pack
   one[0]=$b/yeex-exp
 }
+# `fork_tests PREFIX VAR VALUE...` (tenth session's experiment knobs): the cuda engine's gpu tests
+# with every CPML shell forked (YEEX_CPML_FORK_NODES=0) under VAR=VALUE, as cuda_tests_PREFIXVALUE,
+# for each VALUE; pack.
+fork_tests() {
+  local prefix=$1 var=$2 v
+  shift 2
+  for v in "$@"; do
+    run "cuda_tests_$prefix$v" 150 env YEEX_CPML_FORK_NODES=0 "$var=$v" "$b/tests/gpu/test_cuda_engine" --gtest_color=no
+  done
+  pack
+}

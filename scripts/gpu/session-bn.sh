@@ -10,8 +10,7 @@ source "$(dirname "$0")/lib.sh"
 cpml_deck
 f=YEEX_CPML_FORK_NODES=0
 variant_bits "" "$f" "$f YEEX_EXP_SHELLS=inline" "$f YEEX_EXP_SHELLS=pdl" "$f YEEX_EXP_SHELLS=graph"
-for m in pdl graph; do run "cuda_tests_$m" 150 env $f YEEX_EXP_SHELLS=$m "$b/tests/gpu/test_cuda_engine" --gtest_color=no; done
-pack
+fork_tests "" YEEX_EXP_SHELLS pdl graph
 for rep in 1 2; do
   cpml_variants "$rep" inline YEEX_EXP_SHELLS=inline pdl YEEX_EXP_SHELLS=pdl graph YEEX_EXP_SHELLS=graph
 done

@@ -9,8 +9,7 @@ source "$(dirname "$0")/lib.sh"
 cpml_deck
 f=YEEX_CPML_FORK_NODES=0
 variant_bits "" "$f YEEX_EXP_FOLD=4" "$f YEEX_EXP_FOLD=6" "$f YEEX_EXP_FOLD=6 YEEX_EXP_FOLD_BLOCKS=6"
-for m in 4 6; do run "cuda_tests_fold$m" 150 env $f YEEX_EXP_FOLD=$m "$b/tests/gpu/test_cuda_engine" --gtest_color=no; done
-pack
+fork_tests "fold" YEEX_EXP_FOLD 4 6
 for rep in 1 2; do
   cpml_variants "$rep" fold4 YEEX_EXP_FOLD=4 fold4b6 "YEEX_EXP_FOLD=4 YEEX_EXP_FOLD_BLOCKS=6" \
     fold6 YEEX_EXP_FOLD=6 fold6b6 "YEEX_EXP_FOLD=6 YEEX_EXP_FOLD_BLOCKS=6"

@@ -8,8 +8,7 @@ source "$(dirname "$0")/lib.sh"
 cpml_deck
 f=YEEX_CPML_FORK_NODES=0
 variant_bits "" "$f YEEX_EXP_FOLD=12" "$f YEEX_EXP_FOLD=2"
-for m in 12 2; do run "cuda_tests_fold$m" 150 env $f YEEX_EXP_FOLD=$m "$b/tests/gpu/test_cuda_engine" --gtest_color=no; done
-pack
+fork_tests "fold" YEEX_EXP_FOLD 12 2
 for rep in 1 2; do
   cpml_variants "$rep" fold12 YEEX_EXP_FOLD=12 fold2 YEEX_EXP_FOLD=2 fold4 YEEX_EXP_FOLD=4
 done

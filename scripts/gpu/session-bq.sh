@@ -7,8 +7,7 @@ source "$(dirname "$0")/lib.sh"
 cpml_deck
 f=YEEX_CPML_FORK_NODES=0
 variant_bits "" "$f YEEX_EXP_LIST=1" "$f YEEX_EXP_LIST=2"
-for m in 1 2; do run "cuda_tests_list$m" 150 env $f YEEX_EXP_LIST=$m "$b/tests/gpu/test_cuda_engine" --gtest_color=no; done
-pack
+fork_tests "list" YEEX_EXP_LIST 1 2
 for rep in 1 2 3; do cpml_variants "$rep" list1 YEEX_EXP_LIST=1 list2 YEEX_EXP_LIST=2; done
 for v in "" YEEX_EXP_LIST=1 YEEX_EXP_LIST=2; do
   run "cpml64_${v//[ =]/_}" 60 env $v "${one[@]}" --exchanges overlap --size 512 --precision f64 --cpml 10

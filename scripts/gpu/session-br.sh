@@ -9,8 +9,7 @@ source "$(dirname "$0")/lib.sh"
 cpml_deck
 f=YEEX_CPML_FORK_NODES=0
 variant_bits "" "$f YEEX_EXP_EDGES=1" "$f YEEX_EXP_EDGES=2" "$f YEEX_EXP_EDGES=3" "$f YEEX_EXP_EDGES=4"
-for m in 1 4; do run "cuda_tests_edges$m" 150 env $f YEEX_EXP_EDGES=$m "$b/tests/gpu/test_cuda_engine" --gtest_color=no; done
-pack
+fork_tests "edges" YEEX_EXP_EDGES 1 4
 for rep in 1 2 3; do
   cpml_variants "$rep" edges1 YEEX_EXP_EDGES=1 edges2 YEEX_EXP_EDGES=2 edges3 YEEX_EXP_EDGES=3 edges4 YEEX_EXP_EDGES=4
 done

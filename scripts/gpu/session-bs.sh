@@ -8,8 +8,7 @@ source "$(dirname "$0")/lib.sh"
 cpml_deck
 f=YEEX_CPML_FORK_NODES=0
 variant_bits "" "$f YEEX_EXP_STRIPS=1" "$f YEEX_EXP_STRIPS=2"
-for m in 1 2; do run "cuda_tests_strips$m" 150 env $f YEEX_EXP_STRIPS=$m "$b/tests/gpu/test_cuda_engine" --gtest_color=no; done
-pack
+fork_tests "strips" YEEX_EXP_STRIPS 1 2
 for rep in 1 2 3; do
   cpml_variants "$rep" strips1 YEEX_EXP_STRIPS=1 strips2 YEEX_EXP_STRIPS=2 b64x2 YEEX_CPML_BLOCK=64x2x1 \
     b32x4 YEEX_CPML_BLOCK=32x4x1 b256 YEEX_CPML_BLOCK=256x1x1

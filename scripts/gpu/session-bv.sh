@@ -9,8 +9,7 @@ source "$(dirname "$0")/lib.sh"
 cpml_deck
 f=YEEX_CPML_FORK_NODES=0
 variant_bits "" "$f YEEX_EXP_TAIL=1" "$f YEEX_EXP_TAIL=2" "$f YEEX_EXP_TAIL=3"
-for m in 1 3; do run "cuda_tests_tail$m" 150 env $f YEEX_EXP_TAIL=$m "$b/tests/gpu/test_cuda_engine" --gtest_color=no; done
-pack
+fork_tests "tail" YEEX_EXP_TAIL 1 3
 for rep in 1 2 3; do cpml_variants "$rep" tail1 YEEX_EXP_TAIL=1 tail2 YEEX_EXP_TAIL=2 tail3 YEEX_EXP_TAIL=3; done
 for v in "" YEEX_EXP_TAIL=1 YEEX_EXP_TAIL=2; do
   run "cpml64_${v//[ =]/_}" 60 env $v "${one[@]}" --exchanges overlap --size 512 --precision f64 --cpml 10
