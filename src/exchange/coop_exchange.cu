@@ -119,8 +119,9 @@ struct PlanePush {
 
 // A sweep over a box of nodes in tiles of 32 x 8 nodes (x, y) of one plane, one tile per block at
 // a time, tiles in x, then y, then plane order: the order in which the engine's sweep kernel runs
-// its blocks (32 x 4 when this was measured; 64 x 2 since the tenth session). A block's y neighbours then mostly lie in its own tile (served by L1) and the
-// blocks at work cover a few contiguous rows (z neighbours in L2). The first version strode
+// its blocks (32 x 4 when this was measured, 64 x 2 since the tenth session). A block's y
+// neighbours then mostly lie in its own tile (served by L1) and the blocks at work cover a few
+// contiguous rows (z neighbours in L2). The first version strode
 // through the box one node per thread (a block = 256 nodes of one row): every y neighbour came
 // from L2, and the sweep was 20 % slower than the engine's (3.01 against 2.52 ms at 512^3).
 constexpr int kTileX = 32, kTileY = kBlockSize / kTileX;
@@ -128,7 +129,6 @@ constexpr unsigned kBandPlanes = 64;
 
 // The loop divides nothing: a block's tile advances by the grid's block count, worked out on the
 // host as a step in (tile x, tile y, plane) with carries. The planes run upwards, or downwards
-// (the H sweep, whose top plane is the one it sends).
 // (the H sweep, whose top plane is the one it sends).
 struct SweepPlan {
   unsigned tiles = 0;              // in the box; 0: nothing to do
