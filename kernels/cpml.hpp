@@ -225,9 +225,6 @@ struct CpmlSplit {
   bool cores = false;  // the z and y boxes cut into cores and strips
 };
 
-// The order of the shell boxes: without cores z_min, z_max, y_min, y_max, x_min, x_max (the boxes
-// of an axis next to each other); with cores the z cores, the y cores, then the strips, each kind
-// of strip of the two boxes of an axis next to each other, then the x boxes.
 // The plain box of cpml_split: the interior clipped into r, per axis [lo, hi); x rounded inwards
 // to `align`.
 template <typename Real>
@@ -241,6 +238,9 @@ NodeRange cpml_plain_box(const CpmlView<Real>& v, const NodeRange& r, Index alig
   return {i0, i1, j0, j1, k0, k1};
 }
 
+// The order of the shell boxes: without cores z_min, z_max, y_min, y_max, x_min, x_max (the boxes
+// of an axis next to each other); with cores the z cores, the y cores, then the strips, each kind
+// of strip of the two boxes of an axis next to each other, then the x boxes.
 template <typename Real>
 CpmlSplit cpml_split(const CpmlView<Real>& v, const NodeRange& r, Index align, bool cores = false) {
   CpmlSplit s;

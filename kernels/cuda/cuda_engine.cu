@@ -104,7 +104,8 @@ __device__ __forceinline__ CellCoefficients<Real> phase_coefficients(const Phase
 // One node's update, the sweep kernels' common part: with Cpml update_cell_with_cpml for the faces
 // of Axes, else the plain update.
 template <typename Real, bool UpdateH, bool Cpml, int Axes>
-__device__ __forceinline__ void sweep_node(const FieldPointers<Real>& f, const std::uint8_t* __restrict__ material_class,
+__device__ __forceinline__ void sweep_node(const FieldPointers<Real>& f,
+                                           const std::uint8_t* __restrict__ material_class,
                                            const PhaseCoefficients<Real>* __restrict__ phases, const FieldLayout& L,
                                            const CpmlView<Real>& cpml, int i, int j, int k) {
   const Index c = L.narrow_offset(i, j, k);
@@ -241,9 +242,9 @@ class DeviceArray {
 // every face (448 nodes wide) runs faster beside the shells: 48.90-48.97 against 48.66-48.68
 // (128 x 1: PEC 53.97-54.05, CPML 48.63-48.69; results/2026-11-24-session10, call 13). Several
 // nodes per thread along z, reusing the plane above in registers, measured slower (43-49 against
-// 52.7 Gcells/s) and was dropped. YEEX_CUDA_BLOCK="XxYxZ" overrides the shape, for tuning on other GPUs. The CPML shell
-// boxes (the split sweep) take 64 x 2 (YEEX_CPML_BLOCK overrides it; narrow boxes see
-// shell_block). One H200, 10-cell CPML on every face, f32, Gcells/s: with the cores (tenth
+// 52.7 Gcells/s) and was dropped. YEEX_CUDA_BLOCK="XxYxZ" overrides the shape, for tuning on
+// other GPUs. The CPML shell boxes (the split sweep) take 64 x 2 (YEEX_CPML_BLOCK overrides it;
+// narrow boxes see shell_block). One H200, 10-cell CPML on every face, f32, Gcells/s: with the cores (tenth
 // session, results/2026-11-24-session10, call 8) 512^3 48.67-48.72 with 64x2, 48.59-48.62 with
 // 128x1, 48.64-48.68 with 32x2, 48.57-48.59 with 64x4, 48.44-48.49 with 128x2; 256^3 41.12 against
 // 40.92; f64 the same (26.01). Before the cores (results/2026-11-21-session5/call9) 128x1 had been
@@ -509,7 +510,8 @@ class CudaEngine final : public Engine<Real> {
           list.box[q] = strip;
           list.blocks_x[q] = blocks(strip.i1 - strip.i0, shape.x);
           list.blocks_y[q] = blocks(strip.j1 - strip.j0, shape.y);
-          list.first[q + 1] = list.first[q] + list.blocks_x[q] * list.blocks_y[q] * blocks(strip.k1 - strip.k0, shape.z);
+          list.first[q + 1] =
+              list.first[q] + list.blocks_x[q] * list.blocks_y[q] * blocks(strip.k1 - strip.k0, shape.z);
           if (list.count == kStripBoxes) flush();
         }
         flush();
