@@ -213,12 +213,15 @@ YEEX_HOST_DEVICE void cpml_correct(const CpmlView<Real>& v, const FieldPointers<
 // test finds none). With `cores`, the z and y boxes are cut further at the plain box's x and y
 // bounds: into a core that meets the faces of its own axis only (z: axes 4, y: axes 2), which a
 // kernel without the other axes' tests sweeps in fewer registers, and strips along its edges (the
-// z boxes' y strips: axes 7, their x strips: 5; the y boxes' x strips: 3). Each node's arithmetic
-// is the same in either kernel (main update, then the corrections in face order), so the bits do
-// not depend on the split.
+// z boxes' y strips: axes 7, their x strips: 5; the y boxes' x strips: 3). With `whole_rows` there
+// are no x boxes: the plain box spans r's rows whole, x faces included (plain_axes 1), and the
+// plain kernel sends the warps that meet an x face down the CPML path (the z and y boxes are cut
+// as before, at the aligned bounds). Each node's arithmetic is the same in either kernel (main
+// update, then the corrections in face order), so the bits do not depend on the split.
 inline constexpr int kMaxShellBoxes = 18;
 struct CpmlSplit {
   NodeRange plain;
+  int plain_axes = 0;  // the axes whose faces may hold nodes of the plain box (whole rows: x)
   NodeRange shell[kMaxShellBoxes];
   int axes[kMaxShellBoxes] = {};  // per shell box, the axes whose faces may hold its nodes (bit d: axis d)
   int shells = 0;
@@ -240,12 +243,18 @@ NodeRange cpml_plain_box(const CpmlView<Real>& v, const NodeRange& r, Index alig
 
 // The order of the shell boxes: without cores z_min, z_max, y_min, y_max, x_min, x_max (the boxes
 // of an axis next to each other); with cores the z cores, the y cores, then the strips, each kind
-// of strip of the two boxes of an axis next to each other, then the x boxes.
+// of strip of the two boxes of an axis next to each other, then the x boxes (none with whole rows).
 template <typename Real>
-CpmlSplit cpml_split(const CpmlView<Real>& v, const NodeRange& r, Index align, bool cores = false) {
+CpmlSplit cpml_split(const CpmlView<Real>& v, const NodeRange& r, Index align, bool cores = false,
+                     bool whole_rows = false) {
   CpmlSplit s;
   s.plain = cpml_plain_box(v, r, align);
   const Index i0 = s.plain.i0, i1 = s.plain.i1, j0 = s.plain.j0, j1 = s.plain.j1, k0 = s.plain.k0, k1 = s.plain.k1;
+  const bool rows = whole_rows && !s.plain.empty();
+  if (rows) {
+    s.plain.i0 = r.i0, s.plain.i1 = r.i1;
+    s.plain_axes = r.i0 < v.interior[0] || r.i1 > v.interior[1] ? 1 : 0;
+  }
   s.cores = cores && !s.plain.empty();
   const auto add = [&](const NodeRange& box, int axes) {
     if (!box.empty()) s.axes[s.shells] = axes, s.shell[s.shells++] = box;
@@ -278,7 +287,8 @@ CpmlSplit cpml_split(const CpmlView<Real>& v, const NodeRange& r, Index align, b
     for (int p = 3; p <= 4; ++p)
       for (const NodeRange& box : y) add(piece(box, p, false), 3);
   }
-  for (const NodeRange& box : x) add(box, 1);
+  if (!rows)
+    for (const NodeRange& box : x) add(box, 1);
   return s;
 }
 

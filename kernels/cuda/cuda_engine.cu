@@ -24,7 +24,9 @@ namespace {
 
 // One thread per node. The six field pointers arrive as separate __restrict__ parameters, so
 // the compiler may issue every load of the cell before its first store. Without Cpml the plain
-// sweep (32 registers, 16 blocks of 128 per SM). With Cpml each node is update_cell_with_cpml's
+// sweep (32 registers, 16 blocks of 128 per SM): Axes 0 over nodes of no face, Axes 1 over whole
+// rows that may hold x-face nodes (cpml_split's whole_rows), where a warp that meets an x face
+// takes the CPML path (warp_meets_x_face; in float still 32 registers). With Cpml each node is update_cell_with_cpml's
 // (kernels/cpml.hpp: main update and corrections in registers) for the faces of the Axes its box
 // may meet (the x boxes: x only; the y boxes: x, y, their cores y; the z boxes: all, their cores
 // z; the strips of a split with cores take yee_strip_kernel, all axes); that kernel only sweeps the
@@ -118,7 +120,18 @@ __device__ __forceinline__ void sweep_node(const FieldPointers<Real>& f,
     update_e_cell(f, c, L.pitch_y, L.pitch_z, m);
 }
 
-template <typename Real, bool UpdateH, bool Cpml, int MinBlocks, int Axes = 7>
+// Whether any node of the warp of the thread at node i (a row's 32 nodes from i - lane, with
+// blocks a multiple of 32 wide) lies in an x face. Exact for such blocks, a superset of the
+// thread's own test for others: with any block shape, a node in an x face takes the CPML path.
+template <typename Real>
+__device__ __forceinline__ bool warp_meets_x_face(const CpmlView<Real>& cpml, int i) {
+  const int first = i - static_cast<int>(threadIdx.x & 31u);
+  const CpmlSlab<Real>& lower = cpml.slab[0][0];
+  const CpmlSlab<Real>& upper = cpml.slab[0][1];
+  return (lower.count > 0 && first < lower.begin + lower.count) || (upper.count > 0 && first + 32 > upper.begin);
+}
+
+template <typename Real, bool UpdateH, bool Cpml, int MinBlocks, int Axes>
 __global__ void __launch_bounds__(256, MinBlocks)
     yee_sweep_kernel(Real* __restrict__ ex, Real* __restrict__ ey, Real* __restrict__ ez, Real* __restrict__ hx,
                      Real* __restrict__ hy, Real* __restrict__ hz, const std::uint8_t* __restrict__ material_class,
@@ -138,8 +151,10 @@ __global__ void __launch_bounds__(256, MinBlocks)
   const int j = pick(&NodeRange::j0) + static_cast<int>(by * blockDim.y + threadIdx.y);
   const int k = pick(&NodeRange::k0) + static_cast<int>(bz * blockDim.z + threadIdx.z);
   if (i >= pick(&NodeRange::i1) || j >= pick(&NodeRange::j1) || k >= pick(&NodeRange::k1)) return;
-  sweep_node<Real, UpdateH, Cpml, Axes>(FieldPointers<Real>{ex, ey, ez, hx, hy, hz}, material_class, phases, L, cpml, i,
-                                        j, k);
+  const FieldPointers<Real> f{ex, ey, ez, hx, hy, hz};
+  if constexpr (!Cpml && Axes == 1)
+    if (warp_meets_x_face(cpml, i)) return sweep_node<Real, UpdateH, true, 1>(f, material_class, phases, L, cpml, i, j, k);
+  sweep_node<Real, UpdateH, Cpml, Axes>(f, material_class, phases, L, cpml, i, j, k);
 }
 
 // The strips of a split with cores (cpml_split), up to kStripBoxes of one block shape in one launch:
@@ -186,6 +201,7 @@ __global__ void __launch_bounds__(256, MinBlocks)
 //   f32                 47.45  47.43  47.10  47.07  46.65  47.01  46.69  45.92
 // In double the x boxes take 48 registers at MinBlocks 5, no spills (at 6, 40 with 8 bytes):
 // 24.94 against 24.84 Gcells/s (PEC 28.1). Earlier builds: results/2026-11-21-session5, call7.
+// (Float has x boxes only with YEEX_CPML_WHOLE_ROWS=0: see whole_rows.)
 template <typename Real>
 constexpr int kXBoxMinBlocks = sizeof(Real) == 4 ? 6 : 5;
 constexpr int kShellMinBlocks = 4;
@@ -295,6 +311,20 @@ Index shell_fork_nodes() {
 bool shell_cores() {
   const char* env = std::getenv("YEEX_CPML_CORES");
   return !(env && std::string(env) == "0");
+}
+
+// Whether a CPML sweep's plain kernel takes whole rows, x faces included (cpml_split's
+// whole_rows), instead of leaving x boxes 32 nodes wide to the CPML kernel beside it. In float the
+// plain kernel then still takes 32 registers, and a warp that meets an x face takes the CPML path;
+// the x boxes' 22 columns of nodes outside the faces go with the plain kernel's rows. One H200,
+// 10-cell CPML on every face, Gcells/s: 512^3 f32 48.91-48.95 -> 49.64-49.73 (PEC 54.03-54.13),
+// 256^3 41.30 -> 42.33; same bits. In double the kernel takes 48 registers and runs slower (25.80
+// against 26.01; capped at 40 or 32 registers it spills: 24.49, 20.52), so double keeps the x
+// boxes (results/2026-11-24-session11, call 4). YEEX_CPML_WHOLE_ROWS=0 or 1 overrides it.
+template <typename Real>
+bool whole_rows() {
+  if (const char* env = std::getenv("YEEX_CPML_WHOLE_ROWS")) return std::string(env) != "0";
+  return sizeof(Real) == 4;
 }
 
 template <typename Real>
@@ -450,9 +480,10 @@ class CudaEngine final : public Engine<Real> {
   // (results/2026-11-24-session8, call2); side by side along their axis (see kNarrowShellThreads).
   // A forked shell cuts its z and y boxes into single-axis cores and strips (shell_cores), the
   // strips in as few launches as their block shapes allow (yee_strip_kernel), before the x boxes.
-  // Folding the x (and y) faces into the plain kernel instead, as a correction after its stores in
-  // the blocks that hold face nodes, was slower: 44.2 (45.3). So was every other arrangement tried
-  // (results/2026-11-24-session7/README.md).
+  // In float there are no x boxes: the plain kernel sweeps whole rows and its warps that meet an x
+  // face take the CPML path (whole_rows). Folding the x faces in as a correction after the plain
+  // kernel's stores, in the blocks that hold face nodes, had been slower: 44.2 against 45.3
+  // (results/2026-11-24-session7/README.md); so were the z or y cores folded in (session 10).
   template <bool UpdateH>
   void sweep(const NodeRange& r, cudaStream_t stream) {
     if (r.empty()) return;
@@ -477,11 +508,11 @@ class CudaEngine final : public Engine<Real> {
                                      layout_, boxes, cpml_);
       YEEX_CUDA(cudaGetLastError());
     };
-    if (cpml_.faces == 0) return launch(yee_sweep_kernel<Real, UpdateH, false, 0>, r, block_, stream);
+    if (cpml_.faces == 0) return launch(yee_sweep_kernel<Real, UpdateH, false, 0, 0>, r, block_, stream);
     // The shell boxes hold the nodes of r outside the plain box (cpml_split partitions r).
     const Index shell_nodes = r.count() - cpml_plain_box(cpml_, r, split_align_).count();
     const bool fork = stream == stream_ && shell_nodes > 0 && shell_nodes >= fork_nodes_;
-    const CpmlSplit split = cpml_split(cpml_, r, split_align_, fork && cores_);
+    const CpmlSplit split = cpml_split(cpml_, r, split_align_, fork && cores_, whole_rows_);
     const cudaStream_t shells = fork ? shell_stream_ : stream;
     if (fork) {
       YEEX_CUDA(cudaEventRecord(shell_fork_, stream));
@@ -546,7 +577,10 @@ class CudaEngine final : public Engine<Real> {
         launch(yee_sweep_kernel<Real, UpdateH, true, kShellMinBlocks, 7>, first, block, shells, second, axis);
     }
     launch_strips();
-    if (!split.plain.empty()) launch(yee_sweep_kernel<Real, UpdateH, false, 0>, split.plain, block_, stream);
+    if (split.plain_axes == 1)
+      launch(yee_sweep_kernel<Real, UpdateH, false, 0, 1>, split.plain, block_, stream);
+    else if (!split.plain.empty())
+      launch(yee_sweep_kernel<Real, UpdateH, false, 0, 0>, split.plain, block_, stream);
     if (fork) {
       YEEX_CUDA(cudaEventRecord(shell_join_, shell_stream_));
       YEEX_CUDA(cudaStreamWaitEvent(stream, shell_join_, 0));
@@ -579,6 +613,7 @@ class CudaEngine final : public Engine<Real> {
   Index split_align_ = cpml_split_align(sizeof(Real));
   Index fork_nodes_ = shell_fork_nodes();
   bool cores_ = shell_cores();
+  bool whole_rows_ = whole_rows<Real>();
   cudaStream_t stream_ = nullptr;         // Lane::bulk, lowest priority
   cudaStream_t border_stream_ = nullptr;  // Lane::border, highest priority
   cudaStream_t shell_stream_ = nullptr;   // a bulk sweep's CPML shell boxes, between the two (see sweep)

@@ -76,7 +76,8 @@ TEST(CudaEngine, MatchesHostEngineWithCpmlFloat64) {
 // The CPML shell boxes on the shell stream beside the plain box (cuda_engine.cu, sweep), which
 // the small test decks never take by default: forced, with the z and y boxes cut into cores and
 // strips (yee_strip_kernel) as forked shells are, and whole (YEEX_CPML_CORES=0), the fields and
-// probes keep their bits.
+// probes keep their bits; so they do with and without whole rows in the plain kernel
+// (YEEX_CPML_WHOLE_ROWS: x boxes or not, in either precision).
 template <typename Real>
 void expect_shell_stream_keeps_the_bits() {
   const Model model = build_model(short_cpml(120));
@@ -84,10 +85,14 @@ void expect_shell_stream_keeps_the_bits() {
   config.engine = "cuda";
   config.precision_bits = 8 * sizeof(Real);
   const RunResult in_line = run_model(model, config);
-  const testing::ScopedEnvironmentVariable fork("YEEX_CPML_FORK_NODES", "0");
-  testing::expect_same_bits(run_model(model, config), in_line);
-  const testing::ScopedEnvironmentVariable whole("YEEX_CPML_CORES", "0");
-  testing::expect_same_bits(run_model(model, config), in_line);
+  for (const char* rows : {"0", "1"}) {
+    const testing::ScopedEnvironmentVariable whole_rows("YEEX_CPML_WHOLE_ROWS", rows);
+    testing::expect_same_bits(run_model(model, config), in_line);
+    const testing::ScopedEnvironmentVariable fork("YEEX_CPML_FORK_NODES", "0");
+    testing::expect_same_bits(run_model(model, config), in_line);
+    const testing::ScopedEnvironmentVariable whole("YEEX_CPML_CORES", "0");
+    testing::expect_same_bits(run_model(model, config), in_line);
+  }
 }
 
 TEST(CudaEngine, CpmlShellStreamKeepsTheBits) {

@@ -192,10 +192,11 @@ TEST(Cpml, InteriorBoxHoldsExactlyTheNodesOfNoSlab) {
 }
 
 // The cuda engine's split sweep (kernels/cpml.hpp, cpml_split): for every range a backend may
-// sweep (whole subdomains, border planes, odd boxes), with and without cores, the plain box and
-// the shell boxes hold every node of the range exactly once, the plain box holds no node of any
-// face's box, a shell box none of a face outside its axes, and the plain box's x bounds sit on
-// sector boundaries unless they are the range's own.
+// sweep (whole subdomains, border planes, odd boxes), with and without cores and whole rows, the
+// plain box and the shell boxes hold every node of the range exactly once, the plain box no node
+// of a face outside its plain_axes (none, or x with whole rows), a shell box none of a face
+// outside its axes, and the plain box's x bounds sit on sector boundaries unless they are the
+// range's own (with whole rows they are the range's own).
 TEST(Cpml, SplitSweepPartitionsEveryRange) {
   Deck partial = cpml_contract_deck();
   partial.boundary = {BoundaryKind::cpml, BoundaryKind::pec, BoundaryKind::pec,
@@ -203,7 +204,7 @@ TEST(Cpml, SplitSweepPartitionsEveryRange) {
   Deck none = cpml_contract_deck();
   none.boundary = {BoundaryKind::pec, BoundaryKind::pec, BoundaryKind::pec,
                    BoundaryKind::pec, BoundaryKind::pec, BoundaryKind::cpml};
-  int plain_nodes = 0, split_with_cores = 0;
+  int plain_nodes = 0, split_with_cores = 0, plain_x_face_nodes = 0;
   for (const Deck& deck : {cpml_contract_deck(), partial, none}) {
     const SlabDecomposition split(deck.grid, 3, 2);
     for (int s = 0; s < split.size(); ++s) {
@@ -215,39 +216,47 @@ TEST(Cpml, SplitSweepPartitionsEveryRange) {
                                   {0, nx, 0, ny, 1, nz - 1}, {3, nx - 2, 1, ny - 5, 2, nz}, {0, 5, 0, ny, 0, nz}};
       for (const NodeRange& r : ranges)
         for (Index align : {Index(8), Index(4), Index(1)})
-          for (const bool cores : {false, true}) {
-            const CpmlSplit cut = cpml_split(view, r, align, cores);
-            if (cores && !cut.plain.empty()) ++split_with_cores;
-            if (cut.plain.i0 != r.i0 && !cut.plain.empty()) EXPECT_EQ(cut.plain.i0 % align, 0);
-            if (cut.plain.i1 != r.i1 && !cut.plain.empty()) EXPECT_EQ(cut.plain.i1 % align, 0);
-            std::vector<int> visits(static_cast<std::size_t>(r.count()), 0);
-            const auto visit = [&](const NodeRange& box, bool plain, int axes) {
-              for (Index k = box.k0; k < box.k1; ++k)
-                for (Index j = box.j0; j < box.j1; ++j)
-                  for (Index i = box.i0; i < box.i1; ++i) {
-                    ASSERT_TRUE(i >= r.i0 && i < r.i1 && j >= r.j0 && j < r.j1 && k >= r.k0 && k < r.k1);
-                    const Index at = ((k - r.k0) * (r.j1 - r.j0) + (j - r.j0)) * (r.i1 - r.i0) + (i - r.i0);
-                    ++visits[static_cast<std::size_t>(at)];
-                    if (!plain) {  // a shell box meets only the faces of its axes
-                      for (int f = 0; f < view.faces; ++f)
-                        if (!(axes >> view.face[f].axis & 1))
-                          ASSERT_FALSE(view.face[f].contains(i, j, k)) << "shell node " << i << "," << j << "," << k;
-                      continue;
+          for (const bool cores : {false, true})
+            for (const bool rows : {false, true}) {
+              const CpmlSplit cut = cpml_split(view, r, align, cores, rows);
+              if (cores && !cut.plain.empty()) ++split_with_cores;
+              if (cut.plain.i0 != r.i0 && !cut.plain.empty()) EXPECT_EQ(cut.plain.i0 % align, 0);
+              if (cut.plain.i1 != r.i1 && !cut.plain.empty()) EXPECT_EQ(cut.plain.i1 % align, 0);
+              if (rows && !cut.plain.empty()) EXPECT_TRUE(cut.plain.i0 == r.i0 && cut.plain.i1 == r.i1);
+              if (!rows) EXPECT_EQ(cut.plain_axes, 0);
+              std::vector<int> visits(static_cast<std::size_t>(r.count()), 0);
+              const auto visit = [&](const NodeRange& box, bool plain, int axes) {
+                for (Index k = box.k0; k < box.k1; ++k)
+                  for (Index j = box.j0; j < box.j1; ++j)
+                    for (Index i = box.i0; i < box.i1; ++i) {
+                      ASSERT_TRUE(i >= r.i0 && i < r.i1 && j >= r.j0 && j < r.j1 && k >= r.k0 && k < r.k1);
+                      const Index at = ((k - r.k0) * (r.j1 - r.j0) + (j - r.j0)) * (r.i1 - r.i0) + (i - r.i0);
+                      ++visits[static_cast<std::size_t>(at)];
+                      if (!plain) {  // a shell box meets only the faces of its axes
+                        for (int f = 0; f < view.faces; ++f)
+                          if (!(axes >> view.face[f].axis & 1))
+                            ASSERT_FALSE(view.face[f].contains(i, j, k)) << "shell node " << i << "," << j << "," << k;
+                        continue;
+                      }
+                      ++plain_nodes;
+                      for (int f = 0; f < view.faces; ++f) {
+                        if (!view.face[f].contains(i, j, k)) continue;
+                        ASSERT_TRUE(cut.plain_axes >> view.face[f].axis & 1)
+                            << "plain node " << i << "," << j << "," << k;
+                        ++plain_x_face_nodes;
+                      }
                     }
-                    ++plain_nodes;
-                    for (int f = 0; f < view.faces; ++f)
-                      ASSERT_FALSE(view.face[f].contains(i, j, k)) << "plain node " << i << "," << j << "," << k;
-                  }
-            };
-            visit(cut.plain, true, 0);
-            for (int b = 0; b < cut.shells; ++b) visit(cut.shell[b], false, cut.axes[b]);
-            for (int v : visits) ASSERT_EQ(v, 1) << "subdomain " << s;
-            EXPECT_EQ(cut.cores, cores && !cut.plain.empty());
-          }
+              };
+              visit(cut.plain, true, 0);
+              for (int b = 0; b < cut.shells; ++b) visit(cut.shell[b], false, cut.axes[b]);
+              for (int v : visits) ASSERT_EQ(v, 1) << "subdomain " << s;
+              EXPECT_EQ(cut.cores, cores && !cut.plain.empty());
+            }
     }
   }
   EXPECT_GT(plain_nodes, 0);
   EXPECT_GT(split_with_cores, 0);
+  EXPECT_GT(plain_x_face_nodes, 0);
 }
 
 // The cuda engine's split sweep, run on the CPU: the plain box gets the main update only, the
@@ -255,7 +264,7 @@ TEST(Cpml, SplitSweepPartitionsEveryRange) {
 // against the host engine's separate pass. Bit for
 // bit, which is what lets every engine layout and backend agree.
 template <typename Real>
-void expect_fused_equals_separate_pass(bool cores) {
+void expect_fused_equals_separate_pass(bool cores, bool whole_rows = false) {
   const Deck deck = cpml_contract_deck();
   testing::SteppedModel<Real> separate(deck, "host"), fused(deck, "host");
   const EngineSetup<Real> setup = make_engine_setup<Real>(fused.model, 0, deck.grid.nz + 1, 1, 1);
@@ -267,10 +276,13 @@ void expect_fused_equals_separate_pass(bool cores) {
   ASSERT_EQ(view.faces, 6);
   // Align 1: this 18-node-wide deck has no sector-aligned interior (the partition test covers
   // the alignment; the bits do not depend on it).
-  const CpmlSplit cut = cpml_split(view, fused.update, 1, cores);
+  const CpmlSplit cut = cpml_split(view, fused.update, 1, cores, whole_rows);
   ASSERT_FALSE(cut.plain.empty());
   ASSERT_EQ(cut.cores, cores);
-  // axes: 0 for the plain box, else the shell box's (the kernel instantiated for it).
+  ASSERT_EQ(cut.plain_axes, whole_rows ? 1 : 0);
+  // axes: the plain box's plain_axes (0: the main update; 1: whole rows, every node the x path,
+  // which the cuda kernel takes in its warps that meet an x face), else the shell box's (the
+  // kernel instantiated for it).
   const auto sweep_box = [&](auto update_h, const NodeRange& r, int axes) {
     constexpr bool h = decltype(update_h)::value;
     for (Index k = r.k0; k < r.k1; ++k)
@@ -297,7 +309,7 @@ void expect_fused_equals_separate_pass(bool cores) {
         }
   };
   const auto sweep = [&](auto update_h) {
-    sweep_box(update_h, cut.plain, 0);
+    sweep_box(update_h, cut.plain, cut.plain_axes);
     for (int b = 0; b < cut.shells; ++b) sweep_box(update_h, cut.shell[b], cut.axes[b]);
   };
   for (Index n = 0; n < *deck.steps; ++n) {
@@ -314,6 +326,11 @@ TEST(Cpml, FusedCorrectionEqualsSeparatePassFloat64) { expect_fused_equals_separ
 // The same with the z and y boxes cut into single-axis cores and strips (cpml_split's cores).
 TEST(Cpml, FusedCorrectionWithCoresEqualsSeparatePassFloat32) { expect_fused_equals_separate_pass<float>(true); }
 TEST(Cpml, FusedCorrectionWithCoresEqualsSeparatePassFloat64) { expect_fused_equals_separate_pass<double>(true); }
+// And with whole rows in the plain box (cpml_split's whole_rows, the cuda engine's in float).
+TEST(Cpml, FusedCorrectionWithWholeRowsEqualsSeparatePassFloat32) { expect_fused_equals_separate_pass<float>(true, true); }
+TEST(Cpml, FusedCorrectionWithWholeRowsEqualsSeparatePassFloat64) {
+  expect_fused_equals_separate_pass<double>(true, true);
+}
 
 // sum over nodes of eps E^2 + mu H^2 (H of the half step: enough to see the decay).
 double field_energy(testing::SteppedModel<double>& s) {
