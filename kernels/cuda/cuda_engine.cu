@@ -22,18 +22,18 @@
 namespace yeex {
 namespace {
 
-// One thread per node. The six field pointers arrive as separate __restrict__ parameters, so
-// the compiler may issue every load of the cell before its first store. Without Cpml the plain
-// sweep (32 registers, 16 blocks of 128 per SM): Axes 0 over nodes of no face, Axes 1 over whole
-// rows that may hold x-face nodes (cpml_split's whole_rows), where a warp that meets an x face
-// takes the CPML path (warp_meets_x_face; in float still 32 registers). With Cpml each node is update_cell_with_cpml's
-// (kernels/cpml.hpp: main update and corrections in registers) for the faces of the Axes its box
-// may meet (the x boxes: x only; the y boxes: x, y, their cores y; the z boxes: all, their cores
-// z; the strips of a split with cores take yee_strip_kernel, all axes); that kernel only sweeps the
-// shell boxes of a CPML run, the plain one the rest (cpml_split). When that kernel swept every node
-// of a CPML run (second session), capping it at 40 registers (72 bytes of spills) made the run 4 %
-// faster than its unbounded 58 (42.8 against 41.2 Gcells/s at 512^3); over the shell boxes alone
-// the looser caps below are faster (kXBoxMinBlocks, kShellMinBlocks).
+// One thread per node. The six field pointers arrive as separate __restrict__ parameters, so the
+// compiler may issue every load of the cell before its first store. Without Cpml the plain sweep
+// (32 registers, 16 blocks of 128 per SM): Axes 0 over nodes of no face, Axes 1 over whole rows
+// that may hold x-face nodes (cpml_split's whole_rows), where a warp that meets an x face takes the
+// CPML path (warp_meets_x_face; in float still 32 registers). With Cpml each node is
+// update_cell_with_cpml's (kernels/cpml.hpp: main update and corrections in registers) for the
+// faces of the Axes its box may meet (the x boxes: x only; the y boxes: x, y, their cores y; the z
+// boxes: all, their cores z; the strips of a split with cores take yee_strip_kernel, all axes);
+// that kernel only sweeps the shell boxes of a CPML run, the plain one the rest (cpml_split). When
+// that kernel swept every node of a CPML run (second session), capping it at 40 registers (72 bytes
+// of spills) made the run 4 % faster than its unbounded 58 (42.8 against 41.2 Gcells/s at 512^3);
+// over the shell boxes alone the looser caps below are faster (kXBoxMinBlocks, kShellMinBlocks).
 // Coordinates and in-plane offsets are 32-bit, the slab arithmetic too (CpmlSlab), psi values
 // move in pairs and profiles in padded entries (kernels/cpml.hpp): in float the z boxes' kernel
 // went from 355-367 instructions to 252-258, the y boxes' from 281 to 205-213, the x boxes' from
@@ -153,7 +153,8 @@ __global__ void __launch_bounds__(256, MinBlocks)
   if (i >= pick(&NodeRange::i1) || j >= pick(&NodeRange::j1) || k >= pick(&NodeRange::k1)) return;
   const FieldPointers<Real> f{ex, ey, ez, hx, hy, hz};
   if constexpr (!Cpml && Axes == 1)
-    if (warp_meets_x_face(cpml, i)) return sweep_node<Real, UpdateH, true, 1>(f, material_class, phases, L, cpml, i, j, k);
+    if (warp_meets_x_face(cpml, i))
+      return sweep_node<Real, UpdateH, true, 1>(f, material_class, phases, L, cpml, i, j, k);
   sweep_node<Real, UpdateH, Cpml, Axes>(f, material_class, phases, L, cpml, i, j, k);
 }
 

@@ -160,3 +160,20 @@ fork_tests() {
   done
   pack
 }
+# `exp_check LABEL VAR=VALUE LABEL2 VAR2=VALUE2` (eleventh session): exp_start under VAR=VALUE,
+# yeex-exp's cuda engine tests with every CPML shell forked under it too (cuda_tests_fork_LABEL),
+# and the CPML deck's bits under VAR2=VALUE2 as well; pack.
+exp_check() {
+  exp_start "$1" "$2"
+  run "cuda_tests_fork_$1" 150 env YEEX_CPML_FORK_NODES=0 "$2" "$b/tests/gpu/test_cuda_engine_exp" --gtest_color=no
+  exp_bits "$3" "$4"
+  pack
+}
+# `exp_twice [NAME "VAR=VALUE ..."]...`: cpml_variants with yeex-exp, twice (REP 1 and 2).
+exp_twice() {
+  local rep
+  for rep in 1 2; do
+    one[0]=$b/yeex-exp
+    cpml_variants "$rep" "$@"
+  done
+}

@@ -9,7 +9,4 @@ one[0]=$b/yeex-exp
 cpml cpml_tl 512 f32 YEEX_EXP_TIMELINE=200
 run pec_tl 60 env YEEX_EXP_TIMELINE=200 "${one[@]}" --exchanges overlap --size 512 --precision f32
 cpml cpml_tl_first 512 f32 YEEX_EXP_TIMELINE=200 YEEX_EXP_PLAINFIRST=1
-for rep in 1 2; do
-  one[0]=$b/yeex-exp
-  cpml_variants "$rep" nojoin YEEX_EXP_NOJOIN=1 first YEEX_EXP_PLAINFIRST=1
-done
+exp_twice nojoin YEEX_EXP_NOJOIN=1 first YEEX_EXP_PLAINFIRST=1

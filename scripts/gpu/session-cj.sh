@@ -5,14 +5,8 @@
 # 512^3 f32 twice and 256^3 once.
 #   BUILD_DIR=build/slim scripts/gpu/session-cj.sh OUT_DIR
 source "$(dirname "$0")/lib.sh"
-exp_start corerows YEEX_EXP_COREROWS=2
-run cuda_tests_fork_corerows 150 env YEEX_CPML_FORK_NODES=0 YEEX_EXP_COREROWS=2 "$b/tests/gpu/test_cuda_engine_exp" --gtest_color=no
-exp_bits corerows1 YEEX_EXP_COREROWS=1
-pack
-for rep in 1 2; do
-  one[0]=$b/yeex-exp
-  cpml_variants "$rep" rows1 YEEX_EXP_COREROWS=1 rows2 YEEX_EXP_COREROWS=2
-done
+exp_check corerows YEEX_EXP_COREROWS=2 corerows1 YEEX_EXP_COREROWS=1
+exp_twice rows1 YEEX_EXP_COREROWS=1 rows2 YEEX_EXP_COREROWS=2
 size_variant 256 256 f32 rows2 YEEX_EXP_COREROWS=2
 cpml rows1256 256 f32 YEEX_EXP_COREROWS=1
 pack

@@ -327,7 +327,9 @@ TEST(Cpml, FusedCorrectionEqualsSeparatePassFloat64) { expect_fused_equals_separ
 TEST(Cpml, FusedCorrectionWithCoresEqualsSeparatePassFloat32) { expect_fused_equals_separate_pass<float>(true); }
 TEST(Cpml, FusedCorrectionWithCoresEqualsSeparatePassFloat64) { expect_fused_equals_separate_pass<double>(true); }
 // And with whole rows in the plain box (cpml_split's whole_rows, the cuda engine's in float).
-TEST(Cpml, FusedCorrectionWithWholeRowsEqualsSeparatePassFloat32) { expect_fused_equals_separate_pass<float>(true, true); }
+TEST(Cpml, FusedCorrectionWithWholeRowsEqualsSeparatePassFloat32) {
+  expect_fused_equals_separate_pass<float>(true, true);
+}
 TEST(Cpml, FusedCorrectionWithWholeRowsEqualsSeparatePassFloat64) {
   expect_fused_equals_separate_pass<double>(true, true);
 }
