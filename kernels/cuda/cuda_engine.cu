@@ -303,16 +303,20 @@ Index shell_fork_nodes() {
   return kShellForkNodes;
 }
 
+// An on/off tuning switch from the environment: off where `name` is "0", on where it is set to
+// anything else, `fallback` where it is unset.
+bool env_switch(const char* name, bool fallback) {
+  const char* env = std::getenv(name);
+  return env ? std::string(env) != "0" : fallback;
+}
+
 // Whether a forked shell (see CudaEngine::sweep) cuts its z and y boxes into single-axis cores and
 // strips (cpml_split's cores): the z cores take 40 registers in float against the whole z boxes'
 // 54, the y cores 40 against 48. One H200, 512^3 f32: CPML 48.03-48.12 -> 48.63-48.66 Gcells/s
 // (+1.2 %), f64 25.39 -> 26.07 (+2.7 %); applied to every shell, 256^3 ran the same (41.08 against
 // 41.03) and 128^3 17 % slower (18.79 against 22.51), so only forked shells take them
 // (results/2026-11-24-session9, calls 16-17). YEEX_CPML_CORES=0 turns them off, for tuning.
-bool shell_cores() {
-  const char* env = std::getenv("YEEX_CPML_CORES");
-  return !(env && std::string(env) == "0");
-}
+bool shell_cores() { return env_switch("YEEX_CPML_CORES", true); }
 
 // Whether a CPML sweep's plain kernel takes whole rows, x faces included (cpml_split's
 // whole_rows), instead of leaving x boxes 32 nodes wide to the CPML kernel beside it. In float the
@@ -324,8 +328,7 @@ bool shell_cores() {
 // boxes (results/2026-11-24-session11, call 4). YEEX_CPML_WHOLE_ROWS=0 or 1 overrides it.
 template <typename Real>
 bool whole_rows() {
-  if (const char* env = std::getenv("YEEX_CPML_WHOLE_ROWS")) return std::string(env) != "0";
-  return sizeof(Real) == 4;
+  return env_switch("YEEX_CPML_WHOLE_ROWS", sizeof(Real) == 4);
 }
 
 template <typename Real>
@@ -510,7 +513,9 @@ class CudaEngine final : public Engine<Real> {
       YEEX_CUDA(cudaGetLastError());
     };
     if (cpml_.faces == 0) return launch(yee_sweep_kernel<Real, UpdateH, false, 0, 0>, r, block_, stream);
-    // The shell boxes hold the nodes of r outside the plain box (cpml_split partitions r).
+    // The nodes of r outside the aligned plain box: the shell boxes' (cpml_split partitions r),
+    // x boxes included. With whole rows the x boxes' nodes go to the plain kernel, but the fork
+    // threshold (tuned before whole rows) still counts them.
     const Index shell_nodes = r.count() - cpml_plain_box(cpml_, r, split_align_).count();
     const bool fork = stream == stream_ && shell_nodes > 0 && shell_nodes >= fork_nodes_;
     const CpmlSplit split = cpml_split(cpml_, r, split_align_, fork && cores_, whole_rows_);
