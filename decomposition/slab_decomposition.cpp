@@ -1,5 +1,6 @@
 #include "decomposition/slab_decomposition.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -66,6 +67,23 @@ NodeRange SlabDecomposition::to_local(int s, const NodeRange& global) const {
   local.k0 = local_k(s, global.k0);
   local.k1 = local_k(s, global.k1);
   return local;
+}
+
+std::vector<int> spread_slabs(const std::vector<int>& gpus, int slabs) {
+  const int count = static_cast<int>(gpus.size());
+  if (count < 1) throw std::invalid_argument("no GPU to spread the slabs over");
+  if (slabs < count)
+    throw std::invalid_argument(std::to_string(slabs) + " slab(s) over " + std::to_string(count) +
+                                " GPUs: every GPU needs at least one slab");
+  std::vector<int> devices;
+  for (int g = 0; g < count; ++g) devices.insert(devices.end(), slabs / count + (g < slabs % count ? 1 : 0), gpus[g]);
+  return devices;
+}
+
+int most_slabs_per_gpu(const std::vector<int>& devices) {
+  int most = 0;
+  for (int d : devices) most = std::max(most, static_cast<int>(std::count(devices.begin(), devices.end(), d)));
+  return most;
 }
 
 }  // namespace yeex

@@ -76,4 +76,13 @@ class SlabDecomposition {
   std::vector<SlabSubdomain> subdomains_;
 };
 
+// The GPU of each of `slabs` z-slabs spread over `gpus` (slabs >= gpus.size() >= 1): contiguous
+// groups in slab order, the first slabs % gpus.size() GPUs holding one slab more, so that
+// neighbouring slabs share a GPU wherever they can. With as many slabs as GPUs, `gpus` itself.
+// Throws std::invalid_argument for no GPU or fewer slabs than GPUs.
+std::vector<int> spread_slabs(const std::vector<int>& gpus, int slabs);
+
+// The most slabs any one GPU holds in `devices` (one entry per slab).
+int most_slabs_per_gpu(const std::vector<int>& devices);
+
 }  // namespace yeex

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -14,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "decomposition/slab_decomposition.hpp"
 #include "io/atomic_file.hpp"
 #include "io/deck.hpp"
 #include "src/app/mpi_mode.hpp"
@@ -162,6 +164,16 @@ std::size_t available_memory(const std::string& engine, int device) {
 
 namespace {
 
+// "2 GPU(s)", "4 slab(s) on 1 GPU(s)" (cuda) or "3 slab(s)" (host).
+std::string split_summary(const RunConfig& r) {
+  if (r.engine != "cuda") return std::to_string(r.subdomains) + " slab(s)";
+  std::vector<int> gpus = r.devices;
+  std::sort(gpus.begin(), gpus.end());
+  gpus.erase(std::unique(gpus.begin(), gpus.end()), gpus.end());
+  const std::string on = std::to_string(gpus.size()) + " GPU(s)";
+  return gpus.size() == r.devices.size() ? on : std::to_string(r.devices.size()) + " slab(s) on " + on;
+}
+
 // Engine, GPUs, slabs and backend of a run; throws UsageError for what cannot run here.
 RunConfig resolve_split(const SplitOptions& o) {
   RunConfig config;
@@ -172,15 +184,16 @@ RunConfig resolve_split(const SplitOptions& o) {
   if (o.halo_depth < 1) throw UsageError("--halo-depth must be at least 1");
   if (config.engine == "host") {
     if (!o.devices.empty() || o.gpus) throw UsageError("--gpus and --devices need the cuda engine; the host engine splits with --subdomains");
-    if (o.subdomains < 1) throw UsageError("--subdomains must be at least 1");
-    config.subdomains = o.subdomains;
+    config.subdomains = o.subdomains.value_or(1);
+    if (config.subdomains < 1) throw UsageError("--subdomains must be at least 1");
     return config;
   }
   int visible = 0;
 #if YEEX_HAVE_CUDA
   visible = cuda_device_count();
 #endif
-  if (o.subdomains != 1) throw UsageError("--subdomains is for the host engine; the cuda engine runs one slab per GPU (--gpus, --devices)");
+  if (o.subdomains && *o.subdomains < 1) throw UsageError("--subdomains must be at least 1");
+  std::vector<int> gpus;
   if (!o.devices.empty()) {
     for (std::size_t i = 0; i < o.devices.size(); ++i) {
       if (o.devices[i] < 0 || o.devices[i] >= visible)
@@ -189,14 +202,19 @@ RunConfig resolve_split(const SplitOptions& o) {
       for (std::size_t j = 0; j < i; ++j)
         if (o.devices[j] == o.devices[i]) throw UsageError("--devices: GPU " + std::to_string(o.devices[i]) + " is listed twice");
     }
-    config.devices = o.devices;
+    gpus = o.devices;
   } else {
-    const int n = o.gpus.value_or(visible);
+    // --subdomains N alone: no more GPUs than slabs.
+    const int n = o.gpus.value_or(o.subdomains ? std::min(*o.subdomains, visible) : visible);
     if (n < 1) throw UsageError("--gpus must be at least 1");
     if (n > visible) throw UsageError("--gpus " + std::to_string(n) + ": only " + std::to_string(visible) + " GPU(s) visible");
-    config.devices.clear();
-    for (int d = 0; d < n; ++d) config.devices.push_back(d);
+    for (int d = 0; d < n; ++d) gpus.push_back(d);
   }
+  if (o.subdomains && *o.subdomains < static_cast<int>(gpus.size()))
+    throw UsageError("--subdomains " + std::to_string(*o.subdomains) + " is fewer than the " + std::to_string(gpus.size()) +
+                     " GPUs chosen: every GPU holds at least one z-slab");
+  // One entry per slab: a GPU that holds several slabs is listed once for each.
+  config.devices = spread_slabs(gpus, o.subdomains.value_or(static_cast<int>(gpus.size())));
   return config;
 }
 
@@ -212,8 +230,8 @@ RunConfig resolve_mpi_split(const SplitOptions& o, const ProcessGroup& world) {
   if (o.gpus)
     throw UsageError("--gpus: under mpirun each rank drives one GPU, so the GPU count is the number of ranks "
                      "(mpirun -np N); --devices maps the ranks of a node to its GPUs");
-  if (o.subdomains != 1 && o.subdomains != world.size())
-    throw UsageError("--subdomains " + std::to_string(o.subdomains) + ": under mpirun each rank holds one z-slab (" +
+  if (o.subdomains && *o.subdomains != world.size())
+    throw UsageError("--subdomains " + std::to_string(*o.subdomains) + ": under mpirun each rank holds one z-slab (" +
                      std::to_string(world.size()) + " ranks); leave --subdomains out");
   if (config.engine == "host") {
     if (!o.devices.empty()) throw UsageError("--devices needs the cuda engine");
@@ -237,10 +255,11 @@ RunConfig resolve_any_split(SplitOptions o, const ProcessGroup* world) {
   return config;
 }
 
-// Bytes one process's engine needs of a model of `total` bytes split into `slabs`: a GPU holds
-// its own slab; host slabs share the node's memory (MPI mode: the node's ranks' slabs).
+// Bytes one device's engine needs of a model of `total` bytes split into `slabs`: a GPU holds
+// its own slabs (the most any GPU holds); host slabs share the node's memory (MPI mode: the
+// node's ranks' slabs).
 std::size_t bytes_per_process(std::size_t total, const RunConfig& config, int slabs) {
-  if (config.engine == "cuda") return total / slabs;
+  if (config.engine == "cuda") return total / slabs * static_cast<std::size_t>(std::max(1, most_slabs_per_gpu(config.devices)));
   if (config.processes) return total / slabs * config.processes->placement().local_size;
   return total;
 }
@@ -343,6 +362,9 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
   // The engine and every GPU (or slab count) available; MPI mode: the ranks, one GPU each.
   const RunConfig pool = resolve_any_split(o.split, world);
   const BenchConfig b = agreed(world, [&] {
+    if (!world && pool.engine == "cuda" && most_slabs_per_gpu(pool.devices) > 1)
+      throw UsageError("bench measures scaling over GPUs, one z-slab each: leave --subdomains out (it puts several "
+                       "slabs on one GPU, for run and validate)");
     BenchConfig b;
     b.engine = pool.engine;
     b.precision_bits = precision_bits(o.precision);
@@ -522,7 +544,7 @@ int validate_command(const ValidateOptions& o) {
   const RunConfig& r = context.run;
   std::printf("# yeex validate%s: %s engine, %s, %s, exchange %s\n", o.quick ? " --quick" : "", r.engine.c_str(),
               r.precision_bits == 64 ? "float64" : "float32",
-              (r.engine == "cuda" ? std::to_string(r.devices.size()) + " GPU(s)" : std::to_string(r.subdomains) + " slab(s)").c_str(),
+              split_summary(r).c_str(),
               r.exchange.empty() ? "default" : r.exchange.c_str());
   std::printf("# error: relative = |measured - reference| / |reference|; pass when error <= tolerance\n");
   std::printf("%-12s %-58s %14s %14s %10s %10s  %s\n", "problem", "quantity", "measured", "reference", "error",

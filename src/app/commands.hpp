@@ -25,7 +25,7 @@ struct SplitOptions {
   std::string engine;             // empty: cuda when a GPU is visible, else host
   std::optional<int> gpus;        // cuda: the first N visible GPUs (default: all)
   std::vector<int> devices;       // cuda: these GPUs, in this order (overrides gpus)
-  int subdomains = 1;             // host: z-slabs
+  std::optional<int> subdomains;  // z-slabs: host (default 1); cuda: spread over the GPUs (default one per GPU)
   std::string exchange;           // empty: the default backend
   Index halo_depth = 1;
   bool no_peer = false;           // cuda: never enable peer access (host-staged paths only)

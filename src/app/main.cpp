@@ -65,7 +65,9 @@ int main(int argc, char** argv) {
     cmd->add_option("--devices", split.devices, "cuda engine: these GPUs, e.g. 0,2 (one z-slab each, in this order)")
         ->delimiter(',')
         ->excludes("--gpus");
-    cmd->add_option("--subdomains", split.subdomains, "host engine: split into N z-slabs")->check(CLI::PositiveNumber);
+    cmd->add_option("--subdomains", split.subdomains,
+                    "Split into N z-slabs (host engine; cuda: spread over the GPUs, several on one GPU when N exceeds "
+                    "them, for testing and teaching)")->check(CLI::PositiveNumber);
     cmd->add_flag("--no-peer", split.no_peer, "cuda engine: never enable peer access (host-staged paths only)");
     cmd->add_option("--halo-depth", split.halo_depth, "Ghost planes R; R > 1 exchanges every R steps (B+2R)")
         ->check(CLI::Range(Index(1), Index(64)));

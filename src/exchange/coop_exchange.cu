@@ -46,9 +46,13 @@
 // racing with the poison can overwrite it: that neighbour then gives up after its own limit);
 // every thread leaves at the next grid.sync() and advance() throws std::runtime_error. Never a
 // hang.
-// Requirements: cuda engine; halo depth 1; one GPU per subdomain (two grids that each fill a GPU
-// are never resident together); cooperative launch; peer access between neighbouring GPUs
-// (enabled at construction).
+// Requirements: cuda engine; halo depth 1; cooperative launch; peer access between neighbouring
+// GPUs (enabled at construction).
+// Subdomains sharing a GPU (--subdomains N over fewer GPUs): their grids split the GPU's
+// co-resident blocks, so that all of them fit at once; each spins on the others' flags, so they
+// must run concurrently. CUDA promises co-residency within one cooperative grid only: that
+// kernels of different streams run side by side when they fit is what the hardware does, not a
+// guarantee, and if it ever did not, the bounded waits turn it into an error, never a hang.
 // Times: the kernel is one unit, exchange and compute interleaved inside it; times() stays zero.
 #include "src/exchange/coop_exchange.hpp"
 
@@ -447,13 +451,22 @@ int grid_blocks_per_sm(int device, bool cpml, Index tiles, int multiprocessors) 
   return static_cast<int>(std::clamp<Index>(useful, 1, resident));
 }
 
-// Why the kernel cannot run on `devices` (one subdomain each), or "" when it can. Throws CudaError.
+// Blocks of the persistent grid of a subdomain on `device`, one of `sharing` subdomains there:
+// grid_blocks_per_sm's choice, but no more than the sharing subdomains' share of the co-resident
+// blocks, so that all their grids are resident together.
+template <typename Real>
+unsigned grid_blocks(int device, bool cpml, Index tiles, int sharing) {
+  int multiprocessors = 0;
+  YEEX_CUDA(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+  const int wanted = grid_blocks_per_sm<Real>(device, cpml, tiles, multiprocessors) * multiprocessors;
+  const int share = blocks_per_sm<Real>(device, cpml) * multiprocessors / sharing;
+  return static_cast<unsigned>(std::max(1, std::min(wanted, share)));
+}
+
+// Why the kernel cannot run on `devices` (one entry per subdomain, a GPU listed once for each
+// subdomain it holds), or "" when it can. Throws CudaError.
 std::string unavailable_on(const std::vector<int>& devices) {
   for (std::size_t a = 0; a < devices.size(); ++a) {
-    for (std::size_t b = 0; b < a; ++b)
-      if (devices[a] == devices[b])
-        return "needs one GPU per subdomain (GPU " + std::to_string(devices[a]) +
-               " holds two; two persistent grids that each fill a GPU are never resident together)";
     int cooperative = 0;
     YEEX_CUDA(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, devices[a]));
     if (!cooperative) return "GPU " + std::to_string(devices[a]) + " does not support cooperative launches";
@@ -461,6 +474,13 @@ std::string unavailable_on(const std::vector<int>& devices) {
         blocks_per_sm<float>(devices[a], true) == 0 || blocks_per_sm<double>(devices[a], true) == 0)
       return "the persistent kernel cannot be co-resident on GPU " + std::to_string(devices[a]) +
              ": not one block of " + std::to_string(kBlockSize) + " threads fits on a multiprocessor";
+    int multiprocessors = 0;
+    YEEX_CUDA(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, devices[a]));
+    const auto sharing = std::count(devices.begin(), devices.end(), devices[a]);
+    if (sharing > multiprocessors)
+      return "GPU " + std::to_string(devices[a]) + " holds " + std::to_string(sharing) +
+             " subdomains, more than its " + std::to_string(multiprocessors) +
+             " multiprocessors: their persistent grids cannot all be resident";
   }
   return "";
 }
@@ -546,12 +566,11 @@ class CoopExchange final : public HaloExchange<Real> {
       Subdomain& me = sub_[s];
       me.device = devices[s];
       YEEX_CUDA(cudaSetDevice(me.device));
-      int multiprocessors = 0;
-      YEEX_CUDA(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, me.device));
       const NodeRange owned = d.to_local(s, update_ranges(d, s, 1, 0).h);
       const Index tiles = make_sweep_plan(ctx.engines[s]->layout(), owned, 1, false).tiles;
       const bool cpml = ctx.engines[s]->cpml().faces > 0;
-      me.grid = static_cast<unsigned>(grid_blocks_per_sm<Real>(me.device, cpml, tiles, multiprocessors) * multiprocessors);
+      const auto sharing = static_cast<int>(std::count(devices.begin(), devices.end(), me.device));
+      me.grid = grid_blocks<Real>(me.device, cpml, tiles, sharing);
       YEEX_CUDA(cudaMalloc(&me.signals, sizeof(CoopSignals)));
       YEEX_CUDA(cudaMemset(me.signals, 0, sizeof(CoopSignals)));
       me.status = static_cast<CoopSignals*>(allocate_pinned(sizeof(CoopSignals)));

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "decomposition/slab_decomposition.hpp"
 #include "src/exchange/host_staged_exchange.hpp"
 #if YEEX_HAVE_CUDA
 #include "kernels/cuda/cuda_engine.hpp"
@@ -140,7 +141,11 @@ std::vector<Entry> entries() {
 #if YEEX_HAVE_NCCL
                   [](const ExchangeRequest& r) -> std::string {
                     if (!r.peer_access) return "NCCL picks its own paths; --no-peer leaves the host-staged paths only";
-                    return needs_gpu(r);
+                    if (auto why = needs_gpu(r); !why.empty()) return why;
+                    if (most_slabs_per_gpu(r.devices) > 1)
+                      return "NCCL needs one GPU per subdomain (a communicator refuses two ranks on one GPU); "
+                             "--subdomains puts several on one";
+                    return "";
                   },
                   make_nccl_exchange<float>, make_nccl_exchange<double>});
 #else

@@ -142,6 +142,41 @@ TEST(SlabDecomposition, TheTightestSplitsAreAccepted) {
   EXPECT_NO_THROW(SlabDecomposition(grid_with_nz(3), 1, 4));   // a single domain has no neighbour to feed
 }
 
+// Several slabs on one GPU (testing and teaching on fewer GPUs than slabs): contiguous groups,
+// the first GPUs holding the extra slabs, every GPU at least one.
+TEST(SlabDecomposition, SlabsSpreadOverGpusInContiguousGroups) {
+  EXPECT_EQ(spread_slabs({0}, 1), (std::vector<int>{0}));
+  EXPECT_EQ(spread_slabs({0}, 4), (std::vector<int>{0, 0, 0, 0}));
+  EXPECT_EQ(spread_slabs({2, 0}, 2), (std::vector<int>{2, 0}));  // as many slabs as GPUs: the list itself
+  EXPECT_EQ(spread_slabs({0, 1}, 5), (std::vector<int>{0, 0, 0, 1, 1}));
+  EXPECT_EQ(spread_slabs({3, 1, 2}, 8), (std::vector<int>{3, 3, 3, 1, 1, 1, 2, 2}));
+  for (int gpus = 1; gpus <= 8; ++gpus)
+    for (int slabs = gpus; slabs <= 3 * gpus + 1; ++slabs) {
+      std::vector<int> list;
+      for (int g = 0; g < gpus; ++g) list.push_back(10 + g);
+      const std::vector<int> spread = spread_slabs(list, slabs);
+      ASSERT_EQ(spread.size(), static_cast<std::size_t>(slabs));
+      EXPECT_TRUE(std::is_sorted(spread.begin(), spread.end())) << slabs << " over " << gpus;
+      for (int g = 0; g < gpus; ++g) {
+        const auto held = std::count(spread.begin(), spread.end(), list[g]);
+        EXPECT_EQ(held, slabs / gpus + (g < slabs % gpus ? 1 : 0)) << "GPU " << g << ", " << slabs << " over " << gpus;
+      }
+      EXPECT_EQ(most_slabs_per_gpu(spread), (slabs + gpus - 1) / gpus);
+    }
+  EXPECT_EQ(most_slabs_per_gpu({0, 1, 1, 2}), 2);
+  EXPECT_EQ(most_slabs_per_gpu({}), 0);
+}
+
+TEST(SlabDecomposition, SpreadingFewerSlabsThanGpusIsRefused) {
+  try {
+    spread_slabs({0, 1, 2}, 2);
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "2 slab(s) over 3 GPUs: every GPU needs at least one slab");
+  }
+  EXPECT_THROW(spread_slabs({}, 1), std::invalid_argument);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The halo plan
 
