@@ -76,20 +76,31 @@ namespace {
 
 namespace cg = cooperative_groups;
 
-constexpr int kBlockSize = 256;
-// Register budget (sm_90, CUDA 13): in float the kernel fits 32 registers, so 8 blocks of 256
-// fill an SM (2048 threads, the occupancy of the engine's sweep kernel, which keeps as many cells'
-// loads in flight). ptxas reports 52 bytes of spills, all outside the sweeps' bulk loops (the SASS
-// of the bulk loop has no local memory access): around the border tiles, the band barriers and
-// the step loop. At 40 registers (6 blocks) the sweep was 13 % slower at 512^3 (3.46 against
-// 3.06 ms per step, without bands). In double it needs 40 (no spills), so 6 blocks.
+// Threads per block and blocks per SM of the persistent grid (__launch_bounds__: the register
+// budget). In float the PEC kernel fits 32 registers, so 2 blocks of 1024 fill an SM (2048
+// threads, the occupancy of the engine's sweep kernel, which keeps as many cells' loads in
+// flight). ptxas reports 52 bytes of spills, all outside the sweeps' bulk loops (the SASS of the
+// bulk loop has no local memory access): around the border tiles, the band barriers and the step
+// loop. At 40 registers the sweep was 13 % slower at 512^3 (3.46 against 3.06 ms per step, without
+// bands). Blocks of 1024 (tiles of 32 x 32) against 256 (32 x 8), the same threads per SM, one
+// H200, one GPU, the engine's step in the same invocation 2.53 ms: 2.62 against 2.70 ms per 512^3
+// step, 55.6 against 60.7 us at 128^3 (results/2026-11-24-session7, calls 9-11; 512 threads:
+// 2.66 ms): a quarter of the blocks arrive at each grid.sync(), and a band's tiles go to fewer,
+// wider units. In double the kernel needs 40 registers (no spills): 3 blocks of 512 (5.23 against
+// 5.28 ms per 512^3 step with 6 of 256).
 // All loads of a cell come before its stores (the field pointers are not __restrict__, see the
 // kernel), so it needs more registers than the engine's kernel.
 // The CPML instantiation holds a slab node's psi and profile values in registers too
-// (update_cell_with_cpml), so it gets a looser cap and a smaller persistent grid: 3 blocks in
-// float (80 registers, no spills), 2 in double (128, none).
+// (update_cell_with_cpml), so it gets a looser cap and a smaller persistent grid: 3 blocks of 256
+// in float (80 registers, no spills), 2 in double (128, none).
 template <typename Real, bool Cpml = false>
-constexpr int kMinBlocksPerSm = Cpml ? (sizeof(Real) == 4 ? 3 : 2) : sizeof(Real) == 4 ? 8 : 6;
+constexpr int kBlockSize = Cpml ? 256 : sizeof(Real) == 4 ? 1024 : 512;
+template <typename Real, bool Cpml = false>
+constexpr int kMinBlocksPerSm = Cpml ? (sizeof(Real) == 4 ? 3 : 2) : sizeof(Real) == 4 ? 2 : 3;
+template <typename Real>
+int block_size(bool cpml) {
+  return cpml ? kBlockSize<Real, true> : kBlockSize<Real, false>;
+}
 constexpr unsigned long long kWaitLimitSeconds = 10;
 // Set in a counter by a subdomain that gave up: whoever waits on it gives up too.
 constexpr unsigned long long kAbortBit = 1ull << 63;
@@ -121,14 +132,14 @@ struct PlanePush {
   unsigned long long* ready = nullptr;  // the receiver's counter
 };
 
-// A sweep over a box of nodes in tiles of 32 x 8 nodes (x, y) of one plane, one tile per block at
-// a time, tiles in x, then y, then plane order: the order in which the engine's sweep kernel runs
-// its blocks (32 x 4 when this was measured, 64 x 2 since the tenth session). A block's y
-// neighbours then mostly lie in its own tile (served by L1) and the blocks at work cover a few
-// contiguous rows (z neighbours in L2). The first version strode
+// A sweep over a box of nodes in tiles of 32 x (kBlockSize / 32) nodes (x, y) of one plane, one
+// tile per block at a time, tiles in x, then y, then plane order: the order in which the engine's
+// sweep kernel runs its blocks (32 x 4 when this was measured, 64 x 2 since the tenth session). A
+// block's y neighbours then mostly lie in its own tile (served by L1) and the blocks at work cover
+// a few contiguous rows (z neighbours in L2). The first version strode
 // through the box one node per thread (a block = 256 nodes of one row): every y neighbour came
 // from L2, and the sweep was 20 % slower than the engine's (3.01 against 2.52 ms at 512^3).
-constexpr int kTileX = 32, kTileY = kBlockSize / kTileX;
+constexpr int kTileX = 32;
 constexpr unsigned kBandPlanes = 64;
 
 // The loop divides nothing: a block's tile advances by the grid's block count, worked out on the
@@ -153,7 +164,8 @@ unsigned coop_band_planes() {
   return band ? static_cast<unsigned>(std::max(0, std::atoi(band))) : kBandPlanes;
 }
 
-SweepPlan make_sweep_plan(const FieldLayout& L, const NodeRange& r, unsigned blocks, bool downward) {
+SweepPlan make_sweep_plan(const FieldLayout& L, const NodeRange& r, unsigned blocks, bool downward, int block_size) {
+  const int tile_y = block_size / kTileX;
   SweepPlan s;
   if (r.empty()) return s;
   s.nx = static_cast<int>(r.i1 - r.i0);
@@ -162,7 +174,7 @@ SweepPlan make_sweep_plan(const FieldLayout& L, const NodeRange& r, unsigned blo
   s.downward = downward;
   s.band_planes = coop_band_planes();
   s.tiles_x = static_cast<unsigned>((s.nx + kTileX - 1) / kTileX);
-  s.tiles_y = static_cast<unsigned>((s.ny + kTileY - 1) / kTileY);
+  s.tiles_y = static_cast<unsigned>((s.ny + tile_y - 1) / tile_y);
   const Index tiles = Index(s.tiles_x) * s.tiles_y * (r.k1 - r.k0);
   if (tiles > Index(std::numeric_limits<unsigned>::max()))
     throw std::invalid_argument("coop: a subdomain of " + std::to_string(r.count()) + " nodes has more tiles than 2^32");
@@ -308,6 +320,7 @@ template <typename Real, bool UpdateH, bool Cpml>
 __device__ __forceinline__ Index update_tile_node(const CoopKernelParams<Real>& p, const SweepPlan& s,
                                                   const TileCursor& at) {
   const int i = static_cast<int>(at.tile_x) * kTileX + static_cast<int>(threadIdx.x) % kTileX;
+  constexpr int kTileY = kBlockSize<Real, Cpml> / kTileX;
   const int j = static_cast<int>(at.tile_y) * kTileY + static_cast<int>(threadIdx.x) / kTileX;
   if (i >= s.nx || j >= s.ny) return -1;
   const unsigned plane = s.downward ? s.nz - 1 - at.k : at.k;
@@ -386,7 +399,8 @@ __device__ void sample_probes(const CoopKernelParams<Real>& p, Index n, unsigned
 // Cpml: with the CPML corrections (a separate instantiation, so that a PEC run keeps the plain
 // kernel's registers).
 template <typename Real, bool Cpml>
-__global__ void __launch_bounds__(kBlockSize, kMinBlocksPerSm<Real, Cpml>) coop_kernel(const __grid_constant__ CoopKernelParams<Real> p) {
+__global__ void __launch_bounds__(kBlockSize<Real, Cpml>, kMinBlocksPerSm<Real, Cpml>)
+    coop_kernel(const __grid_constant__ CoopKernelParams<Real> p) {
   cg::grid_group grid = cg::this_grid();
   const unsigned rank = blockIdx.x * blockDim.x + threadIdx.x;
   const bool leader = rank == 0;
@@ -427,7 +441,7 @@ int blocks_per_sm(int device, bool cpml = false) {
   YEEX_CUDA(cudaSetDevice(device));
   int blocks = 0;
   YEEX_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &blocks, cpml ? coop_kernel<Real, true> : coop_kernel<Real, false>, kBlockSize, 0));
+      &blocks, cpml ? coop_kernel<Real, true> : coop_kernel<Real, false>, block_size<Real>(cpml), 0));
   return blocks;
 }
 
@@ -437,8 +451,10 @@ int blocks_per_sm(int device, bool cpml = false) {
 // per sweep) with border tiles, 4 blocks per SM ran a step in 25.4 us, against 32.2 (2 blocks),
 // 39.1 (1) and 27.5 (8, all co-resident) (results/2026-11-21-session4-h200x4); before, with six
 // grid.sync()s per step, 2 blocks had been best. From 256^3 over 4 GPUs up every co-resident
-// block has its 4 tiles. The environment variable YEEX_COOP_BLOCKS_PER_SM overrides the choice
-// (capped at the co-resident count), for tuning.
+// block has its 4 tiles. Those were tiles of 256 nodes; with tiles of 1024 (kBlockSize), 128^3 over
+// 4 GPUs has 512 per sweep: one block of 1024 per SM, the threads that 4 blocks of 256 had. The
+// environment variable YEEX_COOP_BLOCKS_PER_SM overrides the choice (capped at the co-resident
+// count), for tuning.
 constexpr Index kTilesPerBlock = 4;
 
 template <typename Real>
@@ -473,7 +489,9 @@ std::string unavailable_on(const std::vector<int>& devices) {
     if (blocks_per_sm<float>(devices[a]) == 0 || blocks_per_sm<double>(devices[a]) == 0 ||
         blocks_per_sm<float>(devices[a], true) == 0 || blocks_per_sm<double>(devices[a], true) == 0)
       return "the persistent kernel cannot be co-resident on GPU " + std::to_string(devices[a]) +
-             ": not one block of " + std::to_string(kBlockSize) + " threads fits on a multiprocessor";
+             ": not one block (" + std::to_string(kBlockSize<float>) + " threads in float, " +
+             std::to_string(kBlockSize<double>) + " in double, " + std::to_string(kBlockSize<float, true>) +
+             " with CPML) fits on a multiprocessor";
     int multiprocessors = 0;
     YEEX_CUDA(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, devices[a]));
     const auto sharing = std::count(devices.begin(), devices.end(), devices[a]);
@@ -527,8 +545,8 @@ class CoopExchange final : public HaloExchange<Real> {
       // me.grid was sized for the instantiation chosen here (set_up).
       const void* kernel = params.cpml.faces > 0 ? reinterpret_cast<const void*>(&coop_kernel<Real, true>)
                                                  : reinterpret_cast<const void*>(&coop_kernel<Real, false>);
-      YEEX_CUDA(cudaLaunchCooperativeKernel(kernel, dim3(me.grid),
-                                            dim3(kBlockSize), args, 0, stream));
+      YEEX_CUDA(cudaLaunchCooperativeKernel(kernel, dim3(me.grid), dim3(block_size<Real>(params.cpml.faces > 0)), args,
+                                            0, stream));
       YEEX_CUDA(cudaMemcpyAsync(me.status, me.signals, sizeof(CoopSignals), cudaMemcpyDeviceToHost, stream));
       YEEX_CUDA(cudaStreamSynchronize(stream));
     } catch (...) {
@@ -567,8 +585,8 @@ class CoopExchange final : public HaloExchange<Real> {
       me.device = devices[s];
       YEEX_CUDA(cudaSetDevice(me.device));
       const NodeRange owned = d.to_local(s, update_ranges(d, s, 1, 0).h);
-      const Index tiles = make_sweep_plan(ctx.engines[s]->layout(), owned, 1, false).tiles;
       const bool cpml = ctx.engines[s]->cpml().faces > 0;
+      const Index tiles = make_sweep_plan(ctx.engines[s]->layout(), owned, 1, false, block_size<Real>(cpml)).tiles;
       const auto sharing = static_cast<int>(std::count(devices.begin(), devices.end(), me.device));
       me.grid = grid_blocks<Real>(me.device, cpml, tiles, sharing);
       YEEX_CUDA(cudaMalloc(&me.signals, sizeof(CoopSignals)));
@@ -585,8 +603,9 @@ class CoopExchange final : public HaloExchange<Real> {
       p.classes = v.classes;
       p.pitch_y = v.layout.pitch_y;
       p.pitch_z = v.layout.pitch_z;
-      p.h_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.h), sub_[s].grid, true);
-      p.e_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.e), sub_[s].grid, false);
+      const int threads = block_size<Real>(v.cpml.faces > 0);
+      p.h_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.h), sub_[s].grid, true, threads);
+      p.e_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.e), sub_[s].grid, false, threads);
       p.sources = v.sources;
       p.source_count = v.source_count;
       p.source_samples = v.source_samples;
