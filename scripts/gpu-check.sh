@@ -40,6 +40,15 @@ section "engines"
 section "default deck on the cuda engine"
 "$build/yeex" run inputs/dipole_box.toml --engine cuda --output "$out/dipole_box"
 
+section "default deck on 4 slabs of GPU 0 (coop, then overlap): the one-GPU checksum"
+one=$("$build/yeex" run inputs/dipole_box.toml --engine cuda --gpus 1 --quiet --json --output "$out/slabs1" | grep -A6 '"checksum"')
+for exchange in coop overlap; do
+  four=$("$build/yeex" run inputs/dipole_box.toml --engine cuda --gpus 1 --subdomains 4 --exchange "$exchange" --quiet --json \
+    --output "$out/slabs4_$exchange" | grep -A6 '"checksum"')
+  if [[ $four == "$one" ]]; then echo "$exchange on 4 slabs: the same checksum"; else echo "$exchange on 4 slabs: DIFFERENT checksum"; status=1; fi
+done
+rm -rf "$out"/slabs1 "$out"/slabs4_*
+
 section "benchmark: cuda engine, float32"
 sizes=${YEEX_BENCH_SIZES:-"128 256 512"}
 # shellcheck disable=SC2086

@@ -64,6 +64,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <limits>
+#include <numeric>
 #include <string>
 #include <stdexcept>
 #include <utility>
@@ -158,10 +159,20 @@ struct SweepPlan {
   Index first_offset = 0;          // array offset of the box's first node
 };
 
-// Planes per band of a sweep (see sweep): YEEX_COOP_BAND overrides the default, 0 turns bands off.
-unsigned coop_band_planes() {
-  const char* band = std::getenv("YEEX_COOP_BAND");
-  return band ? static_cast<unsigned>(std::max(0, std::atoi(band))) : kBandPlanes;
+// Planes per band of a sweep (see sweep) of `tiles_per_plane` tiles a plane by `blocks` blocks:
+// about kBandPlanes, rounded to a multiple of the planes whose tiles the blocks share evenly
+// (blocks / gcd(blocks, tiles_per_plane)) when such a multiple lies within a quarter of it. Then
+// every block sweeps as many tiles as any other in each full band, and none waits at the band's
+// grid.sync() for the others' one extra tile. At 512^3 in float (264 blocks, 256 tiles a plane:
+// 33 planes) bands of 66 ran a step in 2.6055 ms against 2.6195 with 64, twice each, one H200
+// (results/2026-11-24-session12/call3). In double (396 blocks, 512 tiles: 99 planes, the same
+// 5.23 ms) and with CPML the unit is too long and bands stay at 64. YEEX_COOP_BAND overrides
+// the choice, 0 turns bands off.
+unsigned band_planes(unsigned tiles_per_plane, unsigned blocks) {
+  if (const char* band = std::getenv("YEEX_COOP_BAND")) return static_cast<unsigned>(std::max(0, std::atoi(band)));
+  const unsigned even = blocks / std::gcd(blocks, tiles_per_plane);
+  const unsigned near = std::max(1u, (kBandPlanes + even / 2) / even) * even;
+  return 4 * near >= 3 * kBandPlanes && 4 * near <= 5 * kBandPlanes ? near : kBandPlanes;
 }
 
 SweepPlan make_sweep_plan(const FieldLayout& L, const NodeRange& r, unsigned blocks, bool downward, int block_size) {
@@ -172,9 +183,9 @@ SweepPlan make_sweep_plan(const FieldLayout& L, const NodeRange& r, unsigned blo
   s.ny = static_cast<int>(r.j1 - r.j0);
   s.nz = static_cast<unsigned>(r.k1 - r.k0);
   s.downward = downward;
-  s.band_planes = coop_band_planes();
   s.tiles_x = static_cast<unsigned>((s.nx + kTileX - 1) / kTileX);
   s.tiles_y = static_cast<unsigned>((s.ny + tile_y - 1) / tile_y);
+  s.band_planes = band_planes(s.tiles_x * s.tiles_y, blocks);
   const Index tiles = Index(s.tiles_x) * s.tiles_y * (r.k1 - r.k0);
   if (tiles > Index(std::numeric_limits<unsigned>::max()))
     throw std::invalid_argument("coop: a subdomain of " + std::to_string(r.count()) + " nodes has more tiles than 2^32");
