@@ -438,7 +438,7 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
   if (!root) {
   } else if (o.csv) {
     std::printf("scaling,size,nx,ny,nz,exchange,devices,halo_depth,seconds_per_step,gcells_per_s,exchange_s_per_step,"
-                "predicted_exchange_s_per_step,wait_s_per_step,efficiency,effective_gb_per_s_per_device,skipped\n");
+                "predicted_exchange_s_per_step,wait_s_per_step,efficiency,efficiency_own,effective_gb_per_s_per_device,skipped\n");
   } else {
     if (b.cpml_cells > 0) std::printf("# CPML of %lld cells on all six faces (instead of PEC walls)\n", (long long)b.cpml_cells);
     std::printf("# yeex bench: %s, %s engine, %s, median of %d x %lld steps after %lld warm-up\n",
@@ -452,14 +452,15 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
       std::printf("# MPI mode: %d ranks (%s), one %s each; a row of N uses ranks 0..N-1 while the others wait\n",
                   world->size(), mpi_library_version().c_str(), b.engine == "cuda" ? "GPU" : "z-slab");
     std::printf("# strong efficiency = T1 / (N x TN) on the same global grid; weak = T1 / TN with N^3 per device; T1 measured in this run\n");
+    std::printf("# eff.: T1 = the engine on 1 device (the '-' row); own: T1 = the backend's own 1-device row (what adding devices costs it)\n");
     std::printf("# exchange, wait: per step, slowest device, synchronous backends only (host clock)\n");
     if (sweep)
       std::printf("# pred: %s; sweep from %s%s\n", exchange_model_definition().c_str(), sweep->source.c_str(),
                   world ? " (not applied: MPI mode)" : b.engine == "cuda" ? "" : " (not applied: host engine)");
     else
       std::printf("# pred: the exchange time a yeex-p2p size sweep predicts; give one with --p2p-json FILE\n");
-    std::printf("%-7s %6s %-15s %-12s %4s %10s %9s %9s %9s %9s %7s %9s\n", "scaling", "size", "grid", "exchange", "N",
-                "ms/step", "Gcells/s", "exch ms", "pred ms", "wait ms", "eff.", "GB/s/dev");
+    std::printf("%-7s %6s %-15s %-12s %4s %10s %9s %9s %9s %9s %7s %7s %9s\n", "scaling", "size", "grid", "exchange", "N",
+                "ms/step", "Gcells/s", "exch ms", "pred ms", "wait ms", "eff.", "own", "GB/s/dev");
   }
   nlohmann::json rows = nlohmann::json::array();
   const auto report = [&](const BenchRow& r) {
@@ -468,20 +469,21 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
     const double per_device = r.gcells_per_second * bytes / r.count;
     const double prediction = predicted(r);
     if (o.csv)
-      std::printf("%s,%lld,%lld,%lld,%lld,%s,%d,%lld,%.6e,%.4f,%.6e,%s,%.6e,%.4f,%.1f,\"%s\"\n", r.scaling.c_str(),
+      std::printf("%s,%lld,%lld,%lld,%lld,%s,%d,%lld,%.6e,%.4f,%.6e,%s,%.6e,%.4f,%s,%.1f,\"%s\"\n", r.scaling.c_str(),
                   (long long)r.size, (long long)r.grid.nx, (long long)r.grid.ny, (long long)r.grid.nz, r.exchange.c_str(),
                   r.count, (long long)r.halo_depth, r.seconds_per_step, r.gcells_per_second, r.exchange_per_step,
                   std::isnan(prediction) ? "" : format("%.6e", prediction).c_str(), r.wait_per_step, r.efficiency,
-                  per_device, r.skipped.c_str());
+                  std::isnan(r.own_efficiency) ? "" : format("%.4f", r.own_efficiency).c_str(), per_device, r.skipped.c_str());
     else if (!r.skipped.empty())
       std::printf("%-7s %6lld %-15s %-12s %4d   skipped: %s\n", r.scaling.c_str(), (long long)r.size, grid.c_str(),
                   r.exchange.c_str(), r.count, r.skipped.c_str());
     else
-      std::printf("%-7s %6lld %-15s %-12s %4d %10.4f %9.2f %9.4f %9s %9.4f %6.1f%% %9.0f\n", r.scaling.c_str(),
+      std::printf("%-7s %6lld %-15s %-12s %4d %10.4f %9.2f %9.4f %9s %9.4f %6.1f%% %7s %9.0f\n", r.scaling.c_str(),
                   (long long)r.size, grid.c_str(), (r.exchange + (r.halo_depth > 1 ? " R" + std::to_string(r.halo_depth) : "")).c_str(),
                   r.count, r.seconds_per_step * 1e3, r.gcells_per_second, r.exchange_per_step * 1e3,
                   std::isnan(prediction) ? "-" : format("%.4f", prediction * 1e3).c_str(), r.wait_per_step * 1e3,
-                  100 * r.efficiency, per_device);
+                  100 * r.efficiency, std::isnan(r.own_efficiency) ? "-" : format("%.1f%%", 100 * r.own_efficiency).c_str(),
+                  per_device);
     std::fflush(stdout);
     rows.push_back({{"scaling", r.scaling}, {"size", r.size}, {"grid", {r.grid.nx, r.grid.ny, r.grid.nz}},
                     {"exchange", r.exchange}, {"devices", r.count}, {"halo_depth", r.halo_depth},
@@ -490,7 +492,9 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
                     {"predicted_exchange_seconds_per_step", std::isnan(prediction) ? nlohmann::json() : nlohmann::json(prediction)},
                     {"wait_seconds_per_step", r.wait_per_step}, {"gcells_per_s", r.gcells_per_second},
                     {"setup_seconds", r.setup_seconds},
-                    {"efficiency", r.efficiency}, {"effective_gb_per_s_per_device", per_device},
+                    {"efficiency", r.efficiency},
+                    {"efficiency_own", std::isnan(r.own_efficiency) ? nlohmann::json() : nlohmann::json(r.own_efficiency)},
+                    {"effective_gb_per_s_per_device", per_device},
                     {"fraction_of_copy_bandwidth", per_device / copy}, {"skipped", r.skipped}});
   };
   run_bench(b, report);
@@ -513,6 +517,8 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
                       {{"gcells_per_s", "global cells x steps / time / 1e9, time = median of the repeats"},
                        {"strong efficiency", "T1 / (N x TN), same global grid, T1 = 1 device in this run"},
                        {"weak efficiency", "T1 / TN, N^3 cells per device"},
+                       {"efficiency_own", "the same ratio with T1 = the backend's own 1-device row of the size (what adding "
+                                          "devices costs that backend); null without one"},
                        {"exchange, wait", "host-clock seconds per step of the slowest device; synchronous backends only"},
                        {"setup_seconds", "host-clock seconds of a row before its warm-up: the model, the engines (allocation, "
                                          "upload), the exchange and the pseudo-random fields; the slowest process"},

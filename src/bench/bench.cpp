@@ -126,6 +126,7 @@ std::vector<BenchRow> run_bench(const BenchConfig& b, const std::function<void(c
     if (b.processes) base.skipped = broadcast_string(*b.processes, base.skipped);  // every rank skips alike
     emit(base);
     if (!base.skipped.empty()) continue;
+    std::map<std::string, double> own_base;  // seconds per step of each backend's 1-device row
     for (const char* scaling : {"strong", "weak"}) {
       if ((scaling == std::string("strong") && !b.strong) || (scaling == std::string("weak") && !b.weak)) continue;
       for (const std::string& exchange : b.exchanges)
@@ -141,9 +142,14 @@ std::vector<BenchRow> run_bench(const BenchConfig& b, const std::function<void(c
           row.count = count;
           row.halo_depth = exchange == "b2r" ? b.halo_depth : b.transport_halo_depth;
           row = measure_on(row);
-          if (row.skipped.empty())
-            row.efficiency = scaling == std::string("strong") ? base.seconds_per_step / (count * row.seconds_per_step)
-                                                              : base.seconds_per_step / row.seconds_per_step;
+          if (row.skipped.empty()) {
+            const auto efficiency = [&](double t1) {
+              return scaling == std::string("strong") ? t1 / (count * row.seconds_per_step) : t1 / row.seconds_per_step;
+            };
+            if (count == 1) own_base[exchange] = row.seconds_per_step;
+            row.efficiency = efficiency(base.seconds_per_step);
+            if (const auto own = own_base.find(exchange); own != own_base.end()) row.own_efficiency = efficiency(own->second);
+          }
           emit(row);
         }
     }

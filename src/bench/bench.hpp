@@ -1,10 +1,14 @@
 // `yeex bench`: the time loop alone, on a PEC box with one dielectric block, for a list of exchange
 // backends and device counts, in strong scaling (fixed global grid) and weak scaling (fixed cells
 // per device). The 1-device time T1 of each size is measured in the same invocation; strong
-// efficiency = T1 / (N * TN), weak efficiency = T1 / TN.
+// efficiency = T1 / (N * TN), weak efficiency = T1 / TN. T1 is the engine's own sweep on one
+// device; each row also has the same ratio against its backend's 1-device row (own_efficiency),
+// which isolates what more devices cost a backend from what its one-device path costs (coop's
+// persistent kernel runs slower than the engine's sweeps even with no neighbour).
 #pragma once
 
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,6 +60,7 @@ struct BenchRow {
   double gcells_per_second = 0;
   double setup_seconds = 0;  // host clock before the warm-up: model, engines, exchange, random fields
   double efficiency = 1;  // against the 1-device time of the same size
+  double own_efficiency = std::numeric_limits<double>::quiet_NaN();  // against this backend's own 1-device row (NaN: none)
   std::string skipped;    // why the row did not run, if it did not
 };
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <string>
 
 #include "io/deck.hpp"
@@ -147,6 +148,23 @@ TEST(Cli, ExchangeListAndBench) {
   EXPECT_GE(j["rows"].size(), 3u);
   for (const auto& row : j["rows"])
     if (row["skipped"] == "") EXPECT_GT(row["setup_seconds"].get<double>(), 0.0) << row.dump();
+  // efficiency_own: against the backend's own 1-device row (1 on that row), none for the engine's.
+  std::map<std::string, double> one_device;  // seconds per step of each backend's 1-device row
+  for (const auto& row : j["rows"]) {
+    if (row["skipped"] != "") continue;
+    const std::string exchange = row["exchange"];
+    if (exchange == "-") {
+      EXPECT_TRUE(row["efficiency_own"].is_null()) << row.dump();
+      continue;
+    }
+    const double seconds = row["seconds_per_step_median"];
+    if (row["devices"] == 1) one_device[exchange] = seconds;
+    ASSERT_TRUE(one_device.count(exchange)) << "the 1-device row comes first: " << row.dump();
+    const int n = row["devices"];
+    const double expected = one_device[exchange] / (row["scaling"] == "strong" ? n * seconds : seconds);
+    EXPECT_DOUBLE_EQ(row["efficiency_own"].get<double>(), expected) << row.dump();
+  }
+  EXPECT_THAT(bench.output, HasSubstr(" own "));
 }
 
 TEST(Cli, BenchRecordsTopologyAndReadsAP2PSweep) {
