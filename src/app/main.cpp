@@ -61,8 +61,8 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember(engines));
     cmd->add_option("--exchange", split.exchange, "Halo exchange backend ('list' shows which can run here)")
         ->check(CLI::IsMember(exchanges));
-    cmd->add_option("--gpus", split.gpus, "cuda engine: use the first N visible GPUs (default: all)")->check(CLI::PositiveNumber);
-    cmd->add_option("--devices", split.devices, "cuda engine: these GPUs, e.g. 0,2 (one z-slab each, in this order)")
+    cmd->add_option("--gpus", split.gpus, "cuda engine: use the first N visible GPUs (default: all, but no more than --subdomains)")->check(CLI::PositiveNumber);
+    cmd->add_option("--devices", split.devices, "cuda engine: these GPUs, e.g. 0,2 (in this order; one z-slab each, or --subdomains spread over them)")
         ->delimiter(',')
         ->excludes("--gpus");
     cmd->add_option("--subdomains", split.subdomains,
