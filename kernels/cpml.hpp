@@ -292,6 +292,23 @@ CpmlSplit cpml_split(const CpmlView<Real>& v, const NodeRange& r, Index align, b
   return s;
 }
 
+// The psi pair and profile values of node `at` in the face of axis d that holds it, into psi[d],
+// q[d] and t[d]; false where no face of axis d holds the node.
+template <typename Real, bool UpdateH>
+YEEX_HOST_DEVICE bool load_cpml_face(const CpmlView<Real>& v, const int (&at)[3], int d, PsiPair<Real>* (&psi)[3],
+                                     PsiPair<Real> (&q)[3], CpmlProfile<Real> (&t)[3]) {
+  const CpmlSlab<Real>& lower = v.slab[d][0];
+  const CpmlSlab<Real>& upper = v.slab[d][1];
+  const bool in_lower = static_cast<unsigned>(at[d] - lower.begin) < static_cast<unsigned>(lower.count);
+  const bool in_upper = static_cast<unsigned>(at[d] - upper.begin) < static_cast<unsigned>(upper.count);
+  if (!in_lower && !in_upper) return false;
+  const CpmlSlab<Real>& s = in_lower ? lower : upper;
+  psi[d] = s.psi[UpdateH ? 1 : 0] + (static_cast<Index>(at[2] - s.k0) * s.plane + ((at[1] - s.j0) * s.row + (at[0] - s.i0)));
+  q[d] = *psi[d];
+  t[d] = cpml_profile<Real, UpdateH>(s.table, at[d] - s.table_origin);
+  return true;
+}
+
 // A node of the split sweep's shell: the main update and every correction in registers, then
 // one store per component. Each axis has at most one face holding the node (the min and max faces
 // of an axis never overlap); its psi and profile values are loaded up front, together with the
@@ -299,7 +316,11 @@ CpmlSplit cpml_split(const CpmlView<Real>& v, const NodeRange& r, Index align, b
 // The operations and their order are those of the main update followed by cpml_correct (the
 // differences are CellUpdate's), so the bits are the same. Axes: the axes whose faces may hold
 // the node (bit d: axis d; cpml_split's axes); the others are not tested and take no registers.
-template <typename Real, bool UpdateH, int Axes = 7>
+// Lean: each face's values are loaded after the main update instead, just before its correction
+// (the same operations in the same order: the same bits), so fewer values are live at once, for
+// a kernel whose registers pace its plain nodes too (coop's persistent kernel, whose CPML
+// instantiation then fits 48 registers in float instead of 79).
+template <typename Real, bool UpdateH, int Axes = 7, bool Lean = false>
 YEEX_HOST_DEVICE void update_cell_with_cpml(const CpmlView<Real>& v, const FieldPointers<Real>& fp, Index c, Index i,
                                             Index j, Index k, Index sy, Index sz, const CellCoefficients<Real>& m) {
   PsiPair<Real>* psi[3] = {};
@@ -311,7 +332,7 @@ YEEX_HOST_DEVICE void update_cell_with_cpml(const CpmlView<Real>& v, const Field
 #pragma unroll
 #endif
   for (int d = 0; d < 3; ++d) {
-    if (!(Axes >> d & 1)) continue;
+    if (!(Axes >> d & 1) || Lean) continue;
     const CpmlSlab<Real>& lower = v.slab[d][0];
     const CpmlSlab<Real>& upper = v.slab[d][1];
     const bool in_lower = static_cast<unsigned>(at[d] - lower.begin) < static_cast<unsigned>(lower.count);
@@ -329,7 +350,9 @@ YEEX_HOST_DEVICE void update_cell_with_cpml(const CpmlView<Real>& v, const Field
 #pragma unroll
 #endif
   for (int d = 0; d < 3; ++d) {
-    if (!(Axes >> d & 1) || !in[d]) continue;
+    if (!(Axes >> d & 1)) continue;
+    if constexpr (Lean) in[d] = load_cpml_face<Real, UpdateH>(v, at, d, psi, q, t);
+    if (!in[d]) continue;
     cpml_apply<Real, UpdateH>(d, t[d], u.diff[d][0], u.diff[d][1], q[d].a1, q[d].a2, u.value[(d + 2) % 3],
                               u.value[(d + 1) % 3], m);
     *psi[d] = q[d];

@@ -177,3 +177,30 @@ exp_twice() {
     cpml_variants "$rep" "$@"
   done
 }
+# `coop_bits BIN...` (twelfth session): the CPML deck's bits (cpml_deck) under coop on 1 and 4
+# slabs of the GPU, f32 and f64, with each $b/BIN, appended to OUT_DIR/bits.txt as "BIN PRECISION
+# SLABS checksum ...".
+coop_bits() {
+  local bin p slabs
+  for bin in "$@"; do
+    for p in f32 f64; do
+      for slabs in 1 4; do
+        "$b/$bin" run "$out/deck.toml" --gpus 1 --subdomains $slabs --exchange coop --precision $p --output "$out/o" 2>&1 |
+          grep checksum | sed "s/^/$bin $p $slabs /" >> "$out/bits.txt"
+        rm -rf "$out/o"
+      done
+    done
+  done
+}
+# `coop_cpml_rates BIN...`: coop at 512^3 with 10-cell CPML, f32 twice (BIN_cpml512_REP) and f64
+# once (BIN_cpml512_f64), with each $b/BIN; the rows in OUT_DIR/rates.txt; pack.
+coop_cpml_rates() {
+  local bin rep args=(bench --engine cuda --gpus 1 --counts 1 --warmup 20 --exchanges coop --size 512 --cpml 10 --repeats 5)
+  for rep in 1 2; do
+    for bin in "$@"; do run "${bin}_cpml512_$rep" 60 "$b/$bin" "${args[@]}" --steps 50; done
+    pack
+  done
+  for bin in "$@"; do run "${bin}_cpml512_f64" 60 "$b/$bin" "${args[@]}" --steps 30 --precision f64; done
+  grep -H "coop " "$out"/*_cpml512_*.txt | sed 's|.*/||' > "$out/rates.txt"
+  pack
+}

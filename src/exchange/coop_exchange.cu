@@ -91,13 +91,18 @@ namespace cg = cooperative_groups;
 // 5.28 ms per 512^3 step with 6 of 256).
 // All loads of a cell come before its stores (the field pointers are not __restrict__, see the
 // kernel), so it needs more registers than the engine's kernel.
-// The CPML instantiation holds a slab node's psi and profile values in registers too
-// (update_cell_with_cpml), so it gets a looser cap and a smaller persistent grid: 3 blocks of 256
-// in float (80 registers, no spills), 2 in double (128, none).
+// The CPML instantiation holds a slab node's psi and profile values in registers too; it loads
+// each face's values only after the main update (update_cell_with_cpml's Lean), so that fewer
+// are live at once, and runs 5 blocks of 256 per SM in float (48 registers, 8 B of stack), 3 in
+// double (80, none). With every value loaded up front it had needed 79 and 116 registers, so 3
+// and 2 blocks. One H200, 512^3 with 10-cell CPML, coop on one GPU: 36.2-36.6 Gcells/s against
+// 28.65-29.15 in float, 20.46-20.61 against 17.18 in double; Lean in float at 4 / 6 / 8 blocks:
+// 25.1 / 34.1 / 23.4 (results/2026-11-24-session12, calls 6-8; capped without Lean, the spills
+// reach the bulk loop: 10.2-26.6).
 template <typename Real, bool Cpml = false>
 constexpr int kBlockSize = Cpml ? 256 : sizeof(Real) == 4 ? 1024 : 512;
 template <typename Real, bool Cpml = false>
-constexpr int kMinBlocksPerSm = Cpml ? (sizeof(Real) == 4 ? 3 : 2) : sizeof(Real) == 4 ? 2 : 3;
+constexpr int kMinBlocksPerSm = Cpml ? (sizeof(Real) == 4 ? 5 : 3) : sizeof(Real) == 4 ? 2 : 3;
 template <typename Real>
 int block_size(bool cpml) {
   return cpml ? kBlockSize<Real, true> : kBlockSize<Real, false>;
@@ -339,7 +344,7 @@ __device__ __forceinline__ Index update_tile_node(const CoopKernelParams<Real>& 
   const CellCoefficients<Real> m = p.classes[p.material_class[c]];  // all loads before the cell's stores
   const Index gi = s.i0 + i, gj = s.j0 + j, gk = s.k0 + Index(plane);
   if (Cpml && !in_cpml_interior(p.cpml, gi, gj, gk))
-    update_cell_with_cpml<Real, UpdateH>(p.cpml, p.fields, c, gi, gj, gk, p.pitch_y, p.pitch_z, m);
+    update_cell_with_cpml<Real, UpdateH, 7, true>(p.cpml, p.fields, c, gi, gj, gk, p.pitch_y, p.pitch_z, m);
   else if constexpr (UpdateH)
     update_h_cell(p.fields, c, p.pitch_y, p.pitch_z, m);
   else

@@ -264,7 +264,7 @@ TEST(Cpml, SplitSweepPartitionsEveryRange) {
 // against the host engine's separate pass. Bit for
 // bit, which is what lets every engine layout and backend agree.
 template <typename Real>
-void expect_fused_equals_separate_pass(bool cores, bool whole_rows = false) {
+void expect_fused_equals_separate_pass(bool cores, bool whole_rows = false, bool lean = false) {
   const Deck deck = cpml_contract_deck();
   testing::SteppedModel<Real> separate(deck, "host"), fused(deck, "host");
   const EngineSetup<Real> setup = make_engine_setup<Real>(fused.model, 0, deck.grid.nz + 1, 1, 1);
@@ -312,10 +312,28 @@ void expect_fused_equals_separate_pass(bool cores, bool whole_rows = false) {
     sweep_box(update_h, cut.plain, cut.plain_axes);
     for (int b = 0; b < cut.shells; ++b) sweep_box(update_h, cut.shell[b], cut.axes[b]);
   };
+  // coop's way: every node of the update range through update_cell_with_cpml's Lean form (each
+  // face's values loaded after the main update), the faces found by the node's coordinates.
+  const auto sweep_lean = [&](auto update_h) {
+    constexpr bool h = decltype(update_h)::value;
+    const NodeRange& r = fused.update;
+    for (Index k = r.k0; k < r.k1; ++k)
+      for (Index j = r.j0; j < r.j1; ++j)
+        for (Index i = r.i0; i < r.i1; ++i) {
+          const Index c = L.offset(i, j, k);
+          update_cell_with_cpml<Real, h, 7, true>(view, f, c, i, j, k, L.pitch_y, L.pitch_z,
+                                                   setup.classes[setup.material_class[c]]);
+        }
+  };
   for (Index n = 0; n < *deck.steps; ++n) {
     separate.step(n);
-    sweep(std::true_type{});
-    sweep(std::false_type{});
+    if (lean) {
+      sweep_lean(std::true_type{});
+      sweep_lean(std::false_type{});
+    } else {
+      sweep(std::true_type{});
+      sweep(std::false_type{});
+    }
     e.inject_sources(n);
   }
   for (Component c : kAllComponents) EXPECT_EQ(fused.field(c), separate.field(c)) << component_name(c);
@@ -333,6 +351,9 @@ TEST(Cpml, FusedCorrectionWithWholeRowsEqualsSeparatePassFloat32) {
 TEST(Cpml, FusedCorrectionWithWholeRowsEqualsSeparatePassFloat64) {
   expect_fused_equals_separate_pass<double>(true, true);
 }
+// And coop's: the Lean form over the whole update range.
+TEST(Cpml, LeanFusedCorrectionEqualsSeparatePassFloat32) { expect_fused_equals_separate_pass<float>(false, false, true); }
+TEST(Cpml, LeanFusedCorrectionEqualsSeparatePassFloat64) { expect_fused_equals_separate_pass<double>(false, false, true); }
 
 // sum over nodes of eps E^2 + mu H^2 (H of the half step: enough to see the decay).
 double field_energy(testing::SteppedModel<double>& s) {
