@@ -319,7 +319,11 @@ YEEX_HOST_DEVICE bool load_cpml_face(const CpmlView<Real>& v, const int (&at)[3]
 // Lean: each face's values are loaded after the main update instead, just before its correction
 // (the same operations in the same order: the same bits), so fewer values are live at once, for
 // a kernel whose registers pace its plain nodes too (coop's persistent kernel, whose CPML
-// instantiation then fits 48 registers in float instead of 79).
+// instantiation then fits 48 registers in float instead of 79). The up-front loop below repeats
+// load_cpml_face's body on purpose: calling the helper there changed the engine's f64 shell
+// kernels' stack (80 to 96 bytes) and ran their CPML 0.3 % slower (25.95-25.98 against 26.05
+// Gcells/s, results/2026-11-24-session12, call 10); as written, every engine kernel keeps the
+// registers and stack it had before Lean.
 template <typename Real, bool UpdateH, int Axes = 7, bool Lean = false>
 YEEX_HOST_DEVICE void update_cell_with_cpml(const CpmlView<Real>& v, const FieldPointers<Real>& fp, Index c, Index i,
                                             Index j, Index k, Index sy, Index sz, const CellCoefficients<Real>& m) {
