@@ -871,7 +871,7 @@ Deck default_deck() {
                    .position = {0.064, 0.064, 0.064},
                    .waveform = WaveformKind::ricker,
                    .amplitude = 1.0,
-                   .frequency = 3e9}};
+                   .frequency = 2.4e9}};
   deck.probes = {
       {.name = "rx_air", .position = {0.040, 0.064, 0.064}, .components = {Component::Ez, Component::Hy}},
       {.name = "rx_block", .position = {0.088, 0.064, 0.064}, .components = {Component::Ez}}};
