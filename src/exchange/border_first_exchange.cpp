@@ -1,5 +1,6 @@
 #include "src/exchange/border_first_exchange.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace yeex {
@@ -28,6 +29,7 @@ BorderFirstExchange<Real>::BorderFirstExchange(ExchangeContext<Real> context)
     splits_[s] = {to_local(d, s, cut.h), to_local(d, s, cut.e)};
   }
   for (HaloPhase phase : kAllHaloPhases) exchanges_[static_cast<int>(phase)] = !plan.transfers(phase).empty();
+  exchanges_any_ = std::find(exchanges_.begin(), exchanges_.end(), true) != exchanges_.end();
 }
 
 template <typename Real>
@@ -39,7 +41,10 @@ void BorderFirstExchange<Real>::advance(int s, Index first, Index count) {
   start(s);
   for (Index n = first; n < first + count; ++n) {
     // ---- one Yee step of subdomain s ----
-    if (exchange_due(R, n)) {
+    // One subdomain (nothing to exchange) sweeps as a step that does not exchange: the same
+    // sweeps, without the lanes' marks and follows around empty borders (1.5 us a step: 128^3 on
+    // one H200 ran at 39.8 Gcells/s under overlap against 41.1 under p2p, session 13).
+    if (exchange_due(R, n) && exchanges_any_) {
       exchanging_step(s);
     } else {
       const SweepRanges ranges = update_ranges(d, s, R, n % R);

@@ -27,9 +27,10 @@
 //                                               follow border_e_done
 //                                               sources (n), probes (n - first)
 //
-// A step that does not exchange (R > 1, substeps 1..R-1) sweeps H and E, then sources and
-// probes, on the bulk lane alone. A neighbour that does not exist means no border on that side;
-// a slab too thin to have a bulk does everything on the border lane.
+// A step that does not exchange (R > 1, substeps 1..R-1; every step of a run on one subdomain,
+// whose plan has no transfers) sweeps H and E, then sources and probes, on the bulk lane alone.
+// A neighbour that does not exist means no border on that side; a slab too thin to have a bulk
+// does everything on the border lane.
 //
 // Why every read sees what the single-domain run's read sees (same sweeps, same sources, every
 // node updated once per half step: the split is a partition of the sweep range):
@@ -85,6 +86,7 @@ class BorderFirstExchange : public HaloExchange<Real> {
 
   std::vector<BorderSplit> splits_;  // [subdomain], local nodes; only this process's subdomains
   std::array<bool, kHaloPhaseCount> exchanges_{};  // [phase]: the plan has transfers in it
+  bool exchanges_any_ = false;                     // in some phase
 };
 
 }  // namespace yeex
