@@ -104,6 +104,13 @@ release_checks() {
   run validate_coop 200 "$b/yeex" validate --engine cuda --gpus 1 --exchange coop --json "$out/validate_coop.json"
   OUT=$out/cpml YEEX_CPML_SKIP_TESTS=1 run cpml_check 120 scripts/gpu/cpml-check.sh "$b"
 }
+# final_checks (thirteenth session): scripts/gpu-check.sh, then release_checks; the summary last.
+final_checks() {
+  run gpu_check 400 scripts/gpu-check.sh "$b" "$out/gpu-check"; pack
+  release_checks
+  echo "done ($((SECONDS - t0)) s)" >> "$out/summary.txt"; pack
+  cat "$out/summary.txt"
+}
 # `cpml_variants REP [NAME "VAR=VALUE ..."]...`: cpml_baseline REP, then CPML 512^3 f32 under each
 # variant's environment as NAME_REP; pack.
 cpml_variants() {

@@ -4,9 +4,6 @@
 # `yeex validate` on one GPU and with coop, and cpml-check.sh's benchmark (release_checks).
 set -uo pipefail
 source scripts/gpu/lib.sh "$1"
-run gpu_check 400 scripts/gpu-check.sh "$b" "$out/gpu-check"; pack
-release_checks
-echo "done ($((SECONDS - t0)) s)" >> "$out/summary.txt"; pack
-cat "$out/summary.txt"
+final_checks
 grep -E "PASS|FAIL|passed|checksum|warning" "$out/gpu-check/gpu-check.log" | head -30
 grep -E "PASS|FAIL|failed" "$out"/validate*.txt "$out"/cpml_check.txt 2>/dev/null | head -20

@@ -4,10 +4,7 @@
 # `yeex validate` on one GPU and with coop, and cpml-check.sh's benchmark (release_checks).
 set -uo pipefail
 source scripts/gpu/lib.sh "$1"
-run gpu_check 400 scripts/gpu-check.sh "$b" "$out/gpu-check"; pack
-release_checks
-echo "done ($((SECONDS - t0)) s)" >> "$out/summary.txt"; pack
-cat "$out/summary.txt"
+final_checks
 grep -E "PASS|FAIL|passed|checksum|warning|^strong" "$out/gpu-check/gpu-check.log" | head -40
 grep -hE "problem\(s\)" "$out"/validate*.txt "$out"/validate/*.log 2>/dev/null | head
 grep -E "PASS|FAIL|%" "$out/cpml/cpml-check.log" | tail -3
