@@ -462,6 +462,25 @@ TEST(BorderFirstSchedule, TheBorderLaneCarriesTheExchangesAndTheBorders) {
   }
 }
 
+// One subdomain exchanges nothing: every step is the plain one (H and E over the whole range on
+// the bulk lane), without marks, follows or border sweeps (1.5 us a step on one H200 at 128^3).
+TEST(BorderFirstSchedule, OneSubdomainSweepsWithoutTheLanes) {
+  for (Index depth : {1, 2}) {
+    const SlabDecomposition d(GridShape{5, 4, 12}, 1, depth);
+    const auto calls = record(d, depth, 4);
+    int sweeps = 0;
+    for (const Call& c : calls[0]) {
+      EXPECT_NE(c.kind, Call::mark);
+      EXPECT_NE(c.kind, Call::follow);
+      if (c.kind != Call::sweep_h && c.kind != Call::sweep_e) continue;
+      EXPECT_EQ(c.lane, Lane::bulk);
+      EXPECT_EQ(c.planes, (PlaneRange{0, 12})) << "R=" << depth;
+      ++sweeps;
+    }
+    EXPECT_EQ(sweeps, 2 * 4) << "R=" << depth;
+  }
+}
+
 // The checks are not vacuous: without the marks' follows on one lane, some order goes wrong.
 TEST(BorderFirstSchedule, AMissingOrderBetweenTheLanesIsCaught) {
   for (Lane lane : {Lane::bulk, Lane::border})
