@@ -17,7 +17,8 @@
 // counter); the block that counts the plane's last tile publishes the step to
 // the neighbour at once, while the rest of the GPU sweeps its bulk. The neighbour's flag hop and
 // its polling hide behind that bulk, and a step needs two grid.sync()s (three with sources), plus
-// one per band of 64 planes in a sweep (see sweep: they keep the blocks from drifting apart).
+// one per band of 64 planes in a long sweep (see sweep: they keep the blocks from drifting
+// apart; band_planes).
 //
 // Synchronisation: grid.sync() between phases on a GPU. Between GPUs, two counters in each
 // subdomain's own memory, holding absolute step numbers, each written by one neighbour only:
@@ -164,17 +165,26 @@ struct SweepPlan {
   Index first_offset = 0;          // array offset of the box's first node
 };
 
-// Planes per band of a sweep (see sweep) of `tiles_per_plane` tiles a plane by `blocks` blocks:
-// about kBandPlanes, rounded to a multiple of the planes whose tiles the blocks share evenly
-// (blocks / gcd(blocks, tiles_per_plane)) when such a multiple lies within a quarter of it. Then
-// every block sweeps as many tiles as any other in each full band, and none waits at the band's
-// grid.sync() for the others' one extra tile. At 512^3 in float (264 blocks, 256 tiles a plane:
+// Planes per band of a sweep (see sweep) over `planes` planes of `tiles_per_plane` tiles by
+// `blocks` blocks: about kBandPlanes, rounded to a multiple of the planes whose tiles the blocks
+// share evenly (blocks / gcd(blocks, tiles_per_plane)) when such a multiple lies within a quarter
+// of it. Then every block sweeps as many tiles as any other in each full band, and none waits at
+// the band's grid.sync() for the others' one extra tile. At 512^3 in float (264 blocks, 256 tiles a plane:
 // 33 planes) bands of 66 ran a step in 2.6055 ms against 2.6195 with 64, twice each, one H200
 // (results/2026-11-24-session12/call3). In double (396 blocks, 512 tiles: 99 planes, the same
-// 5.23 ms) and with CPML the unit is too long and bands stay at 64. YEEX_COOP_BAND overrides
-// the choice, 0 turns bands off.
-unsigned band_planes(unsigned tiles_per_plane, unsigned blocks) {
+// 5.23 ms) and with CPML the unit is too long and bands stay at 64.
+// A short sweep has no bands: its blocks have no time to drift apart, and a band's grid.sync()
+// costs more than it saves. One H200, coop on one GPU, bands against none, by the sweep's tiles
+// per block (results/2026-11-24-session13, calls 14, 15): f32 128^3 (8 tiles) 37.9 against 40.9
+// Gcells/s, 256^3 (62) 47.7 / 49.2, 320^3 (121) 50.0 / 50.4, 384^3 (209) 50.2 / 49.2, 448^3
+// (333) 51.0 / 47.6; f64 256^3 (83) 25.7 / 26.4, 512^3 (662) 25.7 / 24.5; CPML 256^3 (99)
+// 30.1 / 30.8, 512^3 (794) 36.6 / 36.3. So bands from kBandMinTiles tiles per block (between
+// 121 and 209). YEEX_COOP_BAND overrides the choice, 0 turns bands off.
+constexpr Index kBandMinTiles = 160;
+
+unsigned band_planes(unsigned tiles_per_plane, unsigned planes, unsigned blocks) {
   if (const char* band = std::getenv("YEEX_COOP_BAND")) return static_cast<unsigned>(std::max(0, std::atoi(band)));
+  if (Index(tiles_per_plane) * planes < kBandMinTiles * blocks) return 0;
   const unsigned even = blocks / std::gcd(blocks, tiles_per_plane);
   const unsigned near = std::max(1u, (kBandPlanes + even / 2) / even) * even;
   return 4 * near >= 3 * kBandPlanes && 4 * near <= 5 * kBandPlanes ? near : kBandPlanes;
@@ -190,7 +200,7 @@ SweepPlan make_sweep_plan(const FieldLayout& L, const NodeRange& r, unsigned blo
   s.downward = downward;
   s.tiles_x = static_cast<unsigned>((s.nx + kTileX - 1) / kTileX);
   s.tiles_y = static_cast<unsigned>((s.ny + tile_y - 1) / tile_y);
-  s.band_planes = band_planes(s.tiles_x * s.tiles_y, blocks);
+  s.band_planes = band_planes(s.tiles_x * s.tiles_y, s.nz, blocks);
   const Index tiles = Index(s.tiles_x) * s.tiles_y * (r.k1 - r.k0);
   if (tiles > Index(std::numeric_limits<unsigned>::max()))
     throw std::invalid_argument("coop: a subdomain of " + std::to_string(r.count()) + " nodes has more tiles than 2^32");
