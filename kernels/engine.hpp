@@ -23,7 +23,29 @@ struct PointSource {
   Component component = Component::Ez;
   Index offset = 0;           // array offset in the engine's layout
   double coefficient = 0.0;   // cb(material) * amplitude * dl / dV
+  // Sources that share a node and component are added one after the other, in their order: a
+  // device engine's thread per source would race on the node (one update lost). link_shared_nodes
+  // sets these; a source that leads adds itself and every one its `next` chain names.
+  int next = -1;              // the next source of the same node and component; -1: none
+  bool leads = true;          // no earlier source has the same node and component
 };
+
+// Links the sources that share a node and component (see PointSource), in order.
+inline void link_shared_nodes(std::vector<PointSource>& sources) {
+  for (std::size_t s = 0; s < sources.size(); ++s) {
+    sources[s].next = -1;
+    sources[s].leads = true;
+  }
+  for (std::size_t s = 0; s < sources.size(); ++s) {
+    if (!sources[s].leads) continue;
+    for (std::size_t last = s, t = s + 1; t < sources.size(); ++t)
+      if (sources[t].offset == sources[s].offset && sources[t].component == sources[s].component) {
+        sources[last].next = static_cast<int>(t);
+        sources[t].leads = false;
+        last = t;
+      }
+  }
+}
 
 struct ProbePoint {
   Component component = Component::Ez;

@@ -211,10 +211,10 @@ template <typename Real>
 __global__ void inject_sources_kernel(FieldPointers<Real> f, const PointSource* sources, int count,
                                       const Real* samples) {
   const int s = blockIdx.x * blockDim.x + threadIdx.x;
-  if (s >= count) return;
+  if (s >= count || !sources[s].leads) return;
   Real* fields[3] = {f.ex, f.ey, f.ez};
-  const PointSource src = sources[s];
-  add_source(fields[static_cast<int>(src.component)][src.offset], static_cast<Real>(src.coefficient), samples[s]);
+  Real& e = fields[static_cast<int>(sources[s].component)][sources[s].offset];
+  for (int t = s; t >= 0; t = sources[t].next) add_source(e, static_cast<Real>(sources[t].coefficient), samples[t]);
 }
 
 template <typename Real>
@@ -360,7 +360,9 @@ class CudaEngine final : public Engine<Real> {
     classes_ = DeviceArray<CellCoefficients<Real>>(setup.classes.data(), setup.classes.size());
     const std::vector<PhaseCoefficients<Real>> phases = phase_table(setup.classes);
     phases_ = DeviceArray<PhaseCoefficients<Real>>(phases.data(), phases.size());
-    sources_ = DeviceArray<PointSource>(setup.sources.data(), setup.sources.size());
+    std::vector<PointSource> sources = setup.sources;
+    link_shared_nodes(sources);
+    sources_ = DeviceArray<PointSource>(sources.data(), sources.size());
     samples_ = DeviceArray<Real>(setup.source_samples.data(), setup.source_samples.size());
     probes_ = DeviceArray<ProbePoint>(setup.probes.data(), setup.probes.size());
     probe_buffer_ = DeviceArray<Real>(setup.probes.size() * setup.probe_slots);

@@ -398,14 +398,16 @@ __device__ void sweep(const CoopKernelParams<Real>& p, const SweepPlan& s, const
   }
 }
 
-// The sources of step n, as the cuda engine's inject_sources_kernel; a source on the E plane sent
-// down (a late push) stores its node's sum into the receiver too.
+// The sources of step n, as the cuda engine's inject_sources_kernel (the engine's array: sources
+// of one node chained, see PointSource); a source on the E plane sent down (a late push) stores
+// its node's sum into the receiver too.
 template <typename Real>
 __device__ void inject_sources(const CoopKernelParams<Real>& p, Index n, unsigned rank) {
-  if (Index(rank) >= p.source_count) return;
+  if (Index(rank) >= p.source_count || !p.sources[rank].leads) return;
   const PointSource src = p.sources[rank];
   Real& e = component_array(p.fields, src.component)[src.offset];
-  add_source(e, static_cast<Real>(src.coefficient), p.source_samples[n * p.source_count + rank]);
+  for (int t = static_cast<int>(rank); t >= 0; t = p.sources[t].next)
+    add_source(e, static_cast<Real>(p.sources[t].coefficient), p.source_samples[n * p.source_count + t]);
   const PlanePush<Real>& push = p.push_e;
   if (!push.late || src.offset < push.plane || src.offset >= push.plane + push.elements) return;
   for (int q = 0; q < push.components; ++q)

@@ -63,6 +63,19 @@ TEST(CudaEngine, MatchesHostEngineFloat32) {
   EXPECT_LE(relative_l2_cuda_vs_host<float>(200, short_default(200)), 1e-5);
 }
 
+// Two sources on one node: the host engine adds them in turn; a thread per source on the GPU
+// would lose one of the two updates (link_shared_nodes, kernels/engine.hpp).
+TEST(CudaEngine, MatchesHostEngineWithTwoSourcesOnOneNode) {
+  YEEX_REQUIRE_GPU();
+  Deck d = short_default(200);
+  Source second = d.sources.at(0);
+  second.name = "tx2";
+  second.frequency *= 0.75;
+  second.amplitude = -0.6;
+  d.sources.push_back(second);
+  EXPECT_LE(relative_l2_cuda_vs_host<float>(200, d), 1e-5);
+}
+
 TEST(CudaEngine, MatchesHostEngineWithCpmlFloat32) {
   YEEX_REQUIRE_GPU();
   EXPECT_LE(relative_l2_cuda_vs_host<float>(300, short_cpml(300)), 1e-5);

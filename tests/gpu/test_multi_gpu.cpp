@@ -46,6 +46,13 @@ Deck contract_deck() {
   d.geometry.push_back({ShapeKind::box, "lossy", {5e-3, 5e-3, 8e-3}, {30e-3, 25e-3, 38e-3}});
   d.geometry.push_back({ShapeKind::box, "pec", {10e-3, 28e-3, 14e-3}, {20e-3, 29e-3, 33e-3}});
   add_sources(d, {11e-3, 12e-3, 22e-3, 23e-3, 34e-3});
+  // A second source on the node of the one at 23 mm, the first plane of the upper slab on 2 and on
+  // 4 GPUs (an E plane sent down: coop's late push): the engines add the two one after the other
+  // (link_shared_nodes, kernels/engine.hpp).
+  Source second = d.sources[3];
+  second.frequency = 20e9;
+  second.amplitude = -0.6;
+  d.sources.push_back(second);
   d.probes.push_back({"a", {21e-3, 17e-3, 11e-3}, {Component::Ez, Component::Hx}});
   d.probes.push_back({"b", {25e-3, 20e-3, 23e-3}, {Component::Ex, Component::Hy}});
   d.probes.push_back({"c", {15e-3, 10e-3, 40e-3}, {Component::Ey, Component::Hz}});
