@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Thirteenth session, call 17 (one GPU): the final build (5210725): final_checks (gpu-check.sh,
+# Thirteenth session, calls 17 and 20 (one GPU): the final build (5210725, then fd6e132): final_checks (gpu-check.sh,
 # validate on one GPU and with coop, cpml-check.sh's benchmark).
 set -uo pipefail
 source scripts/gpu/lib.sh "$1"
