@@ -9,6 +9,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <algorithm>
 #include <vector>
 
 #include "decomposition/grid.hpp"
@@ -24,27 +25,21 @@ struct PointSource {
   Index offset = 0;           // array offset in the engine's layout
   double coefficient = 0.0;   // cb(material) * amplitude * dl / dV
   // Sources that share a node and component are added one after the other, in their order: a
-  // device engine's thread per source would race on the node (one update lost). link_shared_nodes
-  // sets these; a source that leads adds itself and every one its `next` chain names.
-  int next = -1;              // the next source of the same node and component; -1: none
-  bool leads = true;          // no earlier source has the same node and component
+  // device engine's thread per source would race on the node (one update lost). So a device
+  // engine adds them in rounds, round r every source whose `round` is r (number_rounds).
+  int round = 0;              // earlier sources with the same node and component
 };
 
-// Links the sources that share a node and component (see PointSource), in order.
-inline void link_shared_nodes(std::vector<PointSource>& sources) {
+// Sets each source's round (see PointSource); returns the number of rounds (0 without sources).
+inline int number_rounds(std::vector<PointSource>& sources) {
+  int rounds = 0;
   for (std::size_t s = 0; s < sources.size(); ++s) {
-    sources[s].next = -1;
-    sources[s].leads = true;
+    sources[s].round = 0;
+    for (std::size_t t = 0; t < s; ++t)
+      if (sources[t].offset == sources[s].offset && sources[t].component == sources[s].component) ++sources[s].round;
+    rounds = std::max(rounds, sources[s].round + 1);
   }
-  for (std::size_t s = 0; s < sources.size(); ++s) {
-    if (!sources[s].leads) continue;
-    for (std::size_t last = s, t = s + 1; t < sources.size(); ++t)
-      if (sources[t].offset == sources[s].offset && sources[t].component == sources[s].component) {
-        sources[last].next = static_cast<int>(t);
-        sources[t].leads = false;
-        last = t;
-      }
-  }
+  return rounds;
 }
 
 struct ProbePoint {

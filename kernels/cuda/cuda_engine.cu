@@ -209,12 +209,12 @@ constexpr int kShellMinBlocks = 4;
 
 template <typename Real>
 __global__ void inject_sources_kernel(FieldPointers<Real> f, const PointSource* sources, int count,
-                                      const Real* samples) {
+                                      const Real* samples, int round) {
   const int s = blockIdx.x * blockDim.x + threadIdx.x;
-  if (s >= count || !sources[s].leads) return;
+  if (s >= count || sources[s].round != round) return;
   Real* fields[3] = {f.ex, f.ey, f.ez};
-  Real& e = fields[static_cast<int>(sources[s].component)][sources[s].offset];
-  for (int t = s; t >= 0; t = sources[t].next) add_source(e, static_cast<Real>(sources[t].coefficient), samples[t]);
+  const PointSource src = sources[s];
+  add_source(fields[static_cast<int>(src.component)][src.offset], static_cast<Real>(src.coefficient), samples[s]);
 }
 
 template <typename Real>
@@ -361,7 +361,7 @@ class CudaEngine final : public Engine<Real> {
     const std::vector<PhaseCoefficients<Real>> phases = phase_table(setup.classes);
     phases_ = DeviceArray<PhaseCoefficients<Real>>(phases.data(), phases.size());
     std::vector<PointSource> sources = setup.sources;
-    link_shared_nodes(sources);
+    source_rounds_ = number_rounds(sources);
     sources_ = DeviceArray<PointSource>(sources.data(), sources.size());
     samples_ = DeviceArray<Real>(setup.source_samples.data(), setup.source_samples.size());
     probes_ = DeviceArray<ProbePoint>(setup.probes.data(), setup.probes.size());
@@ -398,8 +398,9 @@ class CudaEngine final : public Engine<Real> {
   void inject_sources(Index step) override {
     if (source_count_ == 0) return;
     YEEX_CUDA(cudaSetDevice(device_));
-    inject_sources_kernel<<<(source_count_ + 127) / 128, 128, 0, stream_>>>(
-        pointers(), sources_.get(), source_count_, samples_.get() + step * source_count_);
+    for (int round = 0; round < source_rounds_; ++round)  // one, unless sources share a node
+      inject_sources_kernel<<<(source_count_ + 127) / 128, 128, 0, stream_>>>(
+          pointers(), sources_.get(), source_count_, samples_.get() + step * source_count_, round);
     YEEX_CUDA(cudaGetLastError());
   }
 
@@ -457,8 +458,9 @@ class CudaEngine final : public Engine<Real> {
   }
 
   CudaEngineView<Real> view() {
-    return {pointers(), material_class_.get(), classes_.get(), layout_,      sources_.get(),      source_count_,
-            samples_.get(), probes_.get(),      probe_count_,   probe_buffer_.get(), device_, stream_, cpml_};
+    return {pointers(),     material_class_.get(), classes_.get(), layout_,   sources_.get(),
+            source_count_,  source_rounds_,        samples_.get(), probes_.get(), probe_count_,
+            probe_buffer_.get(), device_,          stream_,        cpml_};
   }
 
  private:
@@ -616,6 +618,7 @@ class CudaEngine final : public Engine<Real> {
   int device_;
   Index steps_;
   int source_count_, probe_count_;
+  int source_rounds_ = 0;  // number_rounds (kernels/engine.hpp)
   Index probe_slots_;
   dim3 block_, shell_block_;
   Index split_align_ = cpml_split_align(sizeof(Real));

@@ -22,6 +22,7 @@ struct CudaEngineView {
   FieldLayout layout;
   const PointSource* sources;
   int source_count;
+  int source_rounds;           // number_rounds (kernels/engine.hpp): 1 unless sources share a node
   const Real* source_samples;  // [step][source]
   const ProbePoint* probes;
   int probe_count;

@@ -16,9 +16,9 @@
 // border tile fences its stores out to system scope and counts the tile (a device-scope
 // counter); the block that counts the plane's last tile publishes the step to
 // the neighbour at once, while the rest of the GPU sweeps its bulk. The neighbour's flag hop and
-// its polling hide behind that bulk, and a step needs two grid.sync()s (three with sources), plus
-// one per band of 64 planes in a long sweep (see sweep: they keep the blocks from drifting
-// apart; band_planes).
+// its polling hide behind that bulk, and a step needs two grid.sync()s (three with sources, one
+// more for each further source on one node), plus one per band of 64 planes in a long sweep (see
+// sweep: they keep the blocks from drifting apart; band_planes).
 //
 // Synchronisation: grid.sync() between phases on a GPU. Between GPUs, two counters in each
 // subdomain's own memory, holding absolute step numbers, each written by one neighbour only:
@@ -228,6 +228,7 @@ struct CoopKernelParams {
   SweepPlan h_sweep, e_sweep;  // the plan's update ranges, local
   const PointSource* sources;
   int source_count;
+  int source_rounds;           // 1 unless sources share a node (PointSource)
   const Real* source_samples;  // [step][source]
   const ProbePoint* probes;
   int probe_count;
@@ -398,16 +399,15 @@ __device__ void sweep(const CoopKernelParams<Real>& p, const SweepPlan& s, const
   }
 }
 
-// The sources of step n, as the cuda engine's inject_sources_kernel (the engine's array: sources
-// of one node chained, see PointSource); a source on the E plane sent down (a late push) stores
-// its node's sum into the receiver too.
+// The sources of round `round` of step n, as the cuda engine's inject_sources_kernel (sources that
+// share a node go in rounds, a grid.sync() before each: PointSource); a source on the E plane sent
+// down (a late push) stores its node's sum into the receiver too.
 template <typename Real>
-__device__ void inject_sources(const CoopKernelParams<Real>& p, Index n, unsigned rank) {
-  if (Index(rank) >= p.source_count || !p.sources[rank].leads) return;
+__device__ void inject_sources(const CoopKernelParams<Real>& p, Index n, unsigned rank, int round) {
+  if (Index(rank) >= p.source_count || p.sources[rank].round != round) return;
   const PointSource src = p.sources[rank];
   Real& e = component_array(p.fields, src.component)[src.offset];
-  for (int t = static_cast<int>(rank); t >= 0; t = p.sources[t].next)
-    add_source(e, static_cast<Real>(p.sources[t].coefficient), p.source_samples[n * p.source_count + t]);
+  add_source(e, static_cast<Real>(src.coefficient), p.source_samples[n * p.source_count + rank]);
   const PlanePush<Real>& push = p.push_e;
   if (!push.late || src.offset < push.plane || src.offset >= push.plane + push.elements) return;
   for (int q = 0; q < push.components; ++q)
@@ -450,9 +450,9 @@ __global__ void __launch_bounds__(kBlockSize<Real, Cpml>, kMinBlocksPerSm<Real, 
     // first, sources ----
     sample_probes(p, n, rank, false);
     sweep<Real, false, Cpml>(p, p.e_sweep, p.push_e, &p.signals->border_tiles_done[1], n);
-    if (p.source_count > 0) {
+    for (int round = 0; round < p.source_rounds; ++round) {
       grid.sync();
-      inject_sources(p, n, rank);
+      inject_sources(p, n, rank, round);
     }
     // ---- end of step: the upper neighbour's E^{n+1} before the next H sweep ----
     if (p.wait_e && leader && n < last) wait_for(p, &p.signals->e_ready, next, kUpperStalled, kUpperFailed, n);
@@ -636,6 +636,7 @@ class CoopExchange final : public HaloExchange<Real> {
       p.e_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.e), sub_[s].grid, false, threads);
       p.sources = v.sources;
       p.source_count = v.source_count;
+      p.source_rounds = v.source_rounds;
       p.source_samples = v.source_samples;
       p.probes = v.probes;
       p.probe_count = v.probe_count;

@@ -64,7 +64,7 @@ TEST(CudaEngine, MatchesHostEngineFloat32) {
 }
 
 // Two sources on one node: the host engine adds them in turn; a thread per source on the GPU
-// would lose one of the two updates (link_shared_nodes, kernels/engine.hpp).
+// would lose one of the two updates (number_rounds, kernels/engine.hpp).
 TEST(CudaEngine, MatchesHostEngineWithTwoSourcesOnOneNode) {
   YEEX_REQUIRE_GPU();
   Deck d = short_default(200);

@@ -48,7 +48,7 @@ Deck contract_deck() {
   add_sources(d, {11e-3, 12e-3, 22e-3, 23e-3, 34e-3});
   // A second source on the node of the one at 23 mm, the first plane of the upper slab on 2 and on
   // 4 GPUs (an E plane sent down: coop's late push): the engines add the two one after the other
-  // (link_shared_nodes, kernels/engine.hpp).
+  // (number_rounds, kernels/engine.hpp).
   Source second = d.sources[3];
   second.frequency = 20e9;
   second.amplitude = -0.6;

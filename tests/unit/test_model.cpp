@@ -290,18 +290,18 @@ TEST(Model, SourceInsidePecIsRefused) {
   EXPECT_THROW(build_model(d), DeckError);
 }
 
-// Sources on one node and component are chained in their order, so that a device engine adds them
-// one after the other from one thread (kernels/engine.hpp); others stay alone.
-TEST(Model, SourcesSharingANodeAreChainedInOrder) {
-  std::vector<PointSource> sources = {{Component::Ez, 7, 1.0},  {Component::Ex, 7, 1.0}, {Component::Ez, 9, 1.0},
-                                      {Component::Ez, 7, 2.0},  {Component::Ez, 9, 2.0}, {Component::Ez, 7, 3.0}};
-  link_shared_nodes(sources);
-  const std::vector<int> next = {3, -1, 4, 5, -1, -1};
-  const std::vector<bool> leads = {true, true, true, false, false, false};
-  for (std::size_t s = 0; s < sources.size(); ++s) {
-    EXPECT_EQ(sources[s].next, next[s]) << s;
-    EXPECT_EQ(sources[s].leads, leads[s]) << s;
-  }
+// Sources on one node and component go in rounds, in their order, so that a device engine adds
+// them one after the other (kernels/engine.hpp); others all go in round 0.
+TEST(Model, SourcesSharingANodeGoInRounds) {
+  std::vector<PointSource> sources = {{Component::Ez, 7, 1.0}, {Component::Ex, 7, 1.0}, {Component::Ez, 9, 1.0},
+                                      {Component::Ez, 7, 2.0}, {Component::Ez, 9, 2.0}, {Component::Ez, 7, 3.0}};
+  EXPECT_EQ(number_rounds(sources), 3);
+  const std::vector<int> rounds = {0, 0, 0, 1, 1, 2};
+  for (std::size_t s = 0; s < sources.size(); ++s) EXPECT_EQ(sources[s].round, rounds[s]) << s;
+  std::vector<PointSource> apart = {{Component::Ez, 7, 1.0}, {Component::Ex, 7, 1.0}};
+  EXPECT_EQ(number_rounds(apart), 1);
+  std::vector<PointSource> none;
+  EXPECT_EQ(number_rounds(none), 0);
 }
 
 TEST(Model, ChecksumChainsOverSlabs) {
