@@ -79,17 +79,17 @@ namespace {
 namespace cg = cooperative_groups;
 
 // Threads per block and blocks per SM of the persistent grid (__launch_bounds__: the register
-// budget). In float the PEC kernel fits 32 registers, so 2 blocks of 1024 fill an SM (2048
-// threads, the occupancy of the engine's sweep kernel, which keeps as many cells' loads in
-// flight). ptxas reports 56 bytes of stack (spills), all outside the sweeps' bulk loops (the
-// SASS of the bulk loop has no local memory access): around the border tiles, the band barriers
-// and the step loop. At 40 registers the sweep was 13 % slower at 512^3 (3.46 against 3.06 ms
-// per step, without bands). Blocks of 1024 (tiles of 32 x 32) against 256 (32 x 8), the same threads per SM, one
-// H200, one GPU, the engine's step in the same invocation 2.53 ms: 2.62 against 2.70 ms per 512^3
-// step, 55.6 against 60.7 us at 128^3 (results/2026-11-24-session7, calls 9-11; 512 threads:
-// 2.66 ms): a quarter of the blocks arrive at each grid.sync(), and a band's tiles go to fewer,
-// wider units. In double the kernel needs 40 registers (no spills): 3 blocks of 512 (5.23 against
-// 5.28 ms per 512^3 step with 6 of 256).
+// budget). In float the PEC kernel fits 32 registers, so 2 blocks of 1024 fill an SM (2048 threads,
+// the occupancy of the engine's sweep kernel, which keeps as many cells' loads in flight). ptxas
+// reports 56 bytes of stack (spills), all outside the sweeps' bulk loops (the SASS of the bulk loop
+// has no local memory access): around the border tiles, the band barriers and the step loop. At 40
+// registers the sweep was 13 % slower at 512^3 (3.46 against 3.06 ms per step, without bands).
+// Blocks of 1024 (tiles of 32 x 32) against 256 (32 x 8), the same threads per SM, one H200, one
+// GPU, the engine's step in the same invocation 2.53 ms: 2.62 against 2.70 ms per 512^3 step, 55.6
+// against 60.7 us at 128^3 (results/2026-11-24-session7, calls 9-11; 512 threads: 2.66 ms): a
+// quarter of the blocks arrive at each grid.sync(), and a band's tiles go to fewer, wider units. In
+// double the kernel needs 40 registers (no spills): 3 blocks of 512 (5.23 against 5.28 ms per 512^3
+// step with 6 of 256).
 // All loads of a cell come before its stores (the field pointers are not __restrict__, see the
 // kernel), so it needs more registers than the engine's kernel.
 // The CPML instantiation holds a slab node's psi and profile values in registers too; it loads
