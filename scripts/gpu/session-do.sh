@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Thirteenth session, call 23 (one GPU): the final build (sources sharing a node in rounds):
+# Thirteenth session, calls 23 and 26 (one GPU): the final build (sources sharing a node in rounds;
+# call 26: b47cec3, with the double kernel calling inject_sources):
 # final_checks (gpu-check.sh, validate on one GPU and with coop, cpml-check.sh's benchmark), then the
 # twin-source deck of session-dm.sh on the host engine, the cuda engine and coop on 1 and 4 slabs,
 # each run's probes.h5 kept for reading back on the CPU machine.
