@@ -415,14 +415,6 @@ __device__ void inject_sources(const CoopKernelParams<Real>& p, Index n, unsigne
   __threadfence_system();
 }
 
-// inject_sources as a call, not inlined: the double PEC kernel without it runs 3 % faster (one
-// H200, 512^3: 26.54 against 25.70 Gcells/s); the float kernel lost 2.3 % at 512^3 that way
-// (50.7 against 51.9) and keeps it inlined (results/2026-11-24-session13, call 24).
-template <typename Real>
-__device__ __noinline__ void inject_sources_call(const CoopKernelParams<Real>& p, Index n, unsigned rank, int round) {
-  inject_sources(p, n, rank, round);
-}
-
 // The probes of one field after step n: `electric` E^{n+1}, else H^{n+1/2}.
 template <typename Real>
 __device__ void sample_probes(const CoopKernelParams<Real>& p, Index n, unsigned rank, bool electric) {
@@ -460,10 +452,7 @@ __global__ void __launch_bounds__(kBlockSize<Real, Cpml>, kMinBlocksPerSm<Real, 
     sweep<Real, false, Cpml>(p, p.e_sweep, p.push_e, &p.signals->border_tiles_done[1], n);
     for (int round = 0; round < p.source_rounds; ++round) {
       grid.sync();
-      if constexpr (sizeof(Real) == 8 && !Cpml)
-        inject_sources_call(p, n, rank, round);
-      else
-        inject_sources(p, n, rank, round);
+      inject_sources(p, n, rank, round);
     }
     // ---- end of step: the upper neighbour's E^{n+1} before the next H sweep ----
     if (p.wait_e && leader && n < last) wait_for(p, &p.signals->e_ready, next, kUpperStalled, kUpperFailed, n);
