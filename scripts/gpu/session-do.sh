@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Thirteenth session, calls 23 and 26 (one GPU): the final build (sources sharing a node in rounds;
-# call 26: b47cec3, with the double kernel calling inject_sources):
+# Thirteenth session, calls 23, 26 and 28 (one GPU): the final build (sources sharing a node in rounds;
+# call 26: b47cec3, with the double kernel calling inject_sources; call 28: 5c994b6, without):
 # final_checks (gpu-check.sh, validate on one GPU and with coop, cpml-check.sh's benchmark), then the
 # twin-source deck of session-dm.sh on the host engine, the cuda engine and coop on 1 and 4 slabs,
 # each run's probes.h5 kept for reading back on the CPU machine.
