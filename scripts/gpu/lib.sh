@@ -211,3 +211,64 @@ coop_cpml_rates() {
   grep -H "coop " "$out"/*_cpml512_*.txt | sed 's|.*/||' > "$out/rates.txt"
   pack
 }
+# --- thirteenth session ---
+# `gpu_test_pair TEST...`: the named gpu test binaries of the build, one line each (--gtest_brief).
+gpu_test_pair() {
+  local t
+  for t in "$@"; do run "$t" 300 "$b/tests/gpu/$t" --gtest_color=no --gtest_brief=1; done
+}
+# `coop_rate_runs REPS "BIN..." CASE...`: coop on one GPU with each $b/BIN in turn, for each CASE
+# ("SIZE [options]"; 60 steps x 5 unless the case gives --steps), REPS times, as
+# BIN_<case without its step options>[_REP] (the suffix where REPS > 1).
+coop_rate_runs() {
+  local reps=$1 bins=$2 rep bin c steps suffix
+  shift 2
+  local args=(bench --engine cuda --gpus 1 --counts 1 --warmup 10 --exchanges coop)
+  for rep in $(seq "$reps"); do
+    suffix=""
+    ((reps > 1)) && suffix="_$rep"
+    for bin in $bins; do
+      for c in "$@"; do
+        steps=(--steps 60 --repeats 5)
+        [[ $c == *--steps* ]] && steps=()
+        # shellcheck disable=SC2086 # $c carries the size and its options
+        run "${bin}_$(echo "${c%% --steps*}" | tr -d ' -')$suffix" 60 "$b/$bin" "${args[@]}" "${steps[@]}" --size $c
+      done
+    done
+  done
+}
+# `tests_and_coop_bits`: test_multi_gpu and test_cuda_engine, then the CPML deck's bits under coop
+# on 1 and 4 slabs with this build and yeex-prev; pack.
+tests_and_coop_bits() {
+  gpu_test_pair test_multi_gpu test_cuda_engine
+  cpml_deck
+  coop_bits yeex yeex-prev
+  pack
+}
+# `coop_rates`: each coop row of the bench outputs OUT_DIR/yeex*.txt, as "FILE GCELLS".
+coop_rates() { grep -H "coop " "$out"/yeex*.txt | sed "s|$out/||" | awk '{print $1, $7}' | sort; }
+# `twin_deck`: OUT_DIR/twin.toml, inputs/dipole_box.toml with a second, identical dipole on the
+# same node, 150 steps. `twin_run LABEL BIN ARGS...` runs it with $b/BIN and keeps its probes.h5
+# as OUT_DIR/probes_LABEL.h5 (read back on the CPU machine with h5dump: none on the GPU machine).
+twin_deck() {
+  python3 - "$out/twin.toml" <<'PY'
+import sys
+s = open("inputs/dipole_box.toml").read()
+i, j = s.index("[[source]]"), s.index("[[probe]]")
+twin = s[i:j].replace('name = "tx"', 'name = "tx2"')
+open(sys.argv[1], "w").write(s[:j].replace("steps = 400", "steps = 150") + twin + s[j:])
+PY
+}
+twin_run() {
+  local label=$1 bin=$2
+  shift 2
+  "$b/$bin" run "$out/twin.toml" --quiet --output "$out/o" "$@" > "$out/twin_$label.log" 2>&1
+  cp "$out/o/probes.h5" "$out/probes_$label.h5"
+  rm -rf "$out/o"
+}
+# `final_report`: what final_checks found, from its logs.
+final_report() {
+  grep -E "PASS|FAIL|passed|checksum|^strong" "$out/gpu-check/gpu-check.log" | head -40
+  grep -hE "problem\(s\)" "$out"/validate*.txt "$out"/validate/*.log 2>/dev/null | head
+  grep -E "PASS|FAIL|%" "$out/cpml/cpml-check.log" | tail -3
+}

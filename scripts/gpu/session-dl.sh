@@ -4,6 +4,4 @@
 set -uo pipefail
 source scripts/gpu/lib.sh "$1"
 final_checks
-grep -E "PASS|FAIL|passed|checksum|^strong" "$out/gpu-check/gpu-check.log" | head -40
-grep -hE "problem\(s\)" "$out"/validate*.txt "$out"/validate/*.log 2>/dev/null | head
-grep -E "PASS|FAIL|%" "$out/cpml/cpml-check.log" | tail -3
+final_report

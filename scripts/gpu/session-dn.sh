@@ -7,18 +7,9 @@
 # adds sources sharing a node in rounds (a thread per source, a grid.sync() before each round).
 set -uo pipefail
 source scripts/gpu/lib.sh "$1"
-for t in test_multi_gpu test_cuda_engine; do run "$t" 300 "$b/tests/gpu/$t" --gtest_color=no --gtest_brief=1; done
+gpu_test_pair test_multi_gpu test_cuda_engine
 pack
-args=(bench --engine cuda --gpus 1 --counts 1 --warmup 10 --exchanges coop)
-for rep in 1 2; do
-  for bin in yeex yeex-prev; do
-    run "${bin}_128_$rep" 60 "$b/$bin" "${args[@]}" --size 128 --steps 400 --repeats 9
-    for c in "256" "512" "512 --precision f64" "512 --cpml 10"; do
-      # shellcheck disable=SC2086 # $c carries the size and its options
-      run "${bin}_$(echo "$c" | tr -d ' -')_$rep" 60 "$b/$bin" "${args[@]}" --steps 60 --repeats 5 --size $c
-    done
-  done
-done
+coop_rate_runs 2 "yeex yeex-prev" "128 --steps 400 --repeats 9" 256 512 "512 --precision f64" "512 --cpml 10"
 echo "done ($((SECONDS - t0)) s)" >> "$out/summary.txt"; pack
 grep -h "PASSED\|FAILED" "$out"/test_*.txt
-grep -H "coop " "$out"/yeex*.txt | sed "s|$out/||" | awk '{print $1, $7}' | sort
+coop_rates

@@ -6,7 +6,7 @@
 # 512^3 with both builds; twice.
 set -uo pipefail
 source scripts/gpu/lib.sh "$1"
-for t in test_multi_gpu test_cuda_engine; do run "$t" 300 "$b/tests/gpu/$t" --gtest_color=no --gtest_brief=1; done
+gpu_test_pair test_multi_gpu test_cuda_engine
 pack
 args=(bench --engine cuda --gpus 1 --counts 1 --warmup 10 --exchanges coop)
 for rep in 1 2; do
