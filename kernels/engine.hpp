@@ -6,10 +6,11 @@
 #pragma once
 
 #include <cstdint>
+#include <algorithm>
 #include <memory>
 #include <span>
 #include <string>
-#include <algorithm>
+#include <unordered_map>
 #include <vector>
 
 #include "decomposition/grid.hpp"
@@ -32,12 +33,11 @@ struct PointSource {
 
 // Sets each source's round (see PointSource); returns the number of rounds (0 without sources).
 inline int number_rounds(std::vector<PointSource>& sources) {
+  std::unordered_map<Index, int> seen;  // sources so far by node and component
   int rounds = 0;
-  for (std::size_t s = 0; s < sources.size(); ++s) {
-    sources[s].round = 0;
-    for (std::size_t t = 0; t < s; ++t)
-      if (sources[t].offset == sources[s].offset && sources[t].component == sources[s].component) ++sources[s].round;
-    rounds = std::max(rounds, sources[s].round + 1);
+  for (PointSource& source : sources) {
+    source.round = seen[source.offset * kComponentCount + static_cast<Index>(source.component)]++;
+    rounds = std::max(rounds, source.round + 1);
   }
   return rounds;
 }
