@@ -169,9 +169,9 @@ struct SweepPlan {
 // `blocks` blocks: about kBandPlanes, rounded to a multiple of the planes whose tiles the blocks
 // share evenly (blocks / gcd(blocks, tiles_per_plane)) when such a multiple lies within a quarter
 // of it. Then every block sweeps as many tiles as any other in each full band, and none waits at
-// the band's grid.sync() for the others' one extra tile. At 512^3 in float (264 blocks, 256 tiles a plane:
-// 33 planes) bands of 66 ran a step in 2.6055 ms against 2.6195 with 64, twice each, one H200
-// (results/2026-11-24-session12/call3). In double (396 blocks, 512 tiles: 99 planes, the same
+// the band's grid.sync() for the others' one extra tile. At 512^3 in float (264 blocks, 256 tiles a
+// plane: 33 planes) bands of 66 ran a step in 2.6055 ms against 2.6195 with 64, twice each, one
+// H200 (results/2026-11-24-session12/call3). In double (396 blocks, 512 tiles: 99 planes, the same
 // 5.23 ms) and with CPML the unit is too long and bands stay at 64.
 // A short sweep has no bands: its blocks have no time to drift apart, and a band's grid.sync()
 // costs more than it saves. One H200, coop on one GPU, bands against none, by the sweep's tiles
