@@ -80,9 +80,10 @@ namespace cg = cooperative_groups;
 
 // Threads per block and blocks per SM of the persistent grid (__launch_bounds__: the register
 // budget). In float the PEC kernel fits 32 registers, so 2 blocks of 1024 fill an SM (2048 threads,
-// the occupancy of the engine's sweep kernel, which keeps as many cells' loads in flight). ptxas
-// reports 56 bytes of stack (spills), all outside the sweeps' bulk loops (the SASS of the bulk loop
-// has no local memory access): around the border tiles, the band barriers and the step loop. At 40
+// the occupancy of the engine's sweep kernel, which keeps as many cells' loads in flight). With
+// inject_sources inlined ptxas reports 56 bytes of stack (spills), outside the sweeps' bulk loops
+// (the SASS of the bulk loop has no local memory access): around the border tiles, the band
+// barriers and the step loop; with it called, none (calls_sources picks the form). At 40
 // registers the sweep was 13 % slower at 512^3 (3.46 against 3.06 ms per step, without bands).
 // Blocks of 1024 (tiles of 32 x 32) against 256 (32 x 8), the same threads per SM, one H200, one
 // GPU, the engine's step in the same invocation 2.53 ms: 2.62 against 2.70 ms per 512^3 step, 55.6
@@ -188,6 +189,21 @@ unsigned band_planes(unsigned tiles_per_plane, unsigned planes, unsigned blocks)
   const unsigned even = blocks / std::gcd(blocks, tiles_per_plane);
   const unsigned near = std::max(1u, (kBandPlanes + even / 2) / even) * even;
   return 4 * near >= 3 * kBandPlanes && 4 * near <= 5 * kBandPlanes ? near : kBandPlanes;
+}
+
+// Whether a subdomain's kernel calls inject_sources instead of inlining it: on short sweeps (fewer
+// than kBandMinTiles tiles per block, the sweeps without bands). Inlined, the source code raises
+// the kernel's register pressure and the float kernel spills (56 bytes of stack at its 32
+// registers); called, no kernel spills. Float coop on one GPU, inlined against called, Gcells/s
+// (results/2026-11-24-session14, call 1; session13, call 24):
+//   H100: 128^3 31.9 / 35.1, 160^3 33.8 / 36.0, 192^3 34.4 / 35.6, 256^3 35.8 / 36.4, 512^3 35.5 / 37.1
+//   H200: 128^3 40.2 / 43.1, 256^3 49.2 / 48.9, 512^3 51.9 / 50.7
+// and in double at 512^3 18.6 / 16.6 (H100), 25.7 / 26.5 (H200). A short sweep gains on both GPUs;
+// a long one keeps what the H200 (the weak-scaling case) runs best. YEEX_COOP_CALL_SOURCES (0 or 1)
+// overrides the choice, for tuning.
+bool calls_sources(const SweepPlan& h, const SweepPlan& e, unsigned blocks) {
+  if (const char* call = std::getenv("YEEX_COOP_CALL_SOURCES")) return std::atoi(call) != 0;
+  return Index(std::max(h.tiles, e.tiles)) < kBandMinTiles * blocks;
 }
 
 SweepPlan make_sweep_plan(const FieldLayout& L, const NodeRange& r, unsigned blocks, bool downward, int block_size) {
@@ -424,9 +440,16 @@ __device__ void sample_probes(const CoopKernelParams<Real>& p, Index n, unsigned
   p.probe_buffer[(n - p.first) * p.probe_count + rank] = component_array(p.fields, probe.component)[probe.offset];
 }
 
+// inject_sources as a call, for the kernels that do not inline it (coop_kernel's CallSources).
+template <typename Real>
+__device__ __noinline__ void inject_sources_call(const CoopKernelParams<Real>& p, Index n, unsigned rank, int round) {
+  inject_sources(p, n, rank, round);
+}
+
 // Cpml: with the CPML corrections (a separate instantiation, so that a PEC run keeps the plain
-// kernel's registers).
-template <typename Real, bool Cpml>
+// kernel's registers). CallSources: inject_sources is called, not inlined (short sweeps: see
+// calls_sources).
+template <typename Real, bool Cpml, bool CallSources>
 __global__ void __launch_bounds__(kBlockSize<Real, Cpml>, kMinBlocksPerSm<Real, Cpml>)
     coop_kernel(const __grid_constant__ CoopKernelParams<Real> p) {
   cg::grid_group grid = cg::this_grid();
@@ -452,7 +475,10 @@ __global__ void __launch_bounds__(kBlockSize<Real, Cpml>, kMinBlocksPerSm<Real, 
     sweep<Real, false, Cpml>(p, p.e_sweep, p.push_e, &p.signals->border_tiles_done[1], n);
     for (int round = 0; round < p.source_rounds; ++round) {
       grid.sync();
-      inject_sources(p, n, rank, round);
+      if constexpr (CallSources)
+        inject_sources_call(p, n, rank, round);
+      else
+        inject_sources(p, n, rank, round);
     }
     // ---- end of step: the upper neighbour's E^{n+1} before the next H sweep ----
     if (p.wait_e && leader && n < last) wait_for(p, &p.signals->e_ready, next, kUpperStalled, kUpperFailed, n);
@@ -463,14 +489,27 @@ __global__ void __launch_bounds__(kBlockSize<Real, Cpml>, kMinBlocksPerSm<Real, 
   }
 }
 
-// Occupancy of the kernel for Real (with or without CPML) on `device` (0: it cannot run).
+template <typename Real>
+const void* coop_kernel_for(bool cpml, bool calls) {
+  if (cpml) return calls ? reinterpret_cast<const void*>(&coop_kernel<Real, true, true>)
+                         : reinterpret_cast<const void*>(&coop_kernel<Real, true, false>);
+  return calls ? reinterpret_cast<const void*>(&coop_kernel<Real, false, true>)
+               : reinterpret_cast<const void*>(&coop_kernel<Real, false, false>);
+}
+
+// Occupancy of the kernel for Real (with or without CPML) on `device`, the lower of its two forms
+// (CallSources or not), so that a grid sized by it fits either (0: it cannot run).
 template <typename Real>
 int blocks_per_sm(int device, bool cpml = false) {
   YEEX_CUDA(cudaSetDevice(device));
-  int blocks = 0;
-  YEEX_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &blocks, cpml ? coop_kernel<Real, true> : coop_kernel<Real, false>, block_size<Real>(cpml), 0));
-  return blocks;
+  int least = std::numeric_limits<int>::max();
+  for (bool calls : {false, true}) {
+    int blocks = 0;
+    YEEX_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, coop_kernel_for<Real>(cpml, calls),
+                                                            block_size<Real>(cpml), 0));
+    least = std::min(least, blocks);
+  }
+  return least;
 }
 
 // Blocks per SM of the persistent grid: as many as are co-resident, but no more than give every
@@ -570,11 +609,9 @@ class CoopExchange final : public HaloExchange<Real> {
       params.count = count;
       void* args[] = {&params};
       const auto stream = static_cast<cudaStream_t>(me.stream);
-      // me.grid was sized for the instantiation chosen here (set_up).
-      const void* kernel = params.cpml.faces > 0 ? reinterpret_cast<const void*>(&coop_kernel<Real, true>)
-                                                 : reinterpret_cast<const void*>(&coop_kernel<Real, false>);
-      YEEX_CUDA(cudaLaunchCooperativeKernel(kernel, dim3(me.grid), dim3(block_size<Real>(params.cpml.faces > 0)), args,
-                                            0, stream));
+      // me.grid fits either form of the kernel (blocks_per_sm).
+      YEEX_CUDA(cudaLaunchCooperativeKernel(me.kernel, dim3(me.grid), dim3(block_size<Real>(params.cpml.faces > 0)),
+                                            args, 0, stream));
       YEEX_CUDA(cudaMemcpyAsync(me.status, me.signals, sizeof(CoopSignals), cudaMemcpyDeviceToHost, stream));
       YEEX_CUDA(cudaStreamSynchronize(stream));
     } catch (...) {
@@ -594,6 +631,7 @@ class CoopExchange final : public HaloExchange<Real> {
     CoopKernelParams<Real> params{};
     int device = -1;
     unsigned grid = 0;
+    const void* kernel = nullptr;    // the coop_kernel instantiation this subdomain launches
     void* stream = nullptr;
     CoopSignals* signals = nullptr;  // device memory of `device`
     CoopSignals* status = nullptr;   // pinned host copy, read after each launch
@@ -634,6 +672,7 @@ class CoopExchange final : public HaloExchange<Real> {
       const int threads = block_size<Real>(v.cpml.faces > 0);
       p.h_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.h), sub_[s].grid, true, threads);
       p.e_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.e), sub_[s].grid, false, threads);
+      sub_[s].kernel = coop_kernel_for<Real>(v.cpml.faces > 0, calls_sources(p.h_sweep, p.e_sweep, sub_[s].grid));
       p.sources = v.sources;
       p.source_count = v.source_count;
       p.source_rounds = v.source_rounds;

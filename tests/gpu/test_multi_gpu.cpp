@@ -225,6 +225,21 @@ TEST(MultiGpu, CoopBandsKeepTheBits) {
     }
 }
 
+// coop's kernel inlines inject_sources on long sweeps and calls it on short ones (calls_sources in
+// coop_exchange.cu); the contract's slabs are short, so this runs both forms on them, with the
+// contract deck's two sources on one node (a late-pushed plane on 2 and 4 slabs) and with CPML.
+TEST(MultiGpu, CoopEitherSourceFormKeepsTheBits) {
+  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
+  for (const char* call : {"0", "1"})
+    for (int slabs = 1; slabs <= 4; ++slabs) {
+      SCOPED_TRACE(std::string(*call == '1' ? "sources called" : "sources inlined") + ", " + std::to_string(slabs) +
+                   " slabs");
+      const testing::ScopedEnvironmentVariable form("YEEX_COOP_CALL_SOURCES", call);
+      expect_matches_one_gpu({"coop", slabs, 1}, contract_deck(), reference);
+      expect_matches_one_gpu({"coop", slabs, 1}, cpml_contract_deck(), cpml_reference);
+    }
+}
+
 // Slabs as thin as the halo allows, where the border-first schedules (overlap, b2r, nccl, and
 // coop's border tiles) have no bulk to hide the exchange behind: nz = 4 or 8 over 2..4 slabs gives
 // one-plane slabs at R = 1 (every plane is border) and slabs of R planes at R > 1.
