@@ -272,3 +272,40 @@ final_report() {
   grep -hE "problem\(s\)" "$out"/validate*.txt "$out"/validate/*.log 2>/dev/null | head
   grep -E "PASS|FAIL|%" "$out/cpml/cpml-check.log" | tail -3
 }
+# --- fourteenth session ---
+# `quarter_deck`: OUT_DIR/quarter.toml, the bench box's model on 128 x 128 x 32 cells (the share of
+# one GPU of 128^3 over 4), 20000 steps, no output. `quarter_runs REPS BIN...` runs it under coop on
+# one GPU with each $b/BIN, REPS times, as quarter_BIN_REP (the summary's Gcells/s; DECK=NAME: the
+# deck NAME.toml instead, as NAME_BIN_REP).
+# `quarter_deck [NZ [NAME]]` writes the same with NZ planes (default 32) as OUT_DIR/NAME.toml (default
+# quarter). `env_bin NAME VAR=VALUE...` writes $b/NAME: $b/yeex under the environment VAR=VALUE.
+quarter_deck() {
+  python3 - "$out/${2:-quarter}.toml" "${1:-32}" <<'PY'
+import re, sys
+nz = int(sys.argv[2])
+s = open("inputs/bench_box.toml").read()
+s = s.replace("cells = [512, 512, 512]", f"cells = [128, 128, {nz}]").replace("steps = 100 ", "steps = 20000 ")
+size = [0.128, 0.128, nz * 1e-3]
+def scale(m):
+    v = [float(x) for x in m.group(2).split(",")]
+    return m.group(1) + "[" + ", ".join(f"{x / 0.512 * size[i]:.6g}" for i, x in enumerate(v)) + "]"
+s = re.sub(r"^((?:lower|upper|position) = )\[([^\]]*)\]", scale, s, flags=re.M)
+open(sys.argv[1], "w").write(s)
+PY
+}
+env_bin() {
+  local name=$1
+  shift
+  printf '#!/bin/sh\nexec env %s "$(dirname "$0")/yeex" "$@"\n' "$*" > "$b/$name"
+  chmod +x "$b/$name"
+}
+quarter_runs() {
+  local reps=$1 rep bin deck=${DECK:-quarter}
+  shift
+  for rep in $(seq "$reps"); do
+    for bin in "$@"; do
+      run "${deck}_${bin}_$rep" 60 "$b/$bin" run "$out/$deck.toml" --engine cuda --gpus 1 --exchange coop --output "$out/o"
+      rm -rf "$out/o"
+    done
+  done
+}

@@ -55,6 +55,8 @@
 // kernels of different streams run side by side when they fit is what the hardware does, not a
 // guarantee, and if it ever did not, the bounded waits turn it into an error, never a hang.
 // Times: the kernel is one unit, exchange and compute interleaved inside it; times() stays zero.
+// Two forms of the kernel, with the source code inlined or called: each subdomain's first few
+// launches time both and keep the faster (kFormTrials); the bits do not depend on the form.
 #include "src/exchange/coop_exchange.hpp"
 
 #include <cooperative_groups.h>
@@ -63,6 +65,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <numeric>
@@ -83,7 +87,7 @@ namespace cg = cooperative_groups;
 // the occupancy of the engine's sweep kernel, which keeps as many cells' loads in flight). With
 // inject_sources inlined ptxas reports 56 bytes of stack (spills), outside the sweeps' bulk loops
 // (the SASS of the bulk loop has no local memory access): around the border tiles, the band
-// barriers and the step loop; with it called, none (calls_sources picks the form). At 40
+// barriers and the step loop; with it called, none (kFormTrials: each run times both). At 40
 // registers the sweep was 13 % slower at 512^3 (3.46 against 3.06 ms per step, without bands).
 // Blocks of 1024 (tiles of 32 x 32) against 256 (32 x 8), the same threads per SM, one H200, one
 // GPU, the engine's step in the same invocation 2.53 ms: 2.62 against 2.70 ms per 512^3 step, 55.6
@@ -191,19 +195,29 @@ unsigned band_planes(unsigned tiles_per_plane, unsigned planes, unsigned blocks)
   return 4 * near >= 3 * kBandPlanes && 4 * near <= 5 * kBandPlanes ? near : kBandPlanes;
 }
 
-// Whether a subdomain's kernel calls inject_sources instead of inlining it: on short sweeps (fewer
-// than kBandMinTiles tiles per block, the sweeps without bands). Inlined, the source code raises
-// the kernel's register pressure and the float kernel spills (56 bytes of stack at its 32
-// registers); called, no kernel spills. Float coop on one GPU, inlined against called, Gcells/s
-// (results/2026-11-24-session14, call 1; session13, call 24):
-//   H100: 128^3 31.9 / 35.1, 160^3 33.8 / 36.0, 192^3 34.4 / 35.6, 256^3 35.8 / 36.4, 512^3 35.5 / 37.1
-//   H200: 128^3 40.2 / 43.1, 256^3 49.2 / 48.9, 512^3 51.9 / 50.7
-// and in double at 512^3 18.6 / 16.6 (H100), 25.7 / 26.5 (H200). A short sweep gains on both GPUs;
-// a long one keeps what the H200 (the weak-scaling case) runs best. YEEX_COOP_CALL_SOURCES (0 or 1)
-// overrides the choice, for tuning.
-bool calls_sources(const SweepPlan& h, const SweepPlan& e, unsigned blocks) {
-  if (const char* call = std::getenv("YEEX_COOP_CALL_SOURCES")) return std::atoi(call) != 0;
-  return Index(std::max(h.tiles, e.tiles)) < kBandMinTiles * blocks;
+// The two forms of the kernel (coop_kernel's CallSources): inject_sources inlined, or called.
+// Inlined, the source code raises the kernel's register pressure and the float kernel spills (56
+// bytes of stack at its 32 registers, the CPML one 8); called, no kernel spills. Which form runs
+// faster depends on the GPU and on the subdomain's shape, by up to 20 % either way, with no rule
+// that the measurements follow. Coop on one GPU, inlined / called, Gcells/s
+// (results/2026-11-24-session14, calls 1-4):
+//   H200 f32 128^3 40.9 / 43.3, 192^3 46.8 / 47.2, 256^3 49.2 / 48.9, 512^3 51.5 / 50.7;
+//        f64 128^3 23.9 / 25.3, 512^3 25.7 / 26.4; CPML f32 128^3 22.8 / 22.8, 512^3 36.6 / 36.5;
+//        128 x 128 x 32 (a GPU's share of 128^3 over 4) 41.6 / 38.1, x 64 41.6 / 50.6
+//   H100 f32 128^3 31.8 / 35.3, 384^3 36.9 / 36.9, 512^3 35.6 / 37.1; f64 512^3 18.7 / 16.6
+// So each subdomain times both: its first kFormTrials launches alternate the forms (inlined
+// first), trial_steps steps each (a call of fewer steps makes a shorter trial), and the rest run
+// the form whose faster trial took less time per step. Both forms compute the same bits (same
+// arithmetic, same order); the choice moves only the speed. Every subdomain runs the same trial
+// schedule, so on several GPUs each trial times the whole team in one form.
+// YEEX_COOP_CALL_SOURCES=0|1 fixes the form (no trials); YEEX_COOP_TUNE_LOG=1 prints each
+// subdomain's trial times and choice on stderr.
+constexpr int kFormTrials = 4;
+constexpr double kTrialCells = 1e8;  // cells updated per trial: 2-5 ms of a GPU
+
+// Steps per trial for subdomains of up to `cells` cells: kTrialCells' worth, 2 to 256.
+Index trial_steps(Index cells) {
+  return std::clamp<Index>(static_cast<Index>(kTrialCells / static_cast<double>(std::max<Index>(cells, 1))), 2, 256);
 }
 
 SweepPlan make_sweep_plan(const FieldLayout& L, const NodeRange& r, unsigned blocks, bool downward, int block_size) {
@@ -447,8 +461,8 @@ __device__ __noinline__ void inject_sources_call(const CoopKernelParams<Real>& p
 }
 
 // Cpml: with the CPML corrections (a separate instantiation, so that a PEC run keeps the plain
-// kernel's registers). CallSources: inject_sources is called, not inlined (short sweeps: see
-// calls_sources).
+// kernel's registers). CallSources: inject_sources is called, not inlined (the two forms: see
+// kFormTrials).
 template <typename Real, bool Cpml, bool CallSources>
 __global__ void __launch_bounds__(kBlockSize<Real, Cpml>, kMinBlocksPerSm<Real, Cpml>)
     coop_kernel(const __grid_constant__ CoopKernelParams<Real> p) {
@@ -596,8 +610,24 @@ class CoopExchange final : public HaloExchange<Real> {
 
   std::string name() const override { return name_; }
 
+  // Runs the steps in one launch, or, while the subdomain still times the kernel's two forms
+  // (kFormTrials), in trials of trial_steps_ steps.
   void advance(int s, Index first, Index count) override {
-    if (count <= 0) return;
+    Subdomain& me = sub_[s];
+    for (Index done = 0; done < count;) {
+      const bool trial = me.trials < kFormTrials;
+      const Index steps = trial ? std::min(count - done, trial_steps_) : count - done;
+      const bool calls = trial ? me.trials % 2 == 1 : me.calls_sources;
+      const auto t0 = std::chrono::steady_clock::now();
+      launch(s, first + done, steps, calls);
+      if (trial)
+        record_trial(s, calls, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / steps);
+      done += steps;
+    }
+  }
+
+ private:
+  void launch(int s, Index first, Index count, bool calls_sources) {
     Subdomain& me = sub_[s];
     try {
       if (failed_.load()) throw std::runtime_error("coop: an earlier advance failed; the fields are inconsistent");
@@ -610,8 +640,8 @@ class CoopExchange final : public HaloExchange<Real> {
       void* args[] = {&params};
       const auto stream = static_cast<cudaStream_t>(me.stream);
       // me.grid fits either form of the kernel (blocks_per_sm).
-      YEEX_CUDA(cudaLaunchCooperativeKernel(me.kernel, dim3(me.grid), dim3(block_size<Real>(params.cpml.faces > 0)),
-                                            args, 0, stream));
+      YEEX_CUDA(cudaLaunchCooperativeKernel(me.kernels[calls_sources], dim3(me.grid),
+                                            dim3(block_size<Real>(params.cpml.faces > 0)), args, 0, stream));
       YEEX_CUDA(cudaMemcpyAsync(me.status, me.signals, sizeof(CoopSignals), cudaMemcpyDeviceToHost, stream));
       YEEX_CUDA(cudaStreamSynchronize(stream));
     } catch (...) {
@@ -626,12 +656,26 @@ class CoopExchange final : public HaloExchange<Real> {
     me.next_step = first + count;
   }
 
- private:
+  // One timed launch of the form `calls` (see kFormTrials); the last trial picks the form.
+  void record_trial(int s, bool calls, double seconds_per_step) {
+    Subdomain& me = sub_[s];
+    me.seconds_per_step[calls] = std::min(me.seconds_per_step[calls], seconds_per_step);
+    if (++me.trials < kFormTrials) return;
+    me.calls_sources = me.seconds_per_step[1] < me.seconds_per_step[0];
+    if (const char* log = std::getenv("YEEX_COOP_TUNE_LOG"); log && std::atoi(log) != 0)
+      std::fprintf(stderr, "coop: subdomain %d: %.2f us per step with the sources inlined, %.2f called: %s\n", s,
+                   me.seconds_per_step[0] * 1e6, me.seconds_per_step[1] * 1e6, me.calls_sources ? "called" : "inlined");
+  }
+
   struct Subdomain {
     CoopKernelParams<Real> params{};
     int device = -1;
     unsigned grid = 0;
-    const void* kernel = nullptr;    // the coop_kernel instantiation this subdomain launches
+    const void* kernels[2] = {};     // coop_kernel's instantiations: [0] inlines inject_sources, [1] calls it
+    int trials = 0;                  // launches timed so far (form trials, see kFormTrials)
+    double seconds_per_step[2] = {std::numeric_limits<double>::infinity(),
+                                  std::numeric_limits<double>::infinity()};  // best trial per form
+    bool calls_sources = false;      // the form chosen
     void* stream = nullptr;
     CoopSignals* signals = nullptr;  // device memory of `device`
     CoopSignals* status = nullptr;   // pinned host copy, read after each launch
@@ -645,12 +689,14 @@ class CoopExchange final : public HaloExchange<Real> {
     const SlabDecomposition& d = *ctx.decomposition;
     const int count = static_cast<int>(ctx.engines.size());
     sub_.resize(count);
+    Index largest = 0;  // nodes of the largest subdomain's H sweep
     std::vector<std::vector<PointSource>> sources(count);  // [subdomain], as its engine holds them
     for (int s = 0; s < count; ++s) {
       Subdomain& me = sub_[s];
       me.device = devices[s];
       YEEX_CUDA(cudaSetDevice(me.device));
       const NodeRange owned = d.to_local(s, update_ranges(d, s, 1, 0).h);
+      largest = std::max(largest, owned.count());
       const bool cpml = ctx.engines[s]->cpml().faces > 0;
       const Index tiles = make_sweep_plan(ctx.engines[s]->layout(), owned, 1, false, block_size<Real>(cpml)).tiles;
       const auto sharing = static_cast<int>(std::count(devices.begin(), devices.end(), me.device));
@@ -659,6 +705,7 @@ class CoopExchange final : public HaloExchange<Real> {
       YEEX_CUDA(cudaMemset(me.signals, 0, sizeof(CoopSignals)));
       me.status = static_cast<CoopSignals*>(allocate_pinned(sizeof(CoopSignals)));
     }
+    trial_steps_ = trial_steps(largest);
     for (int s = 0; s < count; ++s) {
       const CudaEngineView<Real> v = cuda_engine_view(*ctx.engines[s]);
       const SweepRanges ranges = update_ranges(d, s, 1, 0);
@@ -672,7 +719,11 @@ class CoopExchange final : public HaloExchange<Real> {
       const int threads = block_size<Real>(v.cpml.faces > 0);
       p.h_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.h), sub_[s].grid, true, threads);
       p.e_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.e), sub_[s].grid, false, threads);
-      sub_[s].kernel = coop_kernel_for<Real>(v.cpml.faces > 0, calls_sources(p.h_sweep, p.e_sweep, sub_[s].grid));
+      for (bool calls : {false, true}) sub_[s].kernels[calls] = coop_kernel_for<Real>(v.cpml.faces > 0, calls);
+      if (const char* form = std::getenv("YEEX_COOP_CALL_SOURCES")) {
+        sub_[s].calls_sources = std::atoi(form) != 0;
+        sub_[s].trials = kFormTrials;
+      }
       p.sources = v.sources;
       p.source_count = v.source_count;
       p.source_rounds = v.source_rounds;
@@ -806,6 +857,7 @@ class CoopExchange final : public HaloExchange<Real> {
   }
 
   std::string name_;
+  Index trial_steps_ = 2;  // steps per form trial, the same for every subdomain (trial_steps)
   std::vector<Subdomain> sub_;
   std::atomic<bool> failed_{false};
 };

@@ -225,9 +225,10 @@ TEST(MultiGpu, CoopBandsKeepTheBits) {
     }
 }
 
-// coop's kernel inlines inject_sources on long sweeps and calls it on short ones (calls_sources in
-// coop_exchange.cu); the contract's slabs are short, so this runs both forms on them, with the
-// contract deck's two sources on one node (a late-pushed plane on 2 and 4 slabs) and with CPML.
+// coop's kernel comes in two forms, inject_sources inlined or called, and a run times both in its
+// first launches (kFormTrials in coop_exchange.cu): every coop case of the contract switches form
+// after its first chunk of 8 steps. Here each form runs the whole deck, with the contract deck's
+// two sources on one node (a late-pushed plane on 2 and 4 slabs), and with CPML.
 TEST(MultiGpu, CoopEitherSourceFormKeepsTheBits) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
   for (const char* call : {"0", "1"})
