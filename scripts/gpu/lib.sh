@@ -309,3 +309,14 @@ quarter_runs() {
     done
   done
 }
+# `form_rates [CASE...]`: $b/yeex-c0 and $b/yeex-c1 (coop's kernel with inject_sources inlined /
+# called: YEEX_COOP_CALL_SOURCES=0|1), then coop_rate_runs with both, twice, on f32 128^3 (400 x 9),
+# 192^3, 256^3, 384^3, 512^3, f64 128^3 (400 x 9), 256^3, 512^3 (40 x 5), 10-cell CPML 128^3 (400
+# x 9) and 512^3 (50 x 5), and the further CASEs.
+form_rates() {
+  local c
+  for c in 0 1; do env_bin "yeex-c$c" YEEX_COOP_CALL_SOURCES=$c; done
+  coop_rate_runs 2 "yeex-c0 yeex-c1" "128 --steps 400 --repeats 9" 192 256 384 512 \
+    "128 --precision f64 --steps 400 --repeats 9" "256 --precision f64" "512 --precision f64 --steps 40 --repeats 5" \
+    "128 --cpml 10 --steps 400 --repeats 9" "512 --cpml 10 --steps 50 --repeats 5" "$@"
+}

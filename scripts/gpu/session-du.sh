@@ -6,15 +6,9 @@
 # CPML at 128^3 and 512^3, and at 128^3 on 4 slabs of the GPU; twice.
 set -uo pipefail
 source scripts/gpu/lib.sh "$1"
-for c in 0 1; do
-  printf '#!/bin/sh\nYEEX_COOP_CALL_SOURCES=%s exec "$(dirname "$0")/yeex" "$@"\n' $c > "$b/yeex-c$c"
-  chmod +x "$b/yeex-c$c"
-done
 gpu_test_pair test_multi_gpu test_cuda_engine
 pack
-coop_rate_runs 2 "yeex-c0 yeex-c1" "128 --steps 400 --repeats 9" 192 256 384 512 \
-  "128 --precision f64 --steps 400 --repeats 9" "256 --precision f64" "512 --precision f64 --steps 40 --repeats 5" \
-  "128 --cpml 10 --steps 400 --repeats 9" "512 --cpml 10 --steps 50 --repeats 5" "128 --subdomains 4 --steps 400 --repeats 9"
+form_rates "128 --subdomains 4 --steps 400 --repeats 9"
 echo "done ($((SECONDS - t0)) s)" >> "$out/summary.txt"; pack
 grep -h "PASSED\|FAILED" "$out"/test_*.txt
 coop_rates

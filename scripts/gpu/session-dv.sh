@@ -5,15 +5,9 @@
 # GPU's share of 128^3 over 4 (quarter_deck: 128 x 128 x 32) under coop, each form, twice.
 set -uo pipefail
 source scripts/gpu/lib.sh "$1"
-for c in 0 1; do
-  printf '#!/bin/sh\nYEEX_COOP_CALL_SOURCES=%s exec "$(dirname "$0")/yeex" "$@"\n' $c > "$b/yeex-c$c"
-  chmod +x "$b/yeex-c$c"
-done
 gpu_test_pair test_multi_gpu test_cuda_engine
 pack
-coop_rate_runs 2 "yeex-c0 yeex-c1" "128 --steps 400 --repeats 9" 192 256 384 512 \
-  "128 --precision f64 --steps 400 --repeats 9" "256 --precision f64" "512 --precision f64 --steps 40 --repeats 5" \
-  "128 --cpml 10 --steps 400 --repeats 9" "512 --cpml 10 --steps 50 --repeats 5"
+form_rates
 coop_rate_runs 1 yeex "128 --steps 400 --repeats 9" 256 512 "128 --precision f64 --steps 400 --repeats 9" \
   "256 --precision f64" "512 --precision f64 --steps 40 --repeats 5"
 quarter_deck
