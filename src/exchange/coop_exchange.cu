@@ -503,6 +503,7 @@ __global__ void __launch_bounds__(kBlockSize<Real, Cpml>, kMinBlocksPerSm<Real, 
   }
 }
 
+// coop_kernel for Real, with or without CPML, in the form that calls inject_sources or inlines it.
 template <typename Real>
 const void* coop_kernel_for(bool cpml, bool calls) {
   if (cpml) return calls ? reinterpret_cast<const void*>(&coop_kernel<Real, true, true>)
