@@ -211,7 +211,8 @@ unsigned band_planes(unsigned tiles_per_plane, unsigned planes, unsigned blocks)
 // arithmetic, same order); the choice moves only the speed. Every subdomain runs the same trial
 // schedule, so on several GPUs each trial times the whole team in one form.
 // YEEX_COOP_CALL_SOURCES=0|1 fixes the form (no trials); YEEX_COOP_TUNE_LOG=1 prints each
-// subdomain's trial times and choice on stderr.
+// subdomain's trial times and choice on stderr; YEEX_COOP_TRIAL_STEPS=N sets the steps per trial
+// (the tests split calls into trials with it).
 constexpr int kFormTrials = 4;
 constexpr double kTrialCells = 1e8;  // cells updated per trial: 2-5 ms of a GPU
 
@@ -262,12 +263,13 @@ struct CoopKernelParams {
   const Real* source_samples;  // [step][source]
   const ProbePoint* probes;
   int probe_count;
-  Real* probe_buffer;  // [slot][probe]
+  Real* probe_buffer;  // [slot][probe]: slot 0 holds step probe_first (the advance() call's first)
   PlanePush<Real> push_h;  // by the H sweep, to the upper neighbour (the plan's BeforeE)
   PlanePush<Real> push_e;  // by the E sweep, to the lower neighbour (the plan's BeforeH of the next step)
   bool wait_e, wait_h;     // whether an upper / lower neighbour sends to this subdomain
   CoopSignals* signals;    // this subdomain's
-  Index first, count;
+  Index first, count;     // this launch's steps (an advance() call may take several launches)
+  Index probe_first;
   CpmlView<Real> cpml;     // faces = 0 without CPML
 };
 
@@ -451,7 +453,7 @@ __device__ void sample_probes(const CoopKernelParams<Real>& p, Index n, unsigned
   if (Index(rank) >= p.probe_count) return;
   const ProbePoint probe = p.probes[rank];
   if ((static_cast<int>(probe.component) < 3) != electric) return;
-  p.probe_buffer[(n - p.first) * p.probe_count + rank] = component_array(p.fields, probe.component)[probe.offset];
+  p.probe_buffer[(n - p.probe_first) * p.probe_count + rank] = component_array(p.fields, probe.component)[probe.offset];
 }
 
 // inject_sources as a call, for the kernels that do not inline it (coop_kernel's CallSources).
@@ -620,7 +622,7 @@ class CoopExchange final : public HaloExchange<Real> {
       const Index steps = trial ? std::min(count - done, trial_steps_) : count - done;
       const bool calls = trial ? me.trials % 2 == 1 : me.calls_sources;
       const auto t0 = std::chrono::steady_clock::now();
-      launch(s, first + done, steps, calls);
+      launch(s, first, done, steps, calls);
       if (trial)
         record_trial(s, calls, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / steps);
       done += steps;
@@ -628,8 +630,10 @@ class CoopExchange final : public HaloExchange<Real> {
   }
 
  private:
-  void launch(int s, Index first, Index count, bool calls_sources) {
+  // Steps first + skip .. first + skip + count - 1 of the advance() call from step `first`.
+  void launch(int s, Index call_first, Index skip, Index count, bool calls_sources) {
     Subdomain& me = sub_[s];
+    const Index first = call_first + skip;
     try {
       if (failed_.load()) throw std::runtime_error("coop: an earlier advance failed; the fields are inconsistent");
       YEEX_CUDA(cudaSetDevice(me.device));
@@ -638,6 +642,7 @@ class CoopExchange final : public HaloExchange<Real> {
       CoopKernelParams<Real> params = me.params;
       params.first = first;
       params.count = count;
+      params.probe_first = call_first;
       void* args[] = {&params};
       const auto stream = static_cast<cudaStream_t>(me.stream);
       // me.grid fits either form of the kernel (blocks_per_sm).
@@ -707,6 +712,7 @@ class CoopExchange final : public HaloExchange<Real> {
       me.status = static_cast<CoopSignals*>(allocate_pinned(sizeof(CoopSignals)));
     }
     trial_steps_ = trial_steps(largest);
+    if (const char* steps = std::getenv("YEEX_COOP_TRIAL_STEPS")) trial_steps_ = std::max(1, std::atoi(steps));
     for (int s = 0; s < count; ++s) {
       const CudaEngineView<Real> v = cuda_engine_view(*ctx.engines[s]);
       const SweepRanges ranges = update_ranges(d, s, 1, 0);

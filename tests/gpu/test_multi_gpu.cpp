@@ -226,16 +226,18 @@ TEST(MultiGpu, CoopBandsKeepTheBits) {
 }
 
 // coop's kernel comes in two forms, inject_sources inlined or called, and a run times both in its
-// first launches (kFormTrials in coop_exchange.cu): every coop case of the contract switches form
-// after its first chunk of 8 steps. Here each form runs the whole deck, with the contract deck's
-// two sources on one node (a late-pushed plane on 2 and 4 slabs), and with CPML.
-TEST(MultiGpu, CoopEitherSourceFormKeepsTheBits) {
+// first launches (kFormTrials in coop_exchange.cu). Here each form runs the whole deck
+// (YEEX_COOP_CALL_SOURCES), and trials of 3 steps (YEEX_COOP_TRIAL_STEPS) split the run's calls
+// into several launches of alternating forms, whose probe samples must land in their own slots;
+// with the contract deck's two sources on one node (a late-pushed plane on 2 and 4 slabs), and with
+// CPML.
+TEST(MultiGpu, CoopFormsAndTrialsKeepTheBits) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
-  for (const char* call : {"0", "1"})
+  for (const auto& [knob, value] : {std::pair{"YEEX_COOP_CALL_SOURCES", "0"}, std::pair{"YEEX_COOP_CALL_SOURCES", "1"},
+                                    std::pair{"YEEX_COOP_TRIAL_STEPS", "3"}})
     for (int slabs = 1; slabs <= 4; ++slabs) {
-      SCOPED_TRACE(std::string(*call == '1' ? "sources called" : "sources inlined") + ", " + std::to_string(slabs) +
-                   " slabs");
-      const testing::ScopedEnvironmentVariable form("YEEX_COOP_CALL_SOURCES", call);
+      SCOPED_TRACE(std::string(knob) + "=" + value + ", " + std::to_string(slabs) + " slabs");
+      const testing::ScopedEnvironmentVariable set(knob, value);
       expect_matches_one_gpu({"coop", slabs, 1}, contract_deck(), reference);
       expect_matches_one_gpu({"coop", slabs, 1}, cpml_contract_deck(), cpml_reference);
     }
