@@ -320,3 +320,22 @@ form_rates() {
     "128 --precision f64 --steps 400 --repeats 9" "256 --precision f64" "512 --precision f64 --steps 40 --repeats 5" \
     "128 --cpml 10 --steps 400 --repeats 9" "512 --cpml 10 --steps 50 --repeats 5" "$@"
 }
+# `knob_runs VAR "VALUES" BIN ARGS...`: yeex bench with $b/BIN ARGS under VAR=VALUE (VALUE "none":
+# VAR unset) for each VALUE, in f32 (60 steps) and f64 (30), twice, as <VAR's last word><VALUE>_<precision>_<rep>
+# (YEEX_EXP_FIELD_SKEW=0: skew0_f32_1).
+knob_runs() {
+  local var=$1 values=$2 bin=$3 rep value p steps env
+  shift 3
+  for rep in 1 2; do
+    for value in $values; do
+      env=()
+      [[ $value != none ]] && env=("$var=$value")
+      for p in f32 f64; do
+        steps=60
+        [[ $p == f64 ]] && steps=30
+        run "$(echo "${var##*_}" | tr '[:upper:]' '[:lower:]')${value}_${p}_$rep" 60 env "${env[@]}" "$b/$bin" "$@" --steps $steps --precision $p
+      done
+    done
+    pack
+  done
+}

@@ -14,17 +14,6 @@ for p in f32 f64; do
   for r in 2 3 4; do run "b2r_R${r}_$p" 60 "$b/yeex" "${args[@]}" --steps $steps --precision $p --exchanges b2r --halo-depth $r; done
 done
 pack
-for rep in 1 2; do
-  for skew in none 0 65536 262144 1048576; do
-    env=()
-    [[ $skew != none ]] && env=(YEEX_EXP_FIELD_SKEW=$skew)
-    for p in f32 f64; do
-      steps=60
-      [[ $p == f64 ]] && steps=30
-      run "skew${skew}_${p}_$rep" 60 env "${env[@]}" "$b/yeex-exp" "${args[@]}" --steps $steps --precision $p --exchanges overlap
-    done
-  done
-  pack
-done
+knob_runs YEEX_EXP_FIELD_SKEW "none 0 65536 262144 1048576" yeex-exp "${args[@]}" --exchanges overlap
 echo "done ($((SECONDS - t0)) s)" >> "$out/summary.txt"; pack
 grep -H "^strong" "$out"/b2r_*.txt "$out"/skew*.txt | sed "s|$out/||" | awk '{print $1, $4, $5, $7}'
