@@ -70,6 +70,7 @@ nlohmann::json run_report(const Model& model, const RunResult& r, const std::str
   j["provenance"] = provenance();
   j["run"] = {{"engine", r.engine},
               {"exchange", r.exchange},
+              {"exchange_choices", r.exchange_choices},
               {"subdomains", r.subdomains},
               {"halo_depth", r.halo_depth},
               {"devices", r.devices},
@@ -110,6 +111,7 @@ void print_run_summary(const Model& model, const RunResult& r, const std::filesy
               c[2] * 1e3, (long long)r.steps, model.dt * 1e12);
   std::printf("  engine    %s, %s, %d subdomain(s), exchange %s, halo depth %lld\n", r.engine.c_str(),
               r.precision_bits == 64 ? "float64" : "float32", r.subdomains, r.exchange.c_str(), (long long)r.halo_depth);
+  if (!r.exchange_choices.empty()) std::printf("  exchange  %s: %s\n", r.exchange.c_str(), r.exchange_choices.c_str());
   std::printf("  stepping  %.3f s  %.3f Gcells/s  %.1f GB/s effective (%d B/cell/step)\n", r.seconds_stepping,
               r.gcells_per_second, r.gcells_per_second * kBytesPerCellStep * (r.precision_bits / 32),
               int(kBytesPerCellStep) * (r.precision_bits / 32));
@@ -486,7 +488,8 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
                   per_device);
     std::fflush(stdout);
     rows.push_back({{"scaling", r.scaling}, {"size", r.size}, {"grid", {r.grid.nx, r.grid.ny, r.grid.nz}},
-                    {"exchange", r.exchange}, {"devices", r.count}, {"halo_depth", r.halo_depth},
+                    {"exchange", r.exchange}, {"exchange_choices", r.exchange_choices}, {"devices", r.count},
+                    {"halo_depth", r.halo_depth},
                     {"seconds_per_step_median", r.seconds_per_step}, {"seconds_per_step_min", r.min_seconds_per_step},
                     {"seconds_per_step_max", r.max_seconds_per_step}, {"exchange_seconds_per_step", r.exchange_per_step},
                     {"predicted_exchange_seconds_per_step", std::isnan(prediction) ? nlohmann::json() : nlohmann::json(prediction)},

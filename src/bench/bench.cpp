@@ -93,6 +93,7 @@ BenchRow measure(const BenchConfig& b, BenchRow row, const ProcessGroup* group) 
   row.max_seconds_per_step = s.back();
   row.exchange_per_step = t.exchange_per_step;
   row.wait_per_step = t.wait_per_step;
+  row.exchange_choices = t.exchange_choices;
   row.gcells_per_second = double(row.grid.cells()) / row.seconds_per_step / 1e9;
   return row;
 }

@@ -52,6 +52,7 @@ struct BenchRow {
   Index size = 0;        // cube edge as given
   GridShape grid;        // global grid of this row
   std::string exchange;  // "-" for the 1-device baseline
+  std::string exchange_choices;  // what the backend chose while it ran (HaloExchange::choices)
   int count = 1;
   Index halo_depth = 1;
   double seconds_per_step = 0;  // median of the repeats

@@ -66,6 +66,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -612,6 +613,29 @@ class CoopExchange final : public HaloExchange<Real> {
   ~CoopExchange() override { release_memory(); }
 
   std::string name() const override { return name_; }
+
+  // The kernel form each subdomain runs, and how it was chosen: "sources called (timed: 12.63
+  // us/step inlined, 13.77 called)" where every subdomain agrees (subdomain 0's times), else one
+  // entry per subdomain.
+  std::string choices() const override {
+    const auto form = [this](const Subdomain& me) {
+      std::string text = me.calls_sources ? "sources called" : "sources inlined";
+      if (me.trials < kFormTrials) return std::string("sources inlined (trials unfinished)");
+      if (!std::isfinite(me.seconds_per_step[0]) || !std::isfinite(me.seconds_per_step[1]))
+        return text + " (fixed by YEEX_COOP_CALL_SOURCES)";
+      char times[96];
+      std::snprintf(times, sizeof times, " (timed: %.2f us/step inlined, %.2f called)", me.seconds_per_step[0] * 1e6,
+                    me.seconds_per_step[1] * 1e6);
+      return text + times;
+    };
+    const bool agree = std::all_of(sub_.begin(), sub_.end(), [&](const Subdomain& me) {
+      return me.calls_sources == sub_.front().calls_sources && (me.trials < kFormTrials) == (sub_.front().trials < kFormTrials);
+    });
+    if (agree) return "kernel form " + form(sub_.front());
+    std::string text = "kernel form by subdomain:";
+    for (std::size_t s = 0; s < sub_.size(); ++s) text += (s ? "; " : " ") + std::to_string(s) + ": " + form(sub_[s]);
+    return text;
+  }
 
   // Runs the steps in one launch, or, while the subdomain still times the kernel's two forms
   // (kFormTrials), in trials of trial_steps_ steps.

@@ -53,6 +53,9 @@ class HaloExchange {
   virtual ~HaloExchange() = default;
 
   virtual std::string name() const = 0;
+  // What the backend chose while it ran, for the run's report ("" for nothing): coop, its
+  // kernel's form (timed in each run).
+  virtual std::string choices() const { return ""; }
   // Advances subdomain s by steps [first, first + count), sampling the probes of step n into
   // slot n - first. Called concurrently by the thread of every subdomain of this process (and,
   // in MPI mode, by every rank).

@@ -150,6 +150,7 @@ class Run {
       if (progress.due()) progress.show(n);
     }
     timed_output([&] { finish(); });
+    result_.exchange_choices = exchange_->choices();
     for (int s : local_) {
       const ExchangeTimes& t = exchange_->times()[s];
       result_.seconds_exchange = std::max(result_.seconds_exchange, t.exchange);
@@ -188,6 +189,7 @@ class Run {
       advance(warmup + r * steps, steps);
       t.seconds_per_step.push_back(group_.max(seconds_since(t0)) / steps);
     }
+    t.exchange_choices = exchange_->choices();
     for (int s : local_) {
       const ExchangeTimes& after = exchange_->times()[s];
       t.exchange_per_step = std::max(t.exchange_per_step, (after.exchange - before[s].exchange) / (steps * repeats));

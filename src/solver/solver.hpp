@@ -43,6 +43,7 @@ struct EnergySample {
 struct RunResult {
   std::string engine;
   std::string exchange;
+  std::string exchange_choices;  // HaloExchange::choices() at the end of the run
   int subdomains = 1;
   Index halo_depth = 1;
   std::vector<int> devices;
@@ -76,6 +77,7 @@ RunResult run_model(const Model& model, const RunConfig& config);
 // warmup + steps * repeats steps of source samples.
 struct StepTiming {
   std::string exchange;
+  std::string exchange_choices;  // HaloExchange::choices() after the last repeat
   int subdomains = 1;
   std::vector<double> seconds_per_step;  // one per repeat
   double exchange_per_step = 0;  // slowest subdomain, synchronous backends only (else 0)

@@ -4,6 +4,7 @@
 // on 4 GPUs one slab each; on fewer, some GPUs hold several slabs, so every backend's multi-slab
 // path runs on any machine with a GPU (nccl, which needs a GPU per slab, then skips). Backends
 // that cannot run here are skipped with the reason.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -241,6 +242,17 @@ TEST(MultiGpu, CoopFormsAndTrialsKeepTheBits) {
       expect_matches_one_gpu({"coop", slabs, 1}, contract_deck(), reference);
       expect_matches_one_gpu({"coop", slabs, 1}, cpml_contract_deck(), cpml_reference);
     }
+}
+
+// The run reports the form coop chose and why (run.json's run.exchange_choices, the summary).
+TEST(MultiGpu, CoopReportsItsKernelForm) {
+  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
+  const RunResult timed = run_on(2, "coop", 1);  // 120 steps in calls of 8 and 50: four trials
+  EXPECT_THAT(timed.exchange_choices, ::testing::MatchesRegex("kernel form sources (inlined|called) \\(timed: "
+                                                            "[0-9.]+ us/step inlined, [0-9.]+ called\\)"));
+  const testing::ScopedEnvironmentVariable fixed("YEEX_COOP_CALL_SOURCES", "1");
+  EXPECT_EQ(run_on(2, "coop", 1).exchange_choices, "kernel form sources called (fixed by YEEX_COOP_CALL_SOURCES)");
+  EXPECT_EQ(run_on(2, "overlap", 1).exchange_choices, "");
 }
 
 // Slabs as thin as the halo allows, where the border-first schedules (overlap, b2r, nccl, and

@@ -104,6 +104,7 @@ TEST_P(MpiRun, GivesTheChecksumsOfOneProcess) {
   EXPECT_EQ(mine["run"]["subdomains"], p.ranks);
   EXPECT_EQ(mine["run"]["halo_depth"], p.halo_depth);
   EXPECT_EQ(mine["run"]["exchange"], "mpi");
+  EXPECT_EQ(mine["run"]["exchange_choices"], "") << "mpi chooses nothing while it runs";
   ASSERT_EQ(mine["mpi"]["by_rank"].size(), static_cast<std::size_t>(p.ranks));
   for (int r = 0; r < p.ranks; ++r) {
     EXPECT_EQ(mine["mpi"]["by_rank"][r]["rank"], r);
