@@ -56,7 +56,7 @@
 // guarantee, and if it ever did not, the bounded waits turn it into an error, never a hang.
 // Times: the kernel is one unit, exchange and compute interleaved inside it; times() stays zero.
 // Two forms of the kernel, with the source code inlined or called: each subdomain's first few
-// launches time both and keep the faster (kFormTrials); the bits do not depend on the form.
+// launches time both and keep the faster (FormTrials); the bits do not depend on the form.
 #include "src/exchange/coop_exchange.hpp"
 
 #include <cooperative_groups.h>
@@ -66,7 +66,6 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -77,6 +76,7 @@
 
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/cuda_engine.hpp"
+#include "src/exchange/form_trials.hpp"
 
 namespace yeex {
 namespace {
@@ -88,7 +88,7 @@ namespace cg = cooperative_groups;
 // the occupancy of the engine's sweep kernel, which keeps as many cells' loads in flight). With
 // inject_sources inlined ptxas reports 56 bytes of stack (spills), outside the sweeps' bulk loops
 // (the SASS of the bulk loop has no local memory access): around the border tiles, the band
-// barriers and the step loop; with it called, none (kFormTrials: each run times both). At 40
+// barriers and the step loop; with it called, none (FormTrials: each run times both). At 40
 // registers the sweep was 13 % slower at 512^3 (3.46 against 3.06 ms per step, without bands).
 // Blocks of 1024 (tiles of 32 x 32) against 256 (32 x 8), the same threads per SM, one H200, one
 // GPU, the engine's step in the same invocation 2.53 ms: 2.62 against 2.70 ms per 512^3 step, 55.6
@@ -206,21 +206,13 @@ unsigned band_planes(unsigned tiles_per_plane, unsigned planes, unsigned blocks)
 //        f64 128^3 23.9 / 25.3, 512^3 25.7 / 26.4; CPML f32 128^3 22.8 / 22.8, 512^3 36.6 / 36.5;
 //        128 x 128 x 32 (a GPU's share of 128^3 over 4) 41.6 / 38.1, x 64 41.6 / 50.6
 //   H100 f32 128^3 31.8 / 35.3, 384^3 36.9 / 36.9, 512^3 35.6 / 37.1; f64 512^3 18.7 / 16.6
-// So each subdomain times both: its first kFormTrials launches alternate the forms (inlined
-// first), trial_steps steps each (a call of fewer steps makes a shorter trial), and the rest run
-// the form whose faster trial took less time per step. Both forms compute the same bits (same
-// arithmetic, same order); the choice moves only the speed. Every subdomain runs the same trial
-// schedule, so on several GPUs each trial times the whole team in one form.
+// So each subdomain times both in its first launches and keeps the faster (FormTrials, form 0:
+// inlined, 1: called). Both forms compute the same bits (same arithmetic, same order); the choice
+// moves only the speed. Every subdomain runs the same trial schedule (trial steps from the largest
+// subdomain), so on several GPUs each trial times the whole team in one form.
 // YEEX_COOP_CALL_SOURCES=0|1 fixes the form (no trials); YEEX_COOP_TUNE_LOG=1 prints each
 // subdomain's trial times and choice on stderr; YEEX_COOP_TRIAL_STEPS=N sets the steps per trial
 // (the tests split calls into trials with it).
-constexpr int kFormTrials = 4;
-constexpr double kTrialCells = 1e8;  // cells updated per trial: 2-5 ms of a GPU
-
-// Steps per trial for subdomains of up to `cells` cells: kTrialCells' worth, 2 to 256.
-Index trial_steps(Index cells) {
-  return std::clamp<Index>(static_cast<Index>(kTrialCells / static_cast<double>(std::max<Index>(cells, 1))), 2, 256);
-}
 
 SweepPlan make_sweep_plan(const FieldLayout& L, const NodeRange& r, unsigned blocks, bool downward, int block_size) {
   const int tile_y = block_size / kTileX;
@@ -465,7 +457,7 @@ __device__ __noinline__ void inject_sources_call(const CoopKernelParams<Real>& p
 
 // Cpml: with the CPML corrections (a separate instantiation, so that a PEC run keeps the plain
 // kernel's registers). CallSources: inject_sources is called, not inlined (the two forms: see
-// kFormTrials).
+// FormTrials).
 template <typename Real, bool Cpml, bool CallSources>
 __global__ void __launch_bounds__(kBlockSize<Real, Cpml>, kMinBlocksPerSm<Real, Cpml>)
     coop_kernel(const __grid_constant__ CoopKernelParams<Real> p) {
@@ -614,22 +606,15 @@ class CoopExchange final : public HaloExchange<Real> {
 
   std::string name() const override { return name_; }
 
-  // The kernel form each subdomain runs, and how it was chosen: "sources called (timed: 12.63
-  // us/step inlined, 13.77 called)" where every subdomain agrees (subdomain 0's times), else one
-  // entry per subdomain.
+  // The kernel form each subdomain runs, and how it was chosen: "kernel form sources called
+  // (timed: 12.63 us/step inlined, 13.77 called)" where every subdomain took the same (subdomain
+  // 0's times), else one entry per subdomain.
   std::string choices() const override {
-    const auto form = [this](const Subdomain& me) {
-      std::string text = me.calls_sources ? "sources called" : "sources inlined";
-      if (me.trials < kFormTrials) return std::string("sources inlined (trials unfinished)");
-      if (!std::isfinite(me.seconds_per_step[0]) || !std::isfinite(me.seconds_per_step[1]))
-        return text + " (fixed by YEEX_COOP_CALL_SOURCES)";
-      char times[96];
-      std::snprintf(times, sizeof times, " (timed: %.2f us/step inlined, %.2f called)", me.seconds_per_step[0] * 1e6,
-                    me.seconds_per_step[1] * 1e6);
-      return text + times;
+    const auto form = [](const Subdomain& me) {
+      return me.trials.describe("sources inlined", "sources called", "YEEX_COOP_CALL_SOURCES");
     };
     const bool agree = std::all_of(sub_.begin(), sub_.end(), [&](const Subdomain& me) {
-      return me.calls_sources == sub_.front().calls_sources && (me.trials < kFormTrials) == (sub_.front().trials < kFormTrials);
+      return me.trials.form() == sub_.front().trials.form() && me.trials.decided() == sub_.front().trials.decided();
     });
     if (agree) return "kernel form " + form(sub_.front());
     std::string text = "kernel form by subdomain:";
@@ -638,18 +623,18 @@ class CoopExchange final : public HaloExchange<Real> {
   }
 
   // Runs the steps in one launch, or, while the subdomain still times the kernel's two forms
-  // (kFormTrials), in trials of trial_steps_ steps.
+  // (FormTrials), in trials.
   void advance(int s, Index first, Index count) override {
     Subdomain& me = sub_[s];
     for (Index done = 0; done < count;) {
-      const bool trial = me.trials < kFormTrials;
-      const Index steps = trial ? std::min(count - done, trial_steps_) : count - done;
-      const bool calls = trial ? me.trials % 2 == 1 : me.calls_sources;
+      const FormTrials::Launch next = me.trials.next(count - done);
       const auto t0 = std::chrono::steady_clock::now();
-      launch(s, first, done, steps, calls);
-      if (trial)
-        record_trial(s, calls, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / steps);
-      done += steps;
+      launch(s, first, done, next.steps, next.form);
+      if (next.timed) {
+        me.trials.record(next.form, seconds_since(t0) / next.steps);
+        log_choice(s);
+      }
+      done += next.steps;
     }
   }
 
@@ -686,15 +671,16 @@ class CoopExchange final : public HaloExchange<Real> {
     me.next_step = first + count;
   }
 
-  // One timed launch of the form `calls` (see kFormTrials); the last trial picks the form.
-  void record_trial(int s, bool calls, double seconds_per_step) {
-    Subdomain& me = sub_[s];
-    me.seconds_per_step[calls] = std::min(me.seconds_per_step[calls], seconds_per_step);
-    if (++me.trials < kFormTrials) return;
-    me.calls_sources = me.seconds_per_step[1] < me.seconds_per_step[0];
-    if (const char* log = std::getenv("YEEX_COOP_TUNE_LOG"); log && std::atoi(log) != 0)
+  static double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+  // YEEX_COOP_TUNE_LOG=1: subdomain s's trial times and choice on stderr, once it has chosen.
+  void log_choice(int s) const {
+    const FormTrials& t = sub_[s].trials;
+    if (const char* log = std::getenv("YEEX_COOP_TUNE_LOG"); log && std::atoi(log) != 0 && t.decided())
       std::fprintf(stderr, "coop: subdomain %d: %.2f us per step with the sources inlined, %.2f called: %s\n", s,
-                   me.seconds_per_step[0] * 1e6, me.seconds_per_step[1] * 1e6, me.calls_sources ? "called" : "inlined");
+                   t.best(false) * 1e6, t.best(true) * 1e6, t.form() ? "called" : "inlined");
   }
 
   struct Subdomain {
@@ -702,10 +688,7 @@ class CoopExchange final : public HaloExchange<Real> {
     int device = -1;
     unsigned grid = 0;
     const void* kernels[2] = {};     // coop_kernel's instantiations: [0] inlines inject_sources, [1] calls it
-    int trials = 0;                  // launches timed so far (form trials, see kFormTrials)
-    double seconds_per_step[2] = {std::numeric_limits<double>::infinity(),
-                                  std::numeric_limits<double>::infinity()};  // best trial per form
-    bool calls_sources = false;      // the form chosen
+    FormTrials trials{2, std::nullopt};  // which of them runs (set_up)
     void* stream = nullptr;
     CoopSignals* signals = nullptr;  // device memory of `device`
     CoopSignals* status = nullptr;   // pinned host copy, read after each launch
@@ -735,7 +718,7 @@ class CoopExchange final : public HaloExchange<Real> {
       YEEX_CUDA(cudaMemset(me.signals, 0, sizeof(CoopSignals)));
       me.status = static_cast<CoopSignals*>(allocate_pinned(sizeof(CoopSignals)));
     }
-    trial_steps_ = trial_steps(largest);
+    trial_steps_ = FormTrials::steps_for(largest);
     if (const char* steps = std::getenv("YEEX_COOP_TRIAL_STEPS")) trial_steps_ = std::max(1, std::atoi(steps));
     for (int s = 0; s < count; ++s) {
       const CudaEngineView<Real> v = cuda_engine_view(*ctx.engines[s]);
@@ -751,10 +734,9 @@ class CoopExchange final : public HaloExchange<Real> {
       p.h_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.h), sub_[s].grid, true, threads);
       p.e_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.e), sub_[s].grid, false, threads);
       for (bool calls : {false, true}) sub_[s].kernels[calls] = coop_kernel_for<Real>(v.cpml.faces > 0, calls);
-      if (const char* form = std::getenv("YEEX_COOP_CALL_SOURCES")) {
-        sub_[s].calls_sources = std::atoi(form) != 0;
-        sub_[s].trials = kFormTrials;
-      }
+      std::optional<bool> fixed;
+      if (const char* form = std::getenv("YEEX_COOP_CALL_SOURCES")) fixed = std::atoi(form) != 0;
+      sub_[s].trials = FormTrials(trial_steps_, fixed);
       p.sources = v.sources;
       p.source_count = v.source_count;
       p.source_rounds = v.source_rounds;
@@ -888,7 +870,7 @@ class CoopExchange final : public HaloExchange<Real> {
   }
 
   std::string name_;
-  Index trial_steps_ = 2;  // steps per form trial, the same for every subdomain (trial_steps)
+  Index trial_steps_ = 2;  // steps per form trial, the same for every subdomain (FormTrials::steps_for)
   std::vector<Subdomain> sub_;
   std::atomic<bool> failed_{false};
 };
