@@ -611,7 +611,7 @@ class CoopExchange final : public HaloExchange<Real> {
   // 0's times), else one entry per subdomain.
   std::string choices() const override {
     const auto form = [](const Subdomain& me) {
-      return me.trials.describe("sources inlined", "sources called", "YEEX_COOP_CALL_SOURCES");
+      return "sources " + me.trials.describe("inlined", "called", "YEEX_COOP_CALL_SOURCES");
     };
     const bool agree = std::all_of(sub_.begin(), sub_.end(), [&](const Subdomain& me) {
       return me.trials.form() == sub_.front().trials.form() && me.trials.decided() == sub_.front().trials.decided();
