@@ -488,7 +488,8 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
                   per_device);
     std::fflush(stdout);
     rows.push_back({{"scaling", r.scaling}, {"size", r.size}, {"grid", {r.grid.nx, r.grid.ny, r.grid.nz}},
-                    {"exchange", r.exchange}, {"exchange_choices", r.exchange_choices}, {"devices", r.count},
+                    {"exchange", r.exchange}, {"exchange_choices", r.exchange_choices},
+                    {"settling_steps", r.settling_steps}, {"devices", r.count},
                     {"halo_depth", r.halo_depth},
                     {"seconds_per_step_median", r.seconds_per_step}, {"seconds_per_step_min", r.min_seconds_per_step},
                     {"seconds_per_step_max", r.max_seconds_per_step}, {"exchange_seconds_per_step", r.exchange_per_step},

@@ -80,7 +80,7 @@ BenchRow measure(const BenchConfig& b, BenchRow row, const ProcessGroup* group) 
     row.skipped = e.what();
     return row;
   }
-  const Index steps = b.warmup + b.steps * b.repeats;
+  const Index steps = b.warmup + b.steps * b.repeats + kSettlingSlack;
   const auto t0 = std::chrono::steady_clock::now();
   const Model model = build_model(b.deck ? stretch_deck(*b.deck, row.grid, steps) : bench_deck(row.grid, steps, b.cpml_cells));
   const double seconds_model = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -94,6 +94,7 @@ BenchRow measure(const BenchConfig& b, BenchRow row, const ProcessGroup* group) 
   row.exchange_per_step = t.exchange_per_step;
   row.wait_per_step = t.wait_per_step;
   row.exchange_choices = t.exchange_choices;
+  row.settling_steps = t.settling_steps;
   row.gcells_per_second = double(row.grid.cells()) / row.seconds_per_step / 1e9;
   return row;
 }

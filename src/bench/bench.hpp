@@ -53,6 +53,7 @@ struct BenchRow {
   GridShape grid;        // global grid of this row
   std::string exchange;  // "-" for the 1-device baseline
   std::string exchange_choices;  // what the backend chose while it ran (HaloExchange::choices)
+  Index settling_steps = 0;      // untimed steps after the warm-up while the backend settled
   int count = 1;
   Index halo_depth = 1;
   double seconds_per_step = 0;  // median of the repeats

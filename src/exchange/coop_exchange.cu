@@ -622,6 +622,8 @@ class CoopExchange final : public HaloExchange<Real> {
     return text;
   }
 
+  Index settling_steps(int s) const override { return sub_[s].trials.steps_to_decide(); }
+
   // Runs the steps in one launch, or, while the subdomain still times the kernel's two forms
   // (FormTrials), in trials.
   void advance(int s, Index first, Index count) override {

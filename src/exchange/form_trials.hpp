@@ -53,6 +53,8 @@ class FormTrials {
   }
 
   bool decided() const { return trials_ >= kTrials; }
+  // Steps of trials still to run, where calls are long enough to give each its trial_steps.
+  Index steps_to_decide() const { return decided() ? 0 : (kTrials - trials_) * trial_steps_; }
   bool form() const { return form_; }  // the chosen one (form 0 until decided)
   bool fixed() const { return fixed_; }
   double best(bool form) const { return best_[form]; }  // seconds per step (infinity: no trial)

@@ -56,6 +56,9 @@ class HaloExchange {
   // What the backend chose while it ran, for the run's report ("" for nothing): coop, its
   // kernel's form (timed in each run).
   virtual std::string choices() const { return ""; }
+  // Steps subdomain s still takes before it runs as it will for the rest of the run (coop: its
+  // kernel-form trials); yeex bench adds them to the warm-up, so that no timed step is a trial.
+  virtual Index settling_steps(int s) const { (void)s; return 0; }
   // Advances subdomain s by steps [first, first + count), sampling the probes of step n into
   // slot n - first. Called concurrently by the thread of every subdomain of this process (and,
   // in MPI mode, by every rank).

@@ -180,6 +180,13 @@ class Run {
       });
     };
     advance(0, warmup);
+    // The backend's own settling (coop's kernel-form trials), untimed, as far as the model's
+    // source samples reach (time_model's callers leave kSettlingSlack steps for it).
+    double settle = 0;
+    for (int s : local_) settle = std::max(settle, static_cast<double>(exchange_->settling_steps(s)));
+    t.settling_steps = std::min(static_cast<Index>(group_.max(settle)), model_.steps - (warmup + steps * repeats));
+    if (t.settling_steps > 0) advance(warmup, t.settling_steps);
+    warmup += t.settling_steps;
     t.exchange = exchange_name_;
     t.subdomains = decomposition_.size();
     const std::vector<ExchangeTimes> before = exchange_->times();

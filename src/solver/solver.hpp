@@ -77,6 +77,7 @@ RunResult run_model(const Model& model, const RunConfig& config);
 // warmup + steps * repeats steps of source samples.
 struct StepTiming {
   std::string exchange;
+  Index settling_steps = 0;  // untimed steps after the warm-up, for the backend to settle (HaloExchange::settling_steps)
   std::string exchange_choices;  // HaloExchange::choices() after the last repeat
   int subdomains = 1;
   std::vector<double> seconds_per_step;  // one per repeat
@@ -85,6 +86,9 @@ struct StepTiming {
   double seconds_setup = 0;      // slowest process: engines, exchange, pseudo-random fields
 };
 StepTiming time_model(const Model& model, const RunConfig& config, Index warmup, Index steps, int repeats);
+// Steps a model for time_model should hold beyond warmup + steps * repeats, for the backend to
+// settle after the warm-up (StepTiming::settling_steps; coop's trials take at most 4 x 256).
+constexpr Index kSettlingSlack = 1024;
 
 // What a run of `config` asks of the exchange backends: engine, GPUs (an empty list: GPU 0),
 // slab count (one per GPU on the cuda engine, one per rank in MPI mode), halo depth, peer

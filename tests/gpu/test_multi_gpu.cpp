@@ -255,6 +255,26 @@ TEST(MultiGpu, CoopReportsItsKernelForm) {
   EXPECT_EQ(run_on(2, "overlap", 1).exchange_choices, "");
 }
 
+// yeex bench times coop only after its kernel-form trials: time_model runs them untimed after the
+// warm-up (StepTiming::settling_steps), within the kSettlingSlack steps the model holds.
+TEST(MultiGpu, BenchTimesCoopAfterItsTrials) {
+  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
+  const Index warmup = 2, steps = 5;
+  const int repeats = 2;
+  Deck deck = contract_deck();
+  deck.steps = warmup + steps * repeats + kSettlingSlack;
+  RunConfig config;
+  config.engine = "cuda";
+  config.exchange = "coop";
+  config.devices = slab_devices(2);
+  const StepTiming t = time_model(build_model(deck), config, warmup, steps, repeats);
+  // The contract's slabs are small: trials of 256 steps; the warm-up was the first trial.
+  EXPECT_EQ(t.settling_steps, 3 * 256);
+  EXPECT_THAT(t.exchange_choices, ::testing::HasSubstr("(timed: "));
+  config.exchange = "overlap";
+  EXPECT_EQ(time_model(build_model(deck), config, warmup, steps, repeats).settling_steps, 0);
+}
+
 // Slabs as thin as the halo allows, where the border-first schedules (overlap, b2r, nccl, and
 // coop's border tiles) have no bulk to hide the exchange behind: nz = 4 or 8 over 2..4 slabs gives
 // one-plane slabs at R = 1 (every plane is border) and slabs of R planes at R > 1.

@@ -147,7 +147,11 @@ TEST(Cli, ExchangeListAndBench) {
   EXPECT_EQ(j["format"], "yeex-bench-2");
   EXPECT_GE(j["rows"].size(), 3u);
   for (const auto& row : j["rows"])
-    if (row["skipped"] == "") EXPECT_GT(row["setup_seconds"].get<double>(), 0.0) << row.dump();
+    if (row["skipped"] == "") {
+      EXPECT_GT(row["setup_seconds"].get<double>(), 0.0) << row.dump();
+      EXPECT_EQ(row["exchange_choices"], "") << "the host backends choose nothing while they run";
+      EXPECT_EQ(row["settling_steps"], 0) << "nor do they settle after the warm-up";
+    }
   // efficiency_own: against the backend's own 1-device row (1 on that row), none for the engine's.
   std::map<std::string, double> one_device;  // seconds per step of each backend's 1-device row
   for (const auto& row : j["rows"]) {

@@ -41,6 +41,18 @@ TEST(FormTrials, AlternatesFourTrialsThenKeepsTheFaster) {
   EXPECT_EQ(call(t, 1000, seconds), (std::vector<Taken>{{1000, true, false}}));
 }
 
+TEST(FormTrials, SaysHowManyTrialStepsAreLeft) {
+  FormTrials t(10, std::nullopt);
+  const double seconds[2] = {1e-6, 2e-6};
+  EXPECT_EQ(t.steps_to_decide(), 40);
+  call(t, 15, seconds);  // trials of 10 and 5
+  EXPECT_EQ(t.steps_to_decide(), 20);
+  call(t, t.steps_to_decide(), seconds);  // what yeex bench runs after its warm-up
+  EXPECT_TRUE(t.decided());
+  EXPECT_EQ(t.steps_to_decide(), 0);
+  EXPECT_EQ(FormTrials(10, true).steps_to_decide(), 0);
+}
+
 TEST(FormTrials, ShortCallsMakeShortTrials) {
   FormTrials t(256, std::nullopt);
   const double seconds[2] = {1e-6, 3e-6};  // form 0 faster
