@@ -209,7 +209,8 @@ unsigned band_planes(unsigned tiles_per_plane, unsigned planes, unsigned blocks)
 // So each subdomain times both in its first launches and keeps the faster (FormTrials, form 0:
 // inlined, 1: called). Both forms compute the same bits (same arithmetic, same order); the choice
 // moves only the speed. Every subdomain runs the same trial schedule (trial steps from the largest
-// subdomain), so on several GPUs each trial times the whole team in one form.
+// subdomain), so on several GPUs each trial times the whole team in one form, and the team's times
+// (each form's slowest subdomain) choose one form for all (agree).
 // YEEX_COOP_CALL_SOURCES=0|1 fixes the form (no trials); YEEX_COOP_TUNE_LOG=1 prints each
 // subdomain's trial times and choice on stderr; YEEX_COOP_TRIAL_STEPS=N sets the steps per trial
 // (the tests split calls into trials with it).
@@ -634,7 +635,7 @@ class CoopExchange final : public HaloExchange<Real> {
       launch(s, first, done, next.steps, next.form);
       if (next.timed) {
         me.trials.record(next.form, seconds_since(t0) / next.steps);
-        log_choice(s);
+        if (me.trials.decided()) agree(s);
       }
       done += next.steps;
     }
@@ -677,12 +678,21 @@ class CoopExchange final : public HaloExchange<Real> {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
 
-  // YEEX_COOP_TUNE_LOG=1: subdomain s's trial times and choice on stderr, once it has chosen.
-  void log_choice(int s) const {
-    const FormTrials& t = sub_[s].trials;
-    if (const char* log = std::getenv("YEEX_COOP_TUNE_LOG"); log && std::atoi(log) != 0 && t.decided())
+  // After subdomain s's last trial: every subdomain takes the form the team's times choose (for
+  // each form, the slowest subdomain's best trial), since they step together and every one
+  // reaches its last trial in the same call. YEEX_COOP_TUNE_LOG=1: s's own times on stderr.
+  void agree(int s) {
+    FormTrials& mine = sub_[s].trials;
+    if (const char* log = std::getenv("YEEX_COOP_TUNE_LOG"); log && std::atoi(log) != 0)
       std::fprintf(stderr, "coop: subdomain %d: %.2f us per step with the sources inlined, %.2f called: %s\n", s,
-                   t.best(false) * 1e6, t.best(true) * 1e6, t.form() ? "called" : "inlined");
+                   mine.best(false) * 1e6, mine.best(true) * 1e6, mine.form() ? "called" : "inlined");
+    if (sub_.size() < 2 || !this->context_.team) return;
+    this->context_.team->barrier();  // every subdomain's trials recorded
+    double team[2] = {0, 0};
+    for (const Subdomain& other : sub_)
+      for (int form = 0; form < 2; ++form) team[form] = std::max(team[form], other.trials.best(form));
+    this->context_.team->barrier();  // every subdomain has read the others' times
+    mine.agree(team[0], team[1]);
   }
 
   struct Subdomain {

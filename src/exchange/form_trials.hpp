@@ -52,6 +52,16 @@ class FormTrials {
     if (++trials_ == kTrials) form_ = best_[1] < best_[0];
   }
 
+  // Subdomains that step together (the same trials at the same steps) should take the same form:
+  // once every one has decided, each calls this with the team's times (for each form, its slowest
+  // subdomain's best trial), which then decide and are reported instead of its own.
+  void agree(double team_seconds0, double team_seconds1) {
+    if (fixed_ || !decided()) return;
+    best_[0] = team_seconds0;
+    best_[1] = team_seconds1;
+    form_ = best_[1] < best_[0];
+  }
+
   bool decided() const { return trials_ >= kTrials; }
   // Steps of trials still to run, where calls are long enough to give each its trial_steps.
   Index steps_to_decide() const { return decided() ? 0 : (kTrials - trials_) * trial_steps_; }

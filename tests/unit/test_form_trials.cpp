@@ -77,6 +77,21 @@ TEST(FormTrials, EachFormKeepsItsBetterTrial) {
   EXPECT_EQ(t.describe("a", "b", "X"), "a (timed: 1000000.00 us/step a, 2000000.00 b)");
 }
 
+TEST(FormTrials, TheTeamsTimesDecideOnceDecided) {
+  FormTrials t(10, std::nullopt);
+  t.agree(1.0, 2.0);  // before its own trials: ignored
+  EXPECT_FALSE(t.decided());
+  const double seconds[2] = {2e-6, 1e-6};  // alone it would call
+  call(t, 40, seconds);
+  EXPECT_TRUE(t.form());
+  t.agree(3e-6, 4e-6);  // the team is slower with form 1 (its slowest subdomain)
+  EXPECT_FALSE(t.form());
+  EXPECT_EQ(t.describe("a", "b", "X"), "a (timed: 3.00 us/step a, 4.00 b)");
+  FormTrials fixed(10, true);
+  fixed.agree(1.0, 2.0);
+  EXPECT_TRUE(fixed.form());
+}
+
 TEST(FormTrials, AFixedFormRunsWholeCallsUntimed) {
   for (bool form : {false, true}) {
     FormTrials t(10, form);
