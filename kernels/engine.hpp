@@ -5,8 +5,8 @@
 // hands it a fully resolved EngineSetup (coefficients, source samples, probe offsets).
 #pragma once
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>

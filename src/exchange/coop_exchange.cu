@@ -607,20 +607,10 @@ class CoopExchange final : public HaloExchange<Real> {
 
   std::string name() const override { return name_; }
 
-  // The kernel form each subdomain runs, and how it was chosen: "kernel form sources called
-  // (timed: 12.63 us/step inlined, 13.77 called)" where every subdomain took the same (subdomain
-  // 0's times), else one entry per subdomain.
+  // The kernel form the subdomains run (one for all: agree, through the solver's thread team), and
+  // how it was chosen: "kernel form sources called (timed: 12.63 us/step inlined, 13.77 called)".
   std::string choices() const override {
-    const auto form = [](const Subdomain& me) {
-      return "sources " + me.trials.describe("inlined", "called", "YEEX_COOP_CALL_SOURCES");
-    };
-    const bool agree = std::all_of(sub_.begin(), sub_.end(), [&](const Subdomain& me) {
-      return me.trials.form() == sub_.front().trials.form() && me.trials.decided() == sub_.front().trials.decided();
-    });
-    if (agree) return "kernel form " + form(sub_.front());
-    std::string text = "kernel form by subdomain:";
-    for (std::size_t s = 0; s < sub_.size(); ++s) text += (s ? "; " : " ") + std::to_string(s) + ": " + form(sub_[s]);
-    return text;
+    return "kernel form sources " + sub_.front().trials.describe("inlined", "called", "YEEX_COOP_CALL_SOURCES");
   }
 
   Index settling_steps(int s) const override { return sub_[s].trials.steps_to_decide(); }
@@ -730,8 +720,12 @@ class CoopExchange final : public HaloExchange<Real> {
       YEEX_CUDA(cudaMemset(me.signals, 0, sizeof(CoopSignals)));
       me.status = static_cast<CoopSignals*>(allocate_pinned(sizeof(CoopSignals)));
     }
-    trial_steps_ = FormTrials::steps_for(largest);
-    if (const char* steps = std::getenv("YEEX_COOP_TRIAL_STEPS")) trial_steps_ = std::max(1, std::atoi(steps));
+    // The same trial schedule for every subdomain: steps from the largest one.
+    Index trial_steps = FormTrials::steps_for(largest);
+    if (const char* steps = std::getenv("YEEX_COOP_TRIAL_STEPS")) trial_steps = std::max(1, std::atoi(steps));
+    std::optional<bool> fixed;
+    if (const char* form = std::getenv("YEEX_COOP_CALL_SOURCES")) fixed = std::atoi(form) != 0;
+    const FormTrials trials(trial_steps, fixed);
     for (int s = 0; s < count; ++s) {
       const CudaEngineView<Real> v = cuda_engine_view(*ctx.engines[s]);
       const SweepRanges ranges = update_ranges(d, s, 1, 0);
@@ -746,9 +740,7 @@ class CoopExchange final : public HaloExchange<Real> {
       p.h_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.h), sub_[s].grid, true, threads);
       p.e_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.e), sub_[s].grid, false, threads);
       for (bool calls : {false, true}) sub_[s].kernels[calls] = coop_kernel_for<Real>(v.cpml.faces > 0, calls);
-      std::optional<bool> fixed;
-      if (const char* form = std::getenv("YEEX_COOP_CALL_SOURCES")) fixed = std::atoi(form) != 0;
-      sub_[s].trials = FormTrials(trial_steps_, fixed);
+      sub_[s].trials = trials;
       p.sources = v.sources;
       p.source_count = v.source_count;
       p.source_rounds = v.source_rounds;
@@ -882,7 +874,6 @@ class CoopExchange final : public HaloExchange<Real> {
   }
 
   std::string name_;
-  Index trial_steps_ = 2;  // steps per form trial, the same for every subdomain (FormTrials::steps_for)
   std::vector<Subdomain> sub_;
   std::atomic<bool> failed_{false};
 };
