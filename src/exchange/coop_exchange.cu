@@ -400,6 +400,19 @@ __device__ __forceinline__ Index update_tile_node(const CoopKernelParams<Real>& 
 // the remaining ones): no block runs more than a band ahead of the slowest. A step at 512^3 on
 // one H200 (engine 2.52 ms): 2.88 ms without bands, 2.81 with bands of 16 planes, 2.69 of 32,
 // 2.67 of 64 (results/2026-11-21-session4-h200x4/call4).
+// Measured and not kept (results/2026-11-25-session15; one H200, coop on one GPU, 512^3 f32, this
+// sweep 51.6-51.9 Gcells/s, the engine 54.4; Nsight Compute: both move 74.4-74.6 B of DRAM per cell
+// and step, the engine at 96 % of the copy bandwidth, so the gap is synchronisation, not traffic):
+// - blocks drawing their tiles in order from a counter, 1 / 2 / 4 at a time, no bands: 44.3 / 46.7
+//   / 49.1 (a barrier and an atomic per draw);
+// - soft bands (a block waits at a band's end only for every block to finish the band before):
+//   47.7-47.9 with bands of 16 to 66 planes: the grid.sync() is what keeps the tiles at work
+//   contiguous;
+// - one fused pass (H on band r and E on band r - 1 of B planes, a grid.sync() per round): DRAM
+//   reads fall from 50.4 to 26.2 B per cell at B = 1, 37.2 at 2, none at 4, but the 2 * 512 / B
+//   grid.sync()s cost more: 31.9 / 37.7 / 40.7 / 44.6 / 46.9 at B = 1 / 2 / 4 / 8 / 16; E waiting
+//   on per-plane counters of H instead (no grid.sync()): 31-35, and 46 B read (the blocks drift);
+// - tiles of 64 x 16 or 128 x 8 nodes: 51.1 / 51.3.
 template <typename Real, bool UpdateH, bool Cpml>
 __device__ void sweep(const CoopKernelParams<Real>& p, const SweepPlan& s, const PlanePush<Real>& push,
                       unsigned long long* tiles_done, Index n) {
