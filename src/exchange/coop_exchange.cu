@@ -409,9 +409,11 @@ __device__ __forceinline__ Index update_tile_node(const CoopKernelParams<Real>& 
 //   47.7-47.9 with bands of 16 to 66 planes: the grid.sync() is what keeps the tiles at work
 //   contiguous;
 // - one fused pass (H on band r and E on band r - 1 of B planes, a grid.sync() per round): DRAM
-//   reads fall from 50.4 to 26.2 B per cell at B = 1, 37.2 at 2, none at 4, but the 2 * 512 / B
+//   reads fall from 50.4 to 26.2 B per cell at B = 1, 37.2 at 2, none at 4, but the 512 / B + 1
 //   grid.sync()s cost more: 31.9 / 37.7 / 40.7 / 44.6 / 46.9 at B = 1 / 2 / 4 / 8 / 16; E waiting
 //   on per-plane counters of H instead (no grid.sync()): 31-35, and 46 B read (the blocks drift);
+//   each block walking its own column of tiles, waiting on its neighbours' counters: 27.7 B read,
+//   but 36.9, latency-bound (one node per thread and plane, two waits per plane);
 // - tiles of 64 x 16 or 128 x 8 nodes: 51.1 / 51.3.
 template <typename Real, bool UpdateH, bool Cpml>
 __device__ void sweep(const CoopKernelParams<Real>& p, const SweepPlan& s, const PlanePush<Real>& push,
