@@ -339,3 +339,67 @@ knob_runs() {
     pack
   done
 }
+# --- fifteenth session ---
+# `coop_tests NAME [VAR=VALUE ...]`: test_multi_gpu's coop and bench tests (FILTER: other gtest
+# filters) under the environment, as coop_tests_NAME.
+coop_tests() {
+  local name=$1
+  shift
+  run "coop_tests_$name" 300 env "$@" "$b/tests/gpu/test_multi_gpu" --gtest_color=no --gtest_brief=1 \
+    --gtest_filter="${FILTER:-MultiGpu.Coop*:MultiGpu.Bench*}"
+}
+# `ncu_box NAME KERNEL_REGEX [yeex run ARGS ...]`: Nsight Compute's time and DRAM bytes for every
+# launch of the kernels matching KERNEL_REGEX while `yeex run` runs the bench box (512^3) as a deck
+# of 4 steps (OUT_DIR/box4.toml) on GPU 0 with the ARGS, coop's kernel form fixed (no trials), under
+# the caller's environment: OUT_DIR/NAME.txt.
+ncu_box() {
+  local name=$1 kernel=$2 ncu
+  shift 2
+  [[ -f $out/box4.toml ]] || sed -e 's/^steps = 100 /steps = 4 /' inputs/bench_box.toml > "$out/box4.toml"
+  ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+  CUDA_VISIBLE_DEVICES=0 YEEX_COOP_CALL_SOURCES=1 run "$name" 200 "$ncu" --clock-control none \
+    --kernel-name "regex:$kernel" --launch-count 100 --csv \
+    --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,l1tex__t_sector_hit_rate.pct \
+    "$b/yeex" run "$out/box4.toml" --engine cuda --gpus 1 --output "$out/o_$name" "$@"
+  rm -rf "$out/o_$name"
+}
+# `ncu_values NAME`: the metric, unit and value columns of OUT_DIR/NAME.txt (ncu_box's and the like).
+ncu_values() { grep '^"' "$out/$1.txt" | awk -F'","' 'NR > 1 {print $(NF-2), $(NF-1), $NF}' | tr -d '"'; }
+# `fused_stream_runs FILTER SEGMENT...`: the fused-step prototype ($b/fused_stream: bits after 7
+# steps, then 20 timed steps at 256^3 and 512^3) on the cases whose label holds FILTER, with
+# segments of each SEGMENT planes, as FILTER_segSEGMENT; then the summary, the bits and 512^3 lines,
+# the 256^3 ones.
+fused_stream_runs() {
+  local filter=$1 seg
+  shift
+  for seg in "$@"; do
+    run "${filter}_seg$seg" 400 "$b/fused_stream" 7 20 "$seg" "$filter"
+    pack
+  done
+  echo "done ($((SECONDS - t0)) s)" >> "$out/summary.txt"; pack
+  cat "$out/summary.txt"
+  grep -h "bits\|512^3" "$out/$filter"_seg*.txt
+  grep -h "256^3" "$out/$filter"_seg*.txt
+}
+# `fuse_start NAME LAG PREFIX LAGS...` (the fused-sweep patches' knobs): coop_tests NAME under
+# YEEX_COOP_FUSE=1, the coop tests again with YEEX_COOP_FUSE_LAG=LAG as NAME_lagLAG; pack; then
+# $b/yeex-u (not fused) and $b/PREFIXL fused with lag L for each of LAGS.
+fuse_start() {
+  local name=$1 lag=$2 prefix=$3 l
+  shift 3
+  coop_tests "$name" YEEX_COOP_FUSE=1
+  FILTER='MultiGpu.Coop*' coop_tests "${name}_lag$lag" YEEX_COOP_FUSE=1 YEEX_COOP_FUSE_LAG="$lag"
+  pack
+  env_bin yeex-u YEEX_COOP_FUSE=0
+  for l in "$@"; do env_bin "$prefix$l" YEEX_COOP_FUSE=1 YEEX_COOP_FUSE_LAG="$l"; done
+}
+# `fuse_finish NAME`: pack; ncu_box NAME on the coop kernel under YEEX_COOP_FUSE=1; then the tests'
+# verdicts, coop_rates and NAME's values.
+fuse_finish() {
+  pack
+  YEEX_COOP_FUSE=1 ncu_box "$1" coop_kernel --exchange coop
+  echo "done ($((SECONDS - t0)) s)" >> "$out/summary.txt"; pack
+  grep -h "PASSED\|FAILED" "$out"/coop_tests_*.txt
+  coop_rates
+  ncu_values "$1"
+}

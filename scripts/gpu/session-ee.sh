@@ -8,9 +8,7 @@
 # src/exchange/coop_exchange.cu of d782d2b, built as build/slim): measured, not kept.
 set -uo pipefail
 source scripts/gpu/lib.sh "$1"
-for g in 1 4; do
-  run "coop_tests_g$g" 300 env YEEX_COOP_GRAB=$g "$b/tests/gpu/test_multi_gpu" --gtest_color=no --gtest_brief=1 --gtest_filter='MultiGpu.Coop*:MultiGpu.Bench*'
-done
+for g in 1 4; do coop_tests "g$g" YEEX_COOP_GRAB=$g; done
 pack
 for g in 0 1 2 4; do env_bin "yeex-g$g" YEEX_COOP_GRAB=$g; done
 coop_rate_runs 2 "yeex-g0 yeex-g1 yeex-g2 yeex-g4" "128 --steps 400 --repeats 9" 256 512 \

@@ -10,7 +10,7 @@
 # src/exchange/coop_exchange.cu of d782d2b, built as build/slim): measured, not kept.
 set -uo pipefail
 source scripts/gpu/lib.sh "$1"
-run coop_tests_soft 300 env YEEX_COOP_SOFT_BANDS=1 YEEX_COOP_BAND=2 "$b/tests/gpu/test_multi_gpu" --gtest_color=no --gtest_brief=1 --gtest_filter='MultiGpu.Coop*:MultiGpu.Bench*'
+coop_tests soft YEEX_COOP_SOFT_BANDS=1 YEEX_COOP_BAND=2
 pack
 env_bin yeex-s0 YEEX_COOP_SOFT_BANDS=0
 env_bin yeex-s1 YEEX_COOP_SOFT_BANDS=1

@@ -10,9 +10,7 @@
 # src/exchange/coop_exchange.cu of d782d2b, built as build/slim): measured, not kept.
 set -uo pipefail
 source scripts/gpu/lib.sh "$1"
-for f in 1 4; do
-  run "coop_tests_f$f" 300 env YEEX_COOP_FUSE=$f "$b/tests/gpu/test_multi_gpu" --gtest_color=no --gtest_brief=1 --gtest_filter='MultiGpu.Coop*:MultiGpu.Bench*'
-done
+for f in 1 4; do coop_tests "f$f" YEEX_COOP_FUSE=$f; done
 pack
 for f in 0 1 2 4 8 16; do env_bin "yeex-f$f" YEEX_COOP_FUSE=$f; done
 coop_rate_runs 1 "yeex-f0 yeex-f1 yeex-f2 yeex-f4 yeex-f8 yeex-f16" "128 --steps 400 --repeats 9" 256 512 \

@@ -8,19 +8,11 @@
 # src/exchange/coop_exchange.cu of d782d2b, built as build/slim): measured, not kept.
 set -uo pipefail
 source scripts/gpu/lib.sh "$1"
-NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
-echo "ncu: $NCU" >> "$out/summary.txt"
-sed -e 's/^steps = 100 /steps = 4 /' inputs/bench_box.toml > "$out/box4.toml"
-m=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,l1tex__t_sector_hit_rate.pct
-export CUDA_VISIBLE_DEVICES=0 YEEX_COOP_CALL_SOURCES=1
-run ncu_engine 200 "$NCU" --clock-control none --kernel-name regex:yee_ --launch-count 100 --metrics $m --csv \
-  "$b/yeex" run "$out/box4.toml" --engine cuda --gpus 1 --output "$out/o_engine"
+ncu_box ncu_engine yee_
 for f in 0 1 2 4; do
-  run "ncu_f$f" 200 env YEEX_COOP_FUSE=$f "$NCU" --clock-control none --kernel-name regex:coop_kernel --launch-count 100 --metrics $m --csv \
-    "$b/yeex" run "$out/box4.toml" --engine cuda --gpus 1 --exchange coop --output "$out/o_f$f"
+  YEEX_COOP_FUSE=$f ncu_box "ncu_f$f" coop_kernel --exchange coop
   pack
 done
-rm -rf "$out"/o_*
 echo "done ($((SECONDS - t0)) s)" >> "$out/summary.txt"; pack
 cat "$out/summary.txt"
 for f in "$out"/ncu_*.txt; do

@@ -9,23 +9,9 @@
 # src/exchange/coop_exchange.cu of d782d2b, built as build/slim): measured, not kept.
 set -uo pipefail
 source scripts/gpu/lib.sh "$1"
-run coop_tests_fused 300 env YEEX_COOP_FUSE=1 "$b/tests/gpu/test_multi_gpu" --gtest_color=no --gtest_brief=1 --gtest_filter='MultiGpu.Coop*:MultiGpu.Bench*'
-run coop_tests_fused_lag1 300 env YEEX_COOP_FUSE=1 YEEX_COOP_FUSE_LAG=1 "$b/tests/gpu/test_multi_gpu" --gtest_color=no --gtest_brief=1 --gtest_filter='MultiGpu.Coop*'
-pack
-env_bin yeex-u YEEX_COOP_FUSE=0
+fuse_start fused 1 yeex-fl 1 2 4 8
 env_bin yeex-fd YEEX_COOP_FUSE=1
-for l in 1 2 4 8; do env_bin "yeex-fl$l" YEEX_COOP_FUSE=1 YEEX_COOP_FUSE_LAG=$l; done
 coop_rate_runs 1 "yeex-u yeex-fd" "128 --steps 400 --repeats 9" 256 512 \
   "512 --precision f64 --steps 40 --repeats 5" "512 --cpml 10 --steps 50 --repeats 5"
 coop_rate_runs 1 "yeex-fl1 yeex-fl2 yeex-fl4 yeex-fl8" 512 "128 --steps 400 --repeats 9"
-pack
-sed -e 's/^steps = 100 /steps = 4 /' inputs/bench_box.toml > "$out/box4.toml"
-NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
-m=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,l1tex__t_sector_hit_rate.pct
-CUDA_VISIBLE_DEVICES=0 YEEX_COOP_CALL_SOURCES=1 YEEX_COOP_FUSE=1 run ncu_fused 200 "$NCU" --clock-control none --kernel-name regex:coop_kernel --launch-count 100 --metrics $m --csv \
-  "$b/yeex" run "$out/box4.toml" --engine cuda --gpus 1 --exchange coop --output "$out/o_ncu"
-rm -rf "$out/o_ncu"
-echo "done ($((SECONDS - t0)) s)" >> "$out/summary.txt"; pack
-grep -h "PASSED\|FAILED" "$out"/coop_tests_*.txt
-coop_rates
-grep -h "dram__bytes\|gpu__time" "$out/ncu_fused.txt" | awk -F'","' '{print $(NF-2), $(NF-1), $NF}'
+fuse_finish ncu_fused
