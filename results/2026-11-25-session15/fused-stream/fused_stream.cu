@@ -17,6 +17,7 @@
 // The cases (main): "fused" (one node a thread, each plane's loads at its start), "prefetch" (the
 // next plane's loads first), "rows" (R nodes a thread); their shape and register budget (MinBlocks).
 // Results: results/2026-11-25-session15/README.md, section 5.
+#include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -69,14 +70,12 @@ __global__ void e_sweep(FieldPointers<Real> f, const std::uint8_t* cls, const Ce
   update_e_cell(f, c, g.sy, g.sz, classes[cls[c]]);
 }
 
-// h_cell_update's arithmetic on loaded values: h_old = H^{n-1/2} on the node, e = E^n on it,
-// ex_up_z and ey_up_z on the node above; the in-plane neighbours at +x and +y are loaded here.
-__device__ __forceinline__ void h_arithmetic(const FieldPointers<Real>& o, Index c, const Grid& g,
-                                             const CellCoefficients<Real>& m, const Real e[3], Real ex_up_z,
-                                             Real ey_up_z, const Real h_old[3], Real h[3]) {
-  const Real ex_up_y = o.ex[c + g.sy];
-  const Real ey_up_x = o.ey[c + 1];
-  const Real ez_up_x = o.ez[c + 1], ez_up_y = o.ez[c + g.sy];
+// h_cell_update's arithmetic on loaded values: h_old = H^{n-1/2} on the node, e = E^n on it, the
+// rest E^n on its neighbours (up_y: at +y, up_x: at +x, up_z: on the node above). h_arithmetic loads
+// the in-plane neighbours itself.
+__device__ __forceinline__ void h_core(const CellCoefficients<Real>& m, const Real e[3], Real ex_up_y, Real ey_up_x,
+                                       Real ez_up_x, Real ez_up_y, Real ex_up_z, Real ey_up_z, const Real h_old[3],
+                                       Real h[3]) {
   const Real d00 = ey_up_x - e[1], d01 = ez_up_x - e[2];
   const Real d10 = ez_up_y - e[2], d11 = ex_up_y - e[0];
   const Real d20 = ex_up_z - e[0], d21 = ey_up_z - e[1];
@@ -86,6 +85,12 @@ __device__ __forceinline__ void h_arithmetic(const FieldPointers<Real>& o, Index
   h[0] = fused(m.h_decay[0], h_old[0], -curl_x);
   h[1] = fused(m.h_decay[1], h_old[1], -curl_y);
   h[2] = fused(m.h_decay[2], h_old[2], -curl_z);
+}
+
+__device__ __forceinline__ void h_arithmetic(const FieldPointers<Real>& o, Index c, const Grid& g,
+                                             const CellCoefficients<Real>& m, const Real e[3], Real ex_up_z,
+                                             Real ey_up_z, const Real h_old[3], Real h[3]) {
+  h_core(m, e, o.ex[c + g.sy], o.ey[c + 1], o.ez[c + 1], o.ez[c + g.sy], ex_up_z, ey_up_z, h_old, h);
 }
 
 // H^{n+1/2} at node c (in the update range), everything from the old buffer; ex_up_z and ey_up_z
@@ -203,6 +208,82 @@ __global__ void __launch_bounds__(32 * TY, MinBlocks) fused_step(FieldPointers<R
   }
 }
 
+// The fused step with the planes staged in shared memory by asynchronous copies (cp.async), two
+// planes ahead: 32 x 32 threads, one node each. Stage p (in ring slot (p + 1) % 4) holds E^n on plane
+// p + 1 over the tile and one node more at +x and +y (33 x 33), and H^{n-1/2} on plane p (32 x 32);
+// plane k's work reads E on k from stage k - 1 and the rest from stage k. The copies are in flight
+// without registers; the material class (a byte: no 4-byte copy) is prefetched into registers.
+constexpr int kStagedE = 33 * 33;
+constexpr int kStage = 3 * kStagedE + 3 * 1024;  // floats
+constexpr std::size_t kAsyncShared = (4 * kStage + 2 * 3 * 1024) * sizeof(Real);
+
+__global__ void __launch_bounds__(1024, 1) fused_step_async(FieldPointers<Real> o, FieldPointers<Real> w,
+                                                            const std::uint8_t* cls,
+                                                            const CellCoefficients<Real>* classes, Grid g,
+                                                            int segment) {
+  extern __shared__ Real staged[];  // [4][kStage], then the planes' new H [2][3][32][32]
+  auto new_h = reinterpret_cast<Real(*)[3][32][32]>(staged + 4 * kStage);
+  const int tx = threadIdx.x, ty = threadIdx.y, thread = ty * 32 + tx;
+  const int i0 = int(blockIdx.x) * 31 - 1, j0 = int(blockIdx.y) * 31 - 1;  // the halo node
+  const int i = i0 + tx, j = j0 + ty;
+  const int z0 = int(blockIdx.z) * segment, z1 = min(z0 + segment, g.nz);
+  const bool inside = i >= 0 && j >= 0 && i < g.nx && j < g.ny;
+  const bool owned = inside && tx > 0 && ty > 0;
+  auto stage = [&](int p) {  // plane p <= z1 - 1, else an empty group
+    if (p < z1) {
+      Real* s = staged + ((p + 1) & 3) * kStage;
+      for (int e = thread; e < kStagedE; e += 1024) {
+        const Index from = g.offset(i0 + e % 33, j0 + e / 33, p + 1);
+        __pipeline_memcpy_async(s + e, o.ex + from, sizeof(Real));
+        __pipeline_memcpy_async(s + kStagedE + e, o.ey + from, sizeof(Real));
+        __pipeline_memcpy_async(s + 2 * kStagedE + e, o.ez + from, sizeof(Real));
+      }
+      const Index from = g.offset(i, j, p);
+      __pipeline_memcpy_async(s + 3 * kStagedE + thread, o.hx + from, sizeof(Real));
+      __pipeline_memcpy_async(s + 3 * kStagedE + 1024 + thread, o.hy + from, sizeof(Real));
+      __pipeline_memcpy_async(s + 3 * kStagedE + 2048 + thread, o.hz + from, sizeof(Real));
+    }
+    __pipeline_commit();
+  };
+  Index c = g.offset(i, j, z0 - 1);
+  Real h_below[3];
+  if (inside && z0 > 0) {
+    h_values(o, c, g, classes[cls[c]], o.ex[c], o.ey[c], o.ez[c], o.ex[c + g.sz], o.ey[c + g.sz], h_below);
+  } else {
+    h_below[0] = o.hx[c], h_below[1] = o.hy[c], h_below[2] = o.hz[c];
+  }
+  stage(z0 - 1);
+  stage(z0);
+  stage(z0 + 1);
+  c += g.sz;  // plane z0
+  std::uint8_t material = cls[c], next_material = z0 + 1 < z1 ? cls[c + g.sz] : 0;
+  for (int k = z0; k < z1; ++k, c += g.sz) {
+    __pipeline_wait_prior(1);  // stages up to k have landed (this thread's copies)
+    __syncthreads();           // ... everyone's; and stage k - 2's slot is free
+    stage(k + 2);
+    const std::uint8_t after_next = k + 2 < z1 ? cls[c + 2 * g.sz] : 0;
+    const Real* plane = staged + (k & 3) * kStage;        // E^n on plane k
+    const Real* above = staged + ((k + 1) & 3) * kStage;  // E^n on k + 1, H^{n-1/2} on k
+    const int at = ty * 33 + tx;
+    const Real e[3] = {plane[at], plane[kStagedE + at], plane[2 * kStagedE + at]};
+    const CellCoefficients<Real>& m = classes[material];
+    Real h[3] = {above[3 * kStagedE + thread], above[3 * kStagedE + 1024 + thread], above[3 * kStagedE + 2048 + thread]};
+    if (inside) {
+      const Real h_old[3] = {h[0], h[1], h[2]};
+      h_core(m, e, plane[at + 33], plane[kStagedE + at + 1], plane[2 * kStagedE + at + 1], plane[2 * kStagedE + at + 33],
+             above[at], above[kStagedE + at], h_old, h);
+      if (owned) w.hx[c] = h[0], w.hy[c] = h[1], w.hz[c] = h[2];
+    }
+    Real(&s)[3][32][32] = new_h[k & 1];
+    s[0][ty][tx] = h[0], s[1][ty][tx] = h[1], s[2][ty][tx] = h[2];
+    __syncthreads();
+    if (owned) e_update(w, c, m, h, s, ty, tx, h_below, e);
+    h_below[0] = h[0], h_below[1] = h[1], h_below[2] = h[2];
+    material = next_material;
+    next_material = after_next;
+  }
+}
+
 struct Buffers {
   FieldPointers<Real> f{};
   void allocate(const Grid& g) {
@@ -276,14 +357,28 @@ void two_pass(const Model& md, Buffers& b, int steps) {
   }
 }
 
-template <int TY, int R, int MinBlocks, bool Prefetch>
-int fused_steps(const Model& md, Buffers (&b)[2], int steps, int segment) {
+int async_steps(const Model& md, Buffers (&b)[2], int steps, int segment) {
   const Grid& g = md.g;
-  const dim3 block(32, TY), grid((g.nx + 1 + 30) / 31, (g.ny + 1 + TY * R - 2) / (TY * R - 1), (g.nz + segment - 1) / segment);
+  CHECK(cudaFuncSetAttribute(fused_step_async, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kAsyncShared)));
+  const dim3 block(32, 32), grid((g.nx + 1 + 30) / 31, (g.ny + 1 + 30) / 31, (g.nz + segment - 1) / segment);
   int at = 0;
   for (int s = 0; s < steps; ++s, at ^= 1)
-    fused_step<TY, R, MinBlocks, Prefetch><<<grid, block>>>(b[at].f, b[at ^ 1].f, md.cls, md.classes, g, segment);
-  return at;  // the buffer holding the result
+    fused_step_async<<<grid, block, kAsyncShared>>>(b[at].f, b[at ^ 1].f, md.cls, md.classes, g, segment);
+  return at;
+}
+
+template <int TY, int R, int MinBlocks, bool Prefetch>
+int fused_steps(const Model& md, Buffers (&b)[2], int steps, int segment) {
+  if constexpr (TY == 0) {  // the async case's marker
+    return async_steps(md, b, steps, segment);
+  } else {
+    const Grid& g = md.g;
+    const dim3 block(32, TY), grid((g.nx + 1 + 30) / 31, (g.ny + 1 + TY * R - 2) / (TY * R - 1), (g.nz + segment - 1) / segment);
+    int at = 0;
+    for (int s = 0; s < steps; ++s, at ^= 1)
+      fused_step<TY, R, MinBlocks, Prefetch><<<grid, block>>>(b[at].f, b[at ^ 1].f, md.cls, md.classes, g, segment);
+    return at;  // the buffer holding the result
+  }
 }
 
 long long mismatches(const Grid& g, const Buffers& a, const Buffers& b) {
@@ -374,5 +469,7 @@ int main(int argc, char** argv) {
   CASE("rows 32x8x4 min2", 8, 4, 2, true) CASE("rows 32x8x4 min3", 8, 4, 3, true)
   CASE("rows 32x8x4 min4", 8, 4, 4, true) CASE("rows 32x32x2 min1", 32, 2, 1, true)
   CASE("rows 32x16x4 min1", 16, 4, 1, true) CASE("rows 32x8x2 min4", 8, 2, 4, true)
+  // staged by asynchronous copies (fused_step_async; TY 0 marks it)
+  CASE("async 32x32", 0, 1, 1, true)
   return 0;
 }
