@@ -15,7 +15,8 @@
 //   nvcc -O3 -std=c++20 -arch=sm_90 -I<repo> fused_stream.cu -o fused_stream
 //   fused_stream N_CHECK N_TIME SEGMENT [CASE]   (sizes in the code; CASE: a part of a label)
 // The cases (main): "fused" (one node a thread, each plane's loads at its start), "prefetch" (the
-// next plane's loads first), "rows" (R nodes a thread); their shape and register budget (MinBlocks).
+// next plane's loads first), "rows" (R nodes a thread), "async" (planes staged in shared memory by
+// cp.async), "flags" (row flags instead of the block barrier); their shape and register budget.
 // Results: results/2026-11-25-session15/README.md, section 5.
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
@@ -126,13 +127,17 @@ __device__ __forceinline__ void e_update(const FieldPointers<Real>& w, Index c, 
 // nodes, row 0 the halo): R nodes' loads in flight per thread, one barrier per plane for all.
 // Prefetch: plane k + 1's loads from DRAM (E^n on the plane above it, H^{n-1/2}, the material
 // class) are issued before plane k's work, so that their latency hides behind it; else at the start
-// of plane k's.
-template <int TY, int R, int MinBlocks, bool Prefetch>
+// of plane k's. Flags (R = 1): no block barrier; a warp's E waits only for the warp below it to
+// have put its H row in shared memory (row_ready), and a warp overwrites its row's buffer only once
+// the warp above has read it (row_read): warps stay within two planes of their neighbours.
+template <int TY, int R, int MinBlocks, bool Prefetch, bool Flags = false>
 __global__ void __launch_bounds__(32 * TY, MinBlocks) fused_step(FieldPointers<Real> o, FieldPointers<Real> w,
                                                                       const std::uint8_t* cls,
                                                                       const CellCoefficients<Real>* classes, Grid g,
                                                                       int segment) {
+  static_assert(R == 1 || !Flags);
   __shared__ Real shared_h[2][3][TY * R][32];
+  __shared__ volatile int row_ready[TY], row_read[TY];  // planes (Flags)
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int i = int(blockIdx.x) * 31 - 1 + tx, j0 = int(blockIdx.y) * (TY * R - 1) - 1;
   const int z0 = int(blockIdx.z) * segment, z1 = min(z0 + segment, g.nz);
@@ -156,6 +161,10 @@ __global__ void __launch_bounds__(32 * TY, MinBlocks) fused_step(FieldPointers<R
     e_up[r][0] = o.ex[c + g.sz], e_up[r][1] = o.ey[c + g.sz], e_up[r][2] = o.ez[c + g.sz];
     h_old[r][0] = o.hx[c], h_old[r][1] = o.hy[c], h_old[r][2] = o.hz[c];
     material[r] = cls[c];
+  }
+  if constexpr (Flags) {
+    if (tx == 0) row_ready[ty] = z0 - 1, row_read[ty] = z0 - 1;
+    __syncthreads();
   }
   for (int k = z0; k < z1; ++k) {
     const Index ck = c0 + Index(k - z0) * g.sz;
@@ -189,9 +198,23 @@ __global__ void __launch_bounds__(32 * TY, MinBlocks) fused_step(FieldPointers<R
         if (owned[r]) w.hx[c] = h[r][0], w.hy[c] = h[r][1], w.hz[c] = h[r][2];
       }
       Real(&s)[3][TY * R][32] = shared_h[k & 1];
+      if (Flags && ty + 1 < TY)
+        while (row_read[ty + 1] < k - 2) {
+        }
       s[0][ty + r * TY][tx] = h[r][0], s[1][ty + r * TY][tx] = h[r][1], s[2][ty + r * TY][tx] = h[r][2];
     }
-    __syncthreads();
+    if constexpr (Flags) {
+      __syncwarp();
+      __threadfence_block();
+      if (tx == 0) row_ready[ty] = k;
+      if (ty > 0) {
+        while (row_ready[ty - 1] < k) {
+        }
+        __threadfence_block();
+      }
+    } else {
+      __syncthreads();
+    }
 #pragma unroll
     for (int r = 0; r < R; ++r) {
       if (owned[r])
@@ -204,6 +227,10 @@ __global__ void __launch_bounds__(32 * TY, MinBlocks) fused_step(FieldPointers<R
         h_old[r][d] = next_h[r][d];
       }
       material[r] = next_material[r];
+    }
+    if (Flags && ty > 0) {
+      __syncwarp();
+      if (tx == 0) row_read[ty] = k;
     }
   }
 }
@@ -367,7 +394,7 @@ int async_steps(const Model& md, Buffers (&b)[2], int steps, int segment) {
   return at;
 }
 
-template <int TY, int R, int MinBlocks, bool Prefetch>
+template <int TY, int R, int MinBlocks, bool Prefetch, bool Flags = false>
 int fused_steps(const Model& md, Buffers (&b)[2], int steps, int segment) {
   if constexpr (TY == 0) {  // the async case's marker
     return async_steps(md, b, steps, segment);
@@ -376,7 +403,7 @@ int fused_steps(const Model& md, Buffers (&b)[2], int steps, int segment) {
     const dim3 block(32, TY), grid((g.nx + 1 + 30) / 31, (g.ny + 1 + TY * R - 2) / (TY * R - 1), (g.nz + segment - 1) / segment);
     int at = 0;
     for (int s = 0; s < steps; ++s, at ^= 1)
-      fused_step<TY, R, MinBlocks, Prefetch><<<grid, block>>>(b[at].f, b[at ^ 1].f, md.cls, md.classes, g, segment);
+      fused_step<TY, R, MinBlocks, Prefetch, Flags><<<grid, block>>>(b[at].f, b[at ^ 1].f, md.cls, md.classes, g, segment);
     return at;  // the buffer holding the result
   }
 }
@@ -415,7 +442,7 @@ double ms_per_step(F run, int steps) {
   return ms / steps;
 }
 
-template <int TY, int R, int MinBlocks, bool Prefetch>
+template <int TY, int R, int MinBlocks, bool Prefetch, bool Flags = false>
 void check_and_time(const char* label, int check_steps, int time_steps, int segment) {
   {  // bits on an awkward grid
     Model md = make_model(97, 83, 71);
@@ -423,7 +450,7 @@ void check_and_time(const char* label, int check_steps, int time_steps, int segm
     ref.allocate(md.g), b[0].allocate(md.g), b[1].allocate(md.g);
     ref.copy_from(md.start, md.g), b[0].copy_from(md.start, md.g), b[1].copy_from(md.start, md.g);
     two_pass(md, ref, check_steps);
-    const int at = fused_steps<TY, R, MinBlocks, Prefetch>(md, b, check_steps, segment < 71 ? 16 : segment);
+    const int at = fused_steps<TY, R, MinBlocks, Prefetch, Flags>(md, b, check_steps, segment < 71 ? 16 : segment);
     CHECK(cudaDeviceSynchronize());
     std::printf("%s: bits after %d steps on 97 x 83 x 71: %lld nodes differ\n", label, check_steps,
                 mismatches(md.g, ref, b[at]));
@@ -436,7 +463,7 @@ void check_and_time(const char* label, int check_steps, int time_steps, int segm
     b[0].copy_from(md.start, md.g), b[1].copy_from(md.start, md.g);
     const double cells = double(n) * n * n;
     const double two = ms_per_step([&](int s) { two_pass(md, b[0], s); }, time_steps);
-    const double one = ms_per_step([&](int s) { fused_steps<TY, R, MinBlocks, Prefetch>(md, b, s, segment); }, time_steps);
+    const double one = ms_per_step([&](int s) { fused_steps<TY, R, MinBlocks, Prefetch, Flags>(md, b, s, segment); }, time_steps);
     std::printf("%s %d^3 segment %d: two-pass %.3f ms/step %.2f Gcells/s; fused %.3f ms/step %.2f Gcells/s (x%.3f)\n",
                 label, n, segment, two, cells / two * 1e-6, one, cells / one * 1e-6, two / one);
     b[0].release(), b[1].release(), md.start.release();
@@ -471,5 +498,9 @@ int main(int argc, char** argv) {
   CASE("rows 32x16x4 min1", 16, 4, 1, true) CASE("rows 32x8x2 min4", 8, 2, 4, true)
   // staged by asynchronous copies (fused_step_async; TY 0 marks it)
   CASE("async 32x32", 0, 1, 1, true)
+  // row flags instead of the block barrier
+#define FLAGS(NAME, TY, MIN)                                                                \
+  if (wanted(NAME)) check_and_time<TY, 1, MIN, true, true>(NAME, check_steps, time_steps, segment);
+  FLAGS("flags 32x32 min1", 32, 1) FLAGS("flags 32x16 min2", 16, 2) FLAGS("flags 32x8 min4", 8, 4)
   return 0;
 }
