@@ -1,13 +1,13 @@
 #include "src/bench/bench.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <map>
 #include <memory>
 #include <stdexcept>
 #include <vector>
 
 #include "src/exchange/registry.hpp"
+#include "src/runtime/clock.hpp"
 #include "src/solver/model.hpp"
 #include "src/solver/solver.hpp"
 #if YEEX_HAVE_CUDA
@@ -81,9 +81,9 @@ BenchRow measure(const BenchConfig& b, BenchRow row, const ProcessGroup* group) 
     return row;
   }
   const Index steps = b.warmup + b.steps * b.repeats + kSettlingSlack;
-  const auto t0 = std::chrono::steady_clock::now();
+  const auto t0 = Clock::now();
   const Model model = build_model(b.deck ? stretch_deck(*b.deck, row.grid, steps) : bench_deck(row.grid, steps, b.cpml_cells));
-  const double seconds_model = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double seconds_model = seconds_since(t0);
   const StepTiming t = time_model(model, config, b.warmup, b.steps, b.repeats);
   row.setup_seconds = seconds_model + t.seconds_setup;
   std::vector<double> s = t.seconds_per_step;
@@ -166,7 +166,6 @@ double memory_copy_bandwidth(const std::string& engine, int device) {
   (void)engine;
   (void)device;
   // Host: a parallel copy of 512 MiB, median of 7.
-  using Clock = std::chrono::steady_clock;
   const std::size_t n = (std::size_t(512) << 20) / sizeof(double);
   std::vector<double> a(n, 1.0), b(n, 0.0);
   std::vector<double> seconds;
@@ -174,7 +173,7 @@ double memory_copy_bandwidth(const std::string& engine, int device) {
     const auto t0 = Clock::now();
 #pragma omp parallel for schedule(static)
     for (std::size_t i = 0; i < n; ++i) b[i] = a[i];
-    seconds.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+    seconds.push_back(seconds_since(t0));
   }
   std::sort(seconds.begin(), seconds.end());
   return 2.0 * n * sizeof(double) / seconds[seconds.size() / 2] / 1e9;

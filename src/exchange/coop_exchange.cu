@@ -65,7 +65,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -77,6 +76,7 @@
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/cuda_engine.hpp"
 #include "src/exchange/form_trials.hpp"
+#include "src/runtime/clock.hpp"
 
 namespace yeex {
 namespace {
@@ -636,7 +636,7 @@ class CoopExchange final : public HaloExchange<Real> {
     Subdomain& me = sub_[s];
     for (Index done = 0; done < count;) {
       const FormTrials::Launch next = me.trials.next(count - done);
-      const auto t0 = std::chrono::steady_clock::now();
+      const auto t0 = Clock::now();
       launch(s, first, done, next.steps, next.form);
       if (next.timed) {
         me.trials.record(next.form, seconds_since(t0) / next.steps);
@@ -677,10 +677,6 @@ class CoopExchange final : public HaloExchange<Real> {
       throw std::runtime_error(failure_message(s));
     }
     me.next_step = first + count;
-  }
-
-  static double seconds_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
 
   // After subdomain s's last trial: every subdomain takes the form the team's times choose (for

@@ -1,18 +1,13 @@
-#include <chrono>
-
 #include "src/exchange/halo_exchange.hpp"
+#include "src/runtime/clock.hpp"
 
 namespace yeex {
-namespace {
-using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-}  // namespace
 
 template <typename Real>
 void SynchronousExchange<Real>::meet(int s) {
   const auto t0 = Clock::now();
   this->context_.team->barrier();
-  this->times_[s].wait += since(t0);
+  this->times_[s].wait += seconds_since(t0);
 }
 
 template <typename Real>
@@ -26,7 +21,7 @@ void SynchronousExchange<Real>::exchange(int s, HaloPhase phase) {
   const double waited = times.wait;
   const auto t0 = Clock::now();
   transfer(s, phase);
-  times.exchange += since(t0) - (times.wait - waited);  // less the barriers inside transfer()
+  times.exchange += seconds_since(t0) - (times.wait - waited);  // less the barriers inside transfer()
   meet(s);  // nobody overwrites a plane another subdomain still reads
 }
 

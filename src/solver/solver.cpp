@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <limits>
 #include <cmath>
 #include <cstdio>
@@ -13,6 +12,7 @@
 #include <stdexcept>
 
 #include "io/snapshot_writer.hpp"
+#include "src/runtime/clock.hpp"
 #include "src/solver/engines.hpp"
 #include "src/exchange/registry.hpp"
 #include "src/solver/cpml_setup.hpp"
@@ -21,14 +21,11 @@
 namespace yeex {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 // An empty device list means GPU 0 alone.
 RunConfig with_device_list(RunConfig config) {
   if (config.devices.empty()) config.devices = {0};
   return config;
 }
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 // Uniform in [-1, 1): output `index` of SplitMix64 seeded with `stream` (Steele, Lea and Flood
 // 2014), whose n-th output needs no other, so values are drawn in any order.

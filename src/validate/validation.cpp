@@ -1,11 +1,11 @@
 #include "src/validate/validation.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <exception>
 #include <stdexcept>
 
+#include "src/runtime/clock.hpp"
 #include "src/validate/problems.hpp"
 
 namespace yeex {
@@ -64,7 +64,7 @@ std::vector<ProblemOutcome> run_validation(const ValidationContext& context, con
     if (!only.empty() && std::find(only.begin(), only.end(), p.name) == only.end()) continue;
     ProblemOutcome outcome;
     outcome.name = p.name;
-    const auto t0 = std::chrono::steady_clock::now();
+    const auto t0 = Clock::now();
     try {
       outcome.rows = p.run(context);
     } catch (const std::invalid_argument&) {
@@ -72,7 +72,7 @@ std::vector<ProblemOutcome> run_validation(const ValidationContext& context, con
     } catch (const std::exception& e) {
       outcome.failure = e.what();
     }
-    outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    outcome.seconds = seconds_since(t0);
     if (report) report(outcome);
     outcomes.push_back(std::move(outcome));
   }
