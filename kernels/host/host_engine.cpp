@@ -1,48 +1,28 @@
 // Host engine. Fields live in ordinary vectors; the sweeps run over (k, j) rows with OpenMP and
 // over i with `omp simd`. Most rows hold a single material class, so the row's coefficients are
-// hoisted out of the inner loop (which then vectorises); mixed rows look the class up per node.
-//
-// Subnormal numbers are flushed to zero in the sweeping threads (FTZ/DAZ). Ahead of a wavefront
-// the fields decay through the subnormal range, where x86 arithmetic is tens of times slower:
-// without the flush a 200^3 box ran at 80 instead of 282 Mcells/s on 2 cores
-// (results/gprmax_comparison.md). Values below 1e-38 (f32) carry no physics; GPUs handle them
-// at full speed, so the cuda engine keeps them.
+// hoisted out of the inner loop (which then vectorises); mixed rows look the class up per node
+// (kernels/row_classes.hpp). Subnormals are flushed to zero in the sweeping threads
+// (kernels/host/subnormals.hpp says why).
 #include "kernels/host/host_engine.hpp"
-
-#if defined(__SSE__)
-#include <immintrin.h>
-#endif
 
 #include <algorithm>
 #include <array>
 #include <cstring>
 
+#include "kernels/host/subnormals.hpp"
+#include "kernels/row_classes.hpp"
+
 namespace yeex {
 namespace {
-
-// Sets FTZ (bit 15) and DAZ (bit 6) of this thread's MXCSR.
-inline void flush_subnormals_to_zero() {
-#if defined(__SSE__)
-  _mm_setcsr(_mm_getcsr() | 0x8040u);
-#endif
-}
 
 template <typename Real>
 class HostEngine final : public Engine<Real> {
  public:
   explicit HostEngine(const EngineSetup<Real>& setup)
-      : setup_(setup), probe_buffer_(setup.probes.size() * setup.probe_slots) {
-    const FieldLayout& L = setup_.layout;
-    for (auto& a : fields_) a.assign(L.elements(), Real(0));
-    // A row's class if all the nodes engines sweep along x, i in [0, nodes_x - 1) (see
-    // update_nodes in decomposition/grid.hpp), share one; else -1.
-    row_class_.assign(L.planes * (L.nodes_y + 2), -1);
-    for (Index k = -L.origin_z; k < L.nodes_z + L.origin_z; ++k)
-      for (Index j = -1; j <= L.nodes_y; ++j) {
-        const std::uint8_t* row = setup_.material_class.data() + L.offset(0, j, k);
-        const bool uniform = std::all_of(row, row + L.nodes_x - 1, [&](std::uint8_t c) { return c == row[0]; });
-        row_class_[row_index(j, k)] = uniform ? row[0] : -1;
-      }
+      : setup_(setup),
+        row_class_(RowClasses::make(setup.layout, setup.material_class)),
+        probe_buffer_(setup.probes.size() * setup.probe_slots) {
+    for (auto& a : fields_) a.assign(setup_.layout.elements(), Real(0));
     // CPML: own copies of the tables, zero psi, pointers in the view.
     cpml_tables_.resize(setup_.cpml.size());
     cpml_psi_.resize(setup_.cpml.size());
@@ -112,8 +92,6 @@ class HostEngine final : public Engine<Real> {
   void synchronize() override {}
 
  private:
-  Index row_index(Index j, Index k) const { return (k + setup_.layout.origin_z) * (setup_.layout.nodes_y + 2) + j + 1; }
-
   template <typename CellUpdate>
   void sweep(const NodeRange& r, CellUpdate cell) {
     const FieldLayout& L = setup_.layout;
@@ -121,7 +99,7 @@ class HostEngine final : public Engine<Real> {
                                 fields_[3].data(), fields_[4].data(), fields_[5].data()};
     const CellCoefficients<Real>* table = setup_.classes.data();
     const std::uint8_t* classes = setup_.material_class.data();
-    const bool full_rows = r.i0 >= 0 && r.i1 <= L.nodes_x - 1;
+    const bool full_rows = RowClasses::covers(L, r.i0, r.i1);
     const Index sy = L.pitch_y, sz = L.pitch_z;
 #pragma omp parallel
     {
@@ -130,7 +108,7 @@ class HostEngine final : public Engine<Real> {
       for (Index k = r.k0; k < r.k1; ++k)
         for (Index j = r.j0; j < r.j1; ++j) {
           const Index first = L.offset(r.i0, j, k), last = first + (r.i1 - r.i0);
-          const int uniform = full_rows ? row_class_[row_index(j, k)] : -1;
+          const int uniform = full_rows ? row_class_.at(j, k) : -1;
           if (uniform >= 0) {
             const CellCoefficients<Real> m = table[uniform];
 #pragma omp simd
@@ -179,9 +157,9 @@ class HostEngine final : public Engine<Real> {
   void correct_rows(const CpmlFace<Real>& face, const FieldPointers<Real>& f, Index i0, Index i1, Index j0, Index j1,
                     Index k, const CellCoefficients<Real>* table, const std::uint8_t* classes) {
     const FieldLayout& L = setup_.layout;
-    const bool within_rows = i0 >= 0 && i1 <= L.nodes_x - 1;  // where row_class_ speaks for every node
+    const bool within_rows = RowClasses::covers(L, i0, i1);
     for (Index j = j0; j < j1; ++j) {
-      const int uniform = within_rows ? row_class_[row_index(j, k)] : -1;
+      const int uniform = within_rows ? row_class_.at(j, k) : -1;
       if (uniform >= 0) {
         const CellCoefficients<Real> m = table[uniform];
 #pragma omp simd
@@ -198,7 +176,7 @@ class HostEngine final : public Engine<Real> {
 
   EngineSetup<Real> setup_;
   std::array<std::vector<Real>, kComponentCount> fields_;
-  std::vector<int> row_class_;
+  RowClasses row_class_;
   std::vector<Real> probe_buffer_;
   CpmlView<Real> cpml_;
   std::vector<std::vector<CpmlProfile<Real>>> cpml_tables_;  // per face

@@ -184,8 +184,9 @@ RunConfig resolve_split(const SplitOptions& o) {
   config.halo_depth = o.halo_depth;
   config.peer_access = !o.no_peer;
   if (o.halo_depth < 1) throw UsageError("--halo-depth must be at least 1");
-  if (config.engine == "host") {
-    if (!o.devices.empty() || o.gpus) throw UsageError("--gpus and --devices need the cuda engine; the host engine splits with --subdomains");
+  if (config.engine != "cuda") {  // a CPU engine
+    if (!o.devices.empty() || o.gpus)
+      throw UsageError("--gpus and --devices need the cuda engine; the " + config.engine + " engine splits with --subdomains");
     config.subdomains = o.subdomains.value_or(1);
     if (config.subdomains < 1) throw UsageError("--subdomains must be at least 1");
     return config;
@@ -235,7 +236,7 @@ RunConfig resolve_mpi_split(const SplitOptions& o, const ProcessGroup& world) {
   if (o.subdomains && *o.subdomains != world.size())
     throw UsageError("--subdomains " + std::to_string(*o.subdomains) + ": under mpirun each rank holds one z-slab (" +
                      std::to_string(world.size()) + " ranks); leave --subdomains out");
-  if (config.engine == "host") {
+  if (config.engine != "cuda") {  // a CPU engine
     if (!o.devices.empty()) throw UsageError("--devices needs the cuda engine");
     return config;
   }
@@ -274,7 +275,7 @@ nlohmann::json mpi_report(const nlohmann::json& ranks) {
 // How a run's halos travel in MPI mode.
 std::string halo_path(const RunConfig& config, const std::string& exchange) {
   if (exchange != "mpi") return "device memory (NCCL)";
-  if (config.engine == "host") return "host memory";
+  if (config.engine != "cuda") return "host memory";
   return mpi_cuda_aware() ? "device memory (CUDA-aware MPI)" : "staged through pinned host buffers";
 }
 
@@ -458,7 +459,9 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
     std::printf("# exchange, wait: per step, slowest device, synchronous backends only (host clock)\n");
     if (sweep)
       std::printf("# pred: %s; sweep from %s%s\n", exchange_model_definition().c_str(), sweep->source.c_str(),
-                  world ? " (not applied: MPI mode)" : b.engine == "cuda" ? "" : " (not applied: host engine)");
+                  world                  ? " (not applied: MPI mode)"
+                  : b.engine == "cuda" ? ""
+                                       : (" (not applied: " + b.engine + " engine)").c_str());
     else
       std::printf("# pred: the exchange time a yeex-p2p size sweep predicts; give one with --p2p-json FILE\n");
     std::printf("%-7s %6s %-15s %-12s %4s %10s %9s %9s %9s %9s %7s %7s %9s\n", "scaling", "size", "grid", "exchange", "N",

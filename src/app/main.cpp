@@ -11,6 +11,7 @@
 #include "src/app/commands.hpp"
 #include "src/app/mpi_mode.hpp"
 #include "src/runtime/build_info.hpp"
+#include "src/solver/engines.hpp"
 #include "src/runtime/mpi_launch.hpp"
 
 int main(int argc, char** argv) {
@@ -51,7 +52,7 @@ int main(int argc, char** argv) {
   CLI::App app{"yeex: reproducible multi-GPU FDTD (Yee) Maxwell solver"};
   app.set_version_flag("--version", std::string("yeex ") + kYeexVersion + " (" + kGitCommit + ")");
   app.require_subcommand(1);
-  const std::vector<std::string> engines{"host", "cuda"};
+  const std::vector<std::string> engines = engine_names();
   const std::vector<std::string> precisions{"f32", "f64"};
 
   const std::vector<std::string> exchanges{"host-staged", "p2p", "overlap", "coop", "b2r", "nccl", "mpi", "list"};
@@ -148,6 +149,7 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
 
+  const EngineRuntimes runtimes;  // before any engine, gone after the last
   try {
     if (*run_cmd && run.split.exchange == "list") {
       run.split.exchange.clear();

@@ -6,6 +6,9 @@
 #if YEEX_HAVE_CUDA
 #include "kernels/cuda/cuda_engine.hpp"
 #endif
+#if YEEX_HAVE_KOKKOS
+#include "kernels/kokkos/kokkos_engine.hpp"
+#endif
 
 namespace yeex {
 
@@ -17,6 +20,12 @@ std::vector<EngineInfo> engine_list() {
   list.push_back({"cuda", "hand-written CUDA kernels", gpus > 0, gpus > 0 ? "" : "no CUDA device is visible"});
 #else
   list.push_back({"cuda", "hand-written CUDA kernels", false, "this build has no CUDA (configure with YEEX_ENABLE_CUDA=ON)"});
+#endif
+#if YEEX_HAVE_KOKKOS
+  list.push_back({"kokkos", "Kokkos parallel_for (" + kokkos_description() + ")", kokkos_ready(),
+                  kokkos_ready() ? "" : "Kokkos is not initialised (a program must hold an EngineRuntimes)"});
+#else
+  list.push_back({"kokkos", "Kokkos parallel_for", false, "this build has no Kokkos (configure with YEEX_ENABLE_KOKKOS=ON)"});
 #endif
   return list;
 }
@@ -36,8 +45,17 @@ std::unique_ptr<Engine<Real>> make_engine(const std::string& name, const EngineS
 #if YEEX_HAVE_CUDA
     if (name == "cuda") return make_cuda_engine(setup);
 #endif
+#if YEEX_HAVE_KOKKOS
+    if (name == "kokkos") return make_kokkos_engine(setup);
+#endif
   }
   throw std::invalid_argument("unknown engine '" + name + "'");
+}
+
+std::vector<std::string> engine_names() {
+  std::vector<std::string> names;
+  for (const auto& e : engine_list()) names.push_back(e.name);
+  return names;
 }
 
 template std::unique_ptr<Engine<float>> make_engine<float>(const std::string&, const EngineSetup<float>&);

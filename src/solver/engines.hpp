@@ -6,6 +6,9 @@
 #include <vector>
 
 #include "kernels/engine.hpp"
+#if YEEX_HAVE_KOKKOS
+#include "kernels/kokkos/kokkos_engine.hpp"
+#endif
 
 namespace yeex {
 
@@ -17,9 +20,20 @@ struct EngineInfo {
 };
 
 std::vector<EngineInfo> engine_list();
+// Every engine's name, built here or not (what --engine accepts).
+std::vector<std::string> engine_names();
 // "cuda" when a GPU is usable, else "host".
 std::string default_engine();
 // Throws std::invalid_argument for an unknown or unavailable engine.
+// The runtimes the engines need, set up for the life of the program (Kokkos, in a build with the
+// kokkos engine): main holds one, as does a test program that makes kokkos engines. Engines
+// must be gone before it is.
+struct EngineRuntimes {
+#if YEEX_HAVE_KOKKOS
+  KokkosRuntime kokkos;
+#endif
+};
+
 template <typename Real>
 std::unique_ptr<Engine<Real>> make_engine(const std::string& name, const EngineSetup<Real>& setup);
 

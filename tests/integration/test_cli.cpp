@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <map>
+#include <sstream>
 #include <string>
 
 #include "io/deck.hpp"
@@ -113,6 +114,33 @@ TEST(Cli, SameRunGivesTheSameChecksumAndJsonGoesToStdout) {
   ASSERT_EQ(rb.exit_code, 0) << rb.output;
   const auto printed = nlohmann::json::parse(ra.output);
   EXPECT_EQ(printed["checksum"]["fields"], read_json(b / "run.json")["checksum"]["fields"]);
+}
+
+// `yeex engines` says whether the kokkos engine runs in this build; `--engine kokkos` does what it
+// says: a run with the host engine's checksum (two slabs, b2r), or exit 2 naming why, nothing written.
+TEST(Cli, KokkosEngineDoesWhatTheEngineListSays) {
+  const auto list = run_yeex("engines");
+  ASSERT_EQ(list.exit_code, 0) << list.output;
+  std::istringstream lines(list.output);
+  std::string line, runs_here;
+  while (std::getline(lines, line))
+    if (line.rfind("kokkos ", 0) == 0) std::istringstream(line) >> runs_here >> runs_here;
+  ASSERT_TRUE(runs_here == "yes" || runs_here == "no") << list.output;
+  ScratchDir host, kokkos;
+  const auto r = run_yeex("run --engine kokkos --subdomains 2 --exchange b2r --halo-depth 2 --steps 30 --quiet --output " +
+                          (kokkos / "out").string());
+  if (runs_here == "no") {
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_THAT(r.output, HasSubstr("--engine kokkos: cannot run here"));
+    EXPECT_FALSE(std::filesystem::exists(kokkos / "out"));
+    return;
+  }
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto reference = run_yeex("run --engine host --steps 30 --quiet --output " + host.path().string());
+  ASSERT_EQ(reference.exit_code, 0) << reference.output;
+  const auto j = read_json(kokkos / "out" / "run.json");
+  EXPECT_EQ(j["run"]["engine"], "kokkos");
+  EXPECT_EQ(j["checksum"]["fields"], read_json(host / "run.json")["checksum"]["fields"]);
 }
 
 TEST(Cli, DoublePrecisionRuns) {

@@ -20,11 +20,13 @@ inline void expect_same_bits(const RunResult& run, const RunResult& reference) {
     EXPECT_EQ(run.probes.probes[p].series, reference.probes.probes[p].series) << run.probes.probes[p].name;
 }
 
-// `deck` on the host engine in `subdomains` z-slabs with `exchange` at halo depth `depth`, with
+// `deck` on a CPU engine in `subdomains` z-slabs with `exchange` at halo depth `depth`, with
 // room for 16 probe samples between drains (so that a run drains several times).
 template <typename Real>
-RunResult run_on_slabs(const Deck& deck, int subdomains, const std::string& exchange, Index depth) {
+RunResult run_on_slabs(const Deck& deck, int subdomains, const std::string& exchange, Index depth,
+                       const std::string& engine = "host") {
   RunConfig config;
+  config.engine = engine;
   config.precision_bits = 8 * sizeof(Real);
   config.subdomains = subdomains;
   config.exchange = exchange;

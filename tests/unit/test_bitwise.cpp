@@ -6,40 +6,15 @@
 #include <tuple>
 
 #include "src/solver/solver.hpp"
+#include "tests/support/contract_deck.hpp"
 #include "tests/support/same_run.hpp"
 
 namespace yeex {
 namespace {
 
-// Small but demanding: sources and a PEC object right at slab boundaries, a lossy block crossing
-// them, probes in several slabs, uneven splits (nz = 13).
-Deck contract_deck() {
-  Deck d;
-  d.grid = {12, 10, 13};
-  d.cell_size = {1e-3, 1e-3, 1e-3};
-  d.steps = 37;
-  d.materials.push_back({"lossy", 3.0, 0.05, 1.0, false});
-  d.materials.push_back({"ferrite", 1.0, 0.0, 2.5, false});
-  d.geometry.push_back({ShapeKind::box, "lossy", {2e-3, 2e-3, 3e-3}, {9e-3, 8e-3, 10e-3}});
-  d.geometry.push_back({ShapeKind::box, "ferrite", {5e-3, 1e-3, 6e-3}, {8e-3, 4e-3, 7e-3}});
-  d.geometry.push_back({ShapeKind::box, "pec", {3e-3, 6e-3, 4e-3}, {4e-3, 7e-3, 9e-3}});
-  for (double z : {3e-3, 4e-3, 7e-3, 10e-3}) {
-    Source s;
-    s.position = {6e-3, 5e-3, z};
-    s.polarisation = z < 5e-3 ? 2 : 0;
-    s.waveform = z < 5e-3 ? WaveformKind::ricker : WaveformKind::gaussian_derivative;
-    s.frequency = 60e9;
-    d.sources.push_back(s);
-  }
-  d.probes.push_back({"low", {6e-3, 5e-3, 2e-3}, {Component::Ez, Component::Hx}});
-  d.probes.push_back({"mid", {7e-3, 4e-3, 6e-3}, {Component::Ex, Component::Hy, Component::Hz}});
-  d.probes.push_back({"top", {5e-3, 5e-3, 12e-3}, {Component::Ey}});
-  return d;
-}
-
 template <typename Real>
 RunResult run(int subdomains, const std::string& exchange, Index depth) {
-  return testing::run_on_slabs<Real>(contract_deck(), subdomains, exchange, depth);
+  return testing::run_on_slabs<Real>(testing::contract_deck(), subdomains, exchange, depth);
 }
 
 class BitwiseContract : public ::testing::TestWithParam<std::tuple<int, std::string, Index>> {};
@@ -74,7 +49,7 @@ INSTANTIATE_TEST_SUITE_P(HostEngine, BitwiseContract,
                          });
 
 TEST(BitwiseContract, RefusesSplitsThatCannotWork) {
-  const GridShape g = contract_deck().grid;
+  const GridShape g = testing::contract_deck().grid;
   RunConfig too_many;
   too_many.subdomains = 14;
   EXPECT_THROW(check_run_config(g, too_many), std::invalid_argument);

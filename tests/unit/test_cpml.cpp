@@ -12,6 +12,7 @@
 #include "src/solver/cpml_reflection.hpp"
 #include "src/solver/cpml_setup.hpp"
 #include "src/solver/solver.hpp"
+#include "tests/support/contract_deck.hpp"
 #include "tests/support/engine_fixture.hpp"
 #include "tests/support/run_helpers.hpp"
 #include "tests/support/same_run.hpp"
@@ -53,34 +54,8 @@ TEST(Cpml, MeasurementSeesAPecWall) {
   EXPECT_GT(db, -30.0);
 }
 
-// Slabs of 7 cells on every face; nz = 22 puts the z-slabs at [0, 7) and [15, 22), so 4
-// subdomains (planes 0-6, 6-12, 12-17, 17-22) have boundaries inside both. A lossy half-space
-// runs into the lower z slab and the x and y slabs; sources and probes in several subdomains.
-Deck cpml_contract_deck() {
-  Deck d;
-  d.grid = {18, 19, 22};
-  d.cell_size = {1e-3, 1e-3, 1e-3};
-  d.steps = 45;
-  d.boundary.fill(BoundaryKind::cpml);
-  d.cpml.cells = 7;
-  d.materials.push_back({"soil", 6.0, 0.05, 1.0, false});
-  d.geometry.push_back({ShapeKind::box, "soil", {0, 0, 0}, {18e-3, 19e-3, 10e-3}});
-  for (double z : {8e-3, 11e-3, 13e-3}) {
-    Source s;
-    s.position = {9e-3, 9e-3, z};
-    s.polarisation = z < 10e-3 ? 2 : 0;
-    s.waveform = WaveformKind::ricker;
-    s.frequency = 60e9;
-    d.sources.push_back(s);
-  }
-  d.probes.push_back({"low", {9e-3, 9e-3, 3e-3}, {Component::Ez, Component::Hx}});
-  d.probes.push_back({"mid", {8e-3, 10e-3, 12e-3}, {Component::Ex, Component::Hy}});
-  d.probes.push_back({"top", {2e-3, 17e-3, 19e-3}, {Component::Ey, Component::Hz}});
-  return d;
-}
-
 template <typename Real>
-RunResult run_cpml(int subdomains, const std::string& exchange, Index depth, const Deck& deck = cpml_contract_deck()) {
+RunResult run_cpml(int subdomains, const std::string& exchange, Index depth, const Deck& deck = testing::cpml_contract_deck()) {
   return testing::run_on_slabs<Real>(deck, subdomains, exchange, depth);
 }
 
@@ -120,7 +95,7 @@ INSTANTIATE_TEST_SUITE_P(HostEngine, CpmlBitwise, ::testing::ValuesIn(bitwise_ca
 
 // CPML on some faces only (x_min, y_max, z_max; PEC elsewhere): still bit for bit.
 TEST(Cpml, SomeFacesOnlyKeepTheContract) {
-  Deck partial = cpml_contract_deck();
+  Deck partial = testing::cpml_contract_deck();
   partial.boundary = {BoundaryKind::cpml, BoundaryKind::pec, BoundaryKind::pec,
                       BoundaryKind::cpml, BoundaryKind::pec, BoundaryKind::cpml};
   const RunResult reference = run_cpml<float>(1, "host-staged", 1, partial);
@@ -133,10 +108,10 @@ TEST(Cpml, SomeFacesOnlyKeepTheContract) {
 // The CPML must make a difference (else the contract above would hold trivially): the probes
 // differ from the same deck with PEC walls.
 TEST(Cpml, ChangesTheFieldsAgainstPec) {
-  Deck pec = cpml_contract_deck();
+  Deck pec = testing::cpml_contract_deck();
   pec.boundary.fill(BoundaryKind::pec);
   RunConfig config;
-  const RunResult with = run_model(build_model(cpml_contract_deck()), config);
+  const RunResult with = run_model(build_model(testing::cpml_contract_deck()), config);
   const RunResult without = run_model(build_model(pec), config);
   EXPECT_NE(with.checksum, without.checksum);
 }
@@ -160,10 +135,10 @@ CpmlView<float> subdomain_cpml(const Deck& deck, const SlabSubdomain& sub, const
 // every node a sweep visits in each subdomain of a 4-way split (z slabs cut by subdomain boundaries) and
 // for a deck with CPML on some faces only.
 TEST(Cpml, InteriorBoxHoldsExactlyTheNodesOfNoSlab) {
-  Deck partial = cpml_contract_deck();
+  Deck partial = testing::cpml_contract_deck();
   partial.boundary = {BoundaryKind::cpml, BoundaryKind::pec, BoundaryKind::pec,
                       BoundaryKind::cpml, BoundaryKind::cpml, BoundaryKind::pec};
-  for (const Deck& deck : {cpml_contract_deck(), partial}) {
+  for (const Deck& deck : {testing::cpml_contract_deck(), partial}) {
     const SlabDecomposition split(deck.grid, 4, 2);
     for (int s = 0; s < split.size(); ++s) {
       const SlabSubdomain& sub = split.subdomain(s);
@@ -198,14 +173,14 @@ TEST(Cpml, InteriorBoxHoldsExactlyTheNodesOfNoSlab) {
 // outside its axes, and the plain box's x bounds sit on sector boundaries unless they are the
 // range's own (with whole rows they are the range's own).
 TEST(Cpml, SplitSweepPartitionsEveryRange) {
-  Deck partial = cpml_contract_deck();
+  Deck partial = testing::cpml_contract_deck();
   partial.boundary = {BoundaryKind::cpml, BoundaryKind::pec, BoundaryKind::pec,
                       BoundaryKind::cpml, BoundaryKind::cpml, BoundaryKind::pec};
-  Deck none = cpml_contract_deck();
+  Deck none = testing::cpml_contract_deck();
   none.boundary = {BoundaryKind::pec, BoundaryKind::pec, BoundaryKind::pec,
                    BoundaryKind::pec, BoundaryKind::pec, BoundaryKind::cpml};
   int plain_nodes = 0, split_with_cores = 0, plain_x_face_nodes = 0;
-  for (const Deck& deck : {cpml_contract_deck(), partial, none}) {
+  for (const Deck& deck : {testing::cpml_contract_deck(), partial, none}) {
     const SlabDecomposition split(deck.grid, 3, 2);
     for (int s = 0; s < split.size(); ++s) {
       const SlabSubdomain& sub = split.subdomain(s);
@@ -265,7 +240,7 @@ TEST(Cpml, SplitSweepPartitionsEveryRange) {
 // bit, which is what lets every engine layout and backend agree.
 template <typename Real>
 void expect_fused_equals_separate_pass(bool cores, bool whole_rows = false, bool lean = false) {
-  const Deck deck = cpml_contract_deck();
+  const Deck deck = testing::cpml_contract_deck();
   testing::SteppedModel<Real> separate(deck, "host"), fused(deck, "host");
   const EngineSetup<Real> setup = make_engine_setup<Real>(fused.model, 0, deck.grid.nz + 1, 1, 1);
   Engine<Real>& e = *fused.engine;
