@@ -22,7 +22,7 @@ section "machine ($(date -u +%Y-%m-%dT%H:%M:%SZ))"
 echo "command: $0 $*"
 echo "git: $(git describe --always --dirty 2>/dev/null || echo unknown)"
 echo "$(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
-ldd --version | head -1
+ldd --version | sed -n 1p
 
 if [[ ! -x $build/yeex ]]; then
   section "build ($build)"
