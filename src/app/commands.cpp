@@ -69,6 +69,7 @@ nlohmann::json run_report(const Model& model, const RunResult& r, const std::str
   j["deck"] = model.deck.to_json();
   j["provenance"] = provenance();
   j["run"] = {{"engine", r.engine},
+              {"engine_description", engine_description(r.engine)},
               {"exchange", r.exchange},
               {"exchange_choices", r.exchange_choices},
               {"subdomains", r.subdomains},
@@ -510,6 +511,7 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
                      {"command", o.command_line},
                      {"provenance", provenance()},
                      {"engine", b.engine},
+                     {"engine_description", engine_description(b.engine)},
                      {"mode", world ? "mpi" : "threads"},
                      {"cpml_cells", b.cpml_cells},
                      {"precision", b.precision_bits == 64 ? "f64" : "f32"},
@@ -588,6 +590,7 @@ int validate_command(const ValidateOptions& o) {
                            {"command", o.command_line},
                            {"provenance", provenance()},
                            {"engine", r.engine},
+                           {"engine_description", engine_description(r.engine)},
                            {"precision", r.precision_bits == 64 ? "f64" : "f32"},
                            {"devices", r.devices},
                            {"subdomains", exchange_request(r).subdomains},

@@ -58,6 +58,12 @@ std::vector<std::string> engine_names() {
   return names;
 }
 
+std::string engine_description(const std::string& name) {
+  for (const auto& e : engine_list())
+    if (e.name == name) return e.description;
+  return "";
+}
+
 template std::unique_ptr<Engine<float>> make_engine<float>(const std::string&, const EngineSetup<float>&);
 template std::unique_ptr<Engine<double>> make_engine<double>(const std::string&, const EngineSetup<double>&);
 

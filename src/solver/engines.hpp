@@ -22,6 +22,9 @@ struct EngineInfo {
 std::vector<EngineInfo> engine_list();
 // Every engine's name, built here or not (what --engine accepts).
 std::vector<std::string> engine_names();
+// What an engine is, for the reports' provenance ("Kokkos parallel_for (Kokkos 5.2.2 on OpenMP,
+// 16 threads)"); empty for an unknown name.
+std::string engine_description(const std::string& name);
 // "cuda" when a GPU is usable, else "host".
 std::string default_engine();
 // Throws std::invalid_argument for an unknown or unavailable engine.

@@ -54,6 +54,7 @@ TEST_P(EveryInputDeck, RunsOnTheHostEngine) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto report = read_json(out / "run.json");
   EXPECT_EQ(report["run"]["engine"], "host");
+  EXPECT_THAT(report["run"]["engine_description"].get<std::string>(), HasSubstr("OpenMP"));
   EXPECT_EQ(report["checksum"]["fields"].get<std::string>().size(), 16u);
   for (const auto& file : report["files"]) EXPECT_TRUE(std::filesystem::exists(out / file.get<std::string>())) << file;
 }
@@ -140,6 +141,7 @@ TEST(Cli, KokkosEngineDoesWhatTheEngineListSays) {
   ASSERT_EQ(reference.exit_code, 0) << reference.output;
   const auto j = read_json(kokkos / "out" / "run.json");
   EXPECT_EQ(j["run"]["engine"], "kokkos");
+  EXPECT_THAT(j["run"]["engine_description"].get<std::string>(), HasSubstr("Kokkos"));
   EXPECT_EQ(j["checksum"]["fields"], read_json(host / "run.json")["checksum"]["fields"]);
 }
 
