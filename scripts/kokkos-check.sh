@@ -45,12 +45,26 @@ section "validate --quick on the kokkos engine"
 "$build/yeex" validate --quick --engine kokkos || status=1
 
 section "default deck, 3 slabs (b2r, R = 2) on the kokkos engine: the host engine's checksum"
-checksum() { "$build/yeex" run inputs/dipole_box.toml --steps 200 --quiet --json --output "$out/$1" "${@:2}" | grep -A6 '"checksum"'; }
+# `checksum NAME OPTIONS...`: the default deck's checksum lines, run under ${launcher[@]} (none: directly).
+launcher=()
+checksum() {
+  "${launcher[@]}" "$build/yeex" run inputs/dipole_box.toml --steps 200 --quiet --json --output "$out/$1" "${@:2}" |
+    grep -A6 '"checksum"'
+}
 host=$(checksum host --engine host)
 kokkos=$(checksum kokkos --engine kokkos --subdomains 3 --exchange b2r --halo-depth 2)
 rm -rf "$out/host" "$out/kokkos"
 if [[ $host == "$kokkos" ]]; then echo "the same checksum"; else echo "DIFFERENT checksums"; status=1; fi
 echo "$kokkos"
+
+if command -v mpirun >/dev/null; then
+  section "MPI mode: 3 ranks (mpi transport) on the kokkos engine: the host engine's checksum"
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  launcher=(mpirun -np 3 --bind-to none)
+  ranks=$(checksum kokkos_mpi --engine kokkos --exchange mpi || true)
+  rm -rf "$out/kokkos_mpi"
+  if [[ $host == "$ranks" ]]; then echo "the same checksum"; else echo "DIFFERENT checksums"; status=1; fi
+fi
 
 section "benchmark: host and kokkos engines, one slab"
 for precision in f32 f64; do
