@@ -1,5 +1,6 @@
 #include "src/solver/engines.hpp"
 
+#include <optional>
 #include <stdexcept>
 
 #include "kernels/host/host_engine.hpp"
@@ -11,57 +12,60 @@
 #endif
 
 namespace yeex {
+namespace {
+
+// One engine's entry; nullopt for an unknown name. Only the named engine is probed.
+std::optional<EngineInfo> engine_info(const std::string& name) {
+  if (name == "host") return EngineInfo{"host", "C++ loops with OpenMP on the CPU", true, ""};
+  if (name == "cuda") {
+#if YEEX_HAVE_CUDA
+    const int gpus = cuda_device_count();
+    return EngineInfo{"cuda", "hand-written CUDA kernels", gpus > 0, gpus > 0 ? "" : "no CUDA device is visible"};
+#else
+    return EngineInfo{"cuda", "hand-written CUDA kernels", false, "this build has no CUDA (configure with YEEX_ENABLE_CUDA=ON)"};
+#endif
+  }
+  if (name == "kokkos") {
+#if YEEX_HAVE_KOKKOS
+    return EngineInfo{"kokkos", "Kokkos parallel_for (" + kokkos_description() + ")", kokkos_ready(),
+                      kokkos_ready() ? "" : "Kokkos is not initialised (a program must hold an EngineRuntimes)"};
+#else
+    return EngineInfo{"kokkos", "Kokkos parallel_for", false, "this build has no Kokkos (configure with YEEX_ENABLE_KOKKOS=ON)"};
+#endif
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<std::string> engine_names() { return {"host", "cuda", "kokkos"}; }
 
 std::vector<EngineInfo> engine_list() {
   std::vector<EngineInfo> list;
-  list.push_back({"host", "C++ loops with OpenMP on the CPU", true, ""});
-#if YEEX_HAVE_CUDA
-  const int gpus = cuda_device_count();
-  list.push_back({"cuda", "hand-written CUDA kernels", gpus > 0, gpus > 0 ? "" : "no CUDA device is visible"});
-#else
-  list.push_back({"cuda", "hand-written CUDA kernels", false, "this build has no CUDA (configure with YEEX_ENABLE_CUDA=ON)"});
-#endif
-#if YEEX_HAVE_KOKKOS
-  list.push_back({"kokkos", "Kokkos parallel_for (" + kokkos_description() + ")", kokkos_ready(),
-                  kokkos_ready() ? "" : "Kokkos is not initialised (a program must hold an EngineRuntimes)"});
-#else
-  list.push_back({"kokkos", "Kokkos parallel_for", false, "this build has no Kokkos (configure with YEEX_ENABLE_KOKKOS=ON)"});
-#endif
+  for (const std::string& name : engine_names()) list.push_back(*engine_info(name));
   return list;
 }
 
-std::string default_engine() {
-  for (const auto& e : engine_list())
-    if (e.name == "cuda" && e.available) return "cuda";
-  return "host";
+std::string engine_description(const std::string& name) {
+  const std::optional<EngineInfo> e = engine_info(name);
+  return e ? e->description : "";
 }
+
+std::string default_engine() { return engine_info("cuda")->available ? "cuda" : "host"; }
 
 template <typename Real>
 std::unique_ptr<Engine<Real>> make_engine(const std::string& name, const EngineSetup<Real>& setup) {
-  for (const auto& e : engine_list()) {
-    if (e.name != name) continue;
-    if (!e.available) throw std::invalid_argument("engine '" + name + "' cannot run here: " + e.why_not);
-    if (name == "host") return make_host_engine(setup);
+  const std::optional<EngineInfo> e = engine_info(name);
+  if (!e) throw std::invalid_argument("unknown engine '" + name + "'");
+  if (!e->available) throw std::invalid_argument("engine '" + name + "' cannot run here: " + e->why_not);
+  if (name == "host") return make_host_engine(setup);
 #if YEEX_HAVE_CUDA
-    if (name == "cuda") return make_cuda_engine(setup);
+  if (name == "cuda") return make_cuda_engine(setup);
 #endif
 #if YEEX_HAVE_KOKKOS
-    if (name == "kokkos") return make_kokkos_engine(setup);
+  if (name == "kokkos") return make_kokkos_engine(setup);
 #endif
-  }
-  throw std::invalid_argument("unknown engine '" + name + "'");
-}
-
-std::vector<std::string> engine_names() {
-  std::vector<std::string> names;
-  for (const auto& e : engine_list()) names.push_back(e.name);
-  return names;
-}
-
-std::string engine_description(const std::string& name) {
-  for (const auto& e : engine_list())
-    if (e.name == name) return e.description;
-  return "";
+  throw std::logic_error("engine '" + name + "' is available but has no factory");
 }
 
 template std::unique_ptr<Engine<float>> make_engine<float>(const std::string&, const EngineSetup<float>&);

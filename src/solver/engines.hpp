@@ -19,15 +19,16 @@ struct EngineInfo {
   std::string why_not;  // when not available
 };
 
-std::vector<EngineInfo> engine_list();
-// Every engine's name, built here or not (what --engine accepts).
+// Every engine's name, built here or not (what --engine accepts); probes nothing.
 std::vector<std::string> engine_names();
+// Every engine, with whether it can run here.
+std::vector<EngineInfo> engine_list();
 // What an engine is, for the reports' provenance ("Kokkos parallel_for (Kokkos 5.2.2 on OpenMP,
 // 16 threads)"); empty for an unknown name.
 std::string engine_description(const std::string& name);
 // "cuda" when a GPU is usable, else "host".
 std::string default_engine();
-// Throws std::invalid_argument for an unknown or unavailable engine.
+
 // The runtimes the engines need, set up for the life of the program (Kokkos, in a build with the
 // kokkos engine): main holds one, as does a test program that makes kokkos engines. Engines
 // must be gone before it is.
@@ -37,6 +38,7 @@ struct EngineRuntimes {
 #endif
 };
 
+// Throws std::invalid_argument for an unknown or unavailable engine.
 template <typename Real>
 std::unique_ptr<Engine<Real>> make_engine(const std::string& name, const EngineSetup<Real>& setup);
 
