@@ -631,11 +631,18 @@ class CoopExchange final : public HaloExchange<Real> {
   Index settling_steps(int s) const override { return sub_[s].trials.steps_to_decide(); }
 
   // Runs the steps in one launch, or, while the subdomain still times the kernel's two forms
-  // (FormTrials), in trials.
+  // (FormTrials), in trials. A launch that follows another in the same call first meets the
+  // team, so that it starts only when every subdomain's previous launch has ended, as a call's
+  // first launch does (the solver joins its threads between calls). Without that meeting, several
+  // slabs on one GPU deadlocked in about 5 % of runs at the second trial (a kernel spinning for its
+  // neighbour's plane while the neighbour's kernel never started: the 10 s bound fired;
+  // results/2026-11-25-session16, calls 4-9), and a trial would time its neighbours' last launch.
+  // Every subdomain runs the same launches, so every one meets the same number of times.
   void advance(int s, Index first, Index count) override {
     Subdomain& me = sub_[s];
     for (Index done = 0; done < count;) {
       const FormTrials::Launch next = me.trials.next(count - done);
+      if (done > 0 && sub_.size() > 1 && this->context_.team) this->context_.team->barrier();
       const auto t0 = Clock::now();
       launch(s, first, done, next.steps, next.form);
       if (next.timed) {
