@@ -27,6 +27,7 @@ void AtomicFile::commit() {
 }
 
 void write_text_atomically(const std::filesystem::path& path, const std::string& text) {
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
   AtomicFile file(path);
   std::ofstream out(file.temporary_path(), std::ios::binary);
   out << text;

@@ -26,7 +26,7 @@ class AtomicFile {
   bool committed_ = false;
 };
 
-// Writes `text` to `path` atomically.
+// Writes `text` to `path` atomically, creating its folder if missing.
 void write_text_atomically(const std::filesystem::path& path, const std::string& text);
 
 }  // namespace yeex

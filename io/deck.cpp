@@ -27,7 +27,6 @@ namespace yeex {
 namespace {
 
 constexpr Index kMaxCells = Index{1} << 40;  // ~1.1e12 cells: far beyond any one node's memory
-constexpr Index kMaxSteps = 1'000'000'000;
 
 constexpr std::array<std::string_view, 3> kAxisNames = {"x", "y", "z"};
 constexpr std::array<std::string_view, 6> kFaceNames = {"x_min", "x_max", "y_min", "y_max", "z_min", "z_max"};

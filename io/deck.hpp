@@ -96,6 +96,9 @@ struct CpmlSettings {
 // Interior cells a CPML axis must keep between its slabs (or between a slab and a PEC face).
 inline constexpr Index kCpmlMinInteriorCells = 4;
 
+// The most time steps a run may take (the deck's time.steps, yeex run --steps).
+inline constexpr Index kMaxSteps = 1'000'000'000;
+
 struct Deck {
   std::string title = "untitled";
   GridShape grid;

@@ -123,26 +123,65 @@ void print_run_summary(const Model& model, const RunResult& r, const std::filesy
 
 }  // namespace
 
-void check_output_directory(const std::filesystem::path& dir) {
+void check_output_directory(const std::filesystem::path& dir, const std::vector<std::string>& files) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  fs::path probe = fs::absolute(dir, ec);
-  if (fs::exists(probe, ec) && !fs::is_directory(probe, ec))
-    throw UsageError("output directory '" + dir.string() + "' exists and is not a folder");
+  const std::string where = "output directory '" + dir.string() + "'";
+  if (dir.empty()) throw UsageError("output directory: the path is empty");
+  const fs::path target = fs::absolute(dir, ec);
+  if (fs::exists(target, ec) && !fs::is_directory(target, ec)) throw UsageError(where + " exists and is not a folder");
+  // The deepest folder that exists; below it the run creates the rest.
+  fs::path probe = target;
   while (!fs::exists(probe, ec)) {
+    if (fs::is_symlink(fs::symlink_status(probe, ec)))
+      throw UsageError(where + ": '" + probe.string() + "' is a link to '" + fs::read_symlink(probe, ec).string() +
+                       "', which does not exist");
     if (!probe.has_parent_path() || probe.parent_path() == probe) break;
     probe = probe.parent_path();
   }
   if (!fs::is_directory(probe, ec))
-    throw UsageError("output directory '" + dir.string() + "': '" + probe.string() + "' is not a folder");
+    throw UsageError(where + ": '" + probe.string() + "' is not a folder");
+  const long name_max = pathconf(probe.c_str(), _PC_NAME_MAX);
+  const auto check_name = [&](const std::string& name) {
+    if (name_max > 0 && static_cast<long>(name.size()) > name_max)
+      throw UsageError(where + ": the name '" + name.substr(0, 40) + "...' is " + std::to_string(name.size()) +
+                       " bytes long; the file system allows " + std::to_string(name_max));
+  };
+  for (const auto& part : target.lexically_relative(probe)) check_name(part.string());
+  for (const auto& file : files) {
+    check_name(file + ".partial-" + std::to_string(getpid()));  // written under this name first (io/atomic_file.hpp)
+    if (fs::is_directory(target / file, ec))
+      throw UsageError(where + ": '" + (target / file).string() + "' is a folder, where the run writes the file " + file);
+  }
   // Try it for real (permissions alone do not tell for root or read-only mounts).
   const fs::path trial = probe / (".yeex-write-test-" + std::to_string(getpid()));
   const int fd = open(trial.c_str(), O_CREAT | O_EXCL | O_WRONLY, 0600);
   if (fd < 0)
-    throw UsageError("output directory '" + dir.string() + "' is not writable ('" + probe.string() +
-                     "': " + std::strerror(errno) + ")");
+    throw UsageError(where + " is not writable ('" + probe.string() + "': " + std::strerror(errno) + ")");
   close(fd);
   fs::remove(trial, ec);
+}
+
+void check_output_file(const std::filesystem::path& file, const std::string& option) {
+  const std::string what = option + " " + file.string();
+  std::error_code ec;
+  if (file.empty()) throw UsageError(option + ": the path is empty");
+  if (!file.has_filename() || std::filesystem::is_directory(file, ec)) throw UsageError(what + ": names a folder, not a file");
+  try {
+    check_output_directory(file.parent_path().empty() ? "." : file.parent_path(), {file.filename().string()});
+  } catch (const UsageError& e) {
+    throw UsageError(what + ": " + e.what());
+  }
+}
+
+std::vector<std::string> run_output_files(const Deck& deck) {
+  std::vector<std::string> files{"run.json"};
+  if (!deck.probes.empty()) files.push_back("probes.h5");
+  for (const auto& snapshot : deck.snapshots) {
+    files.push_back(snapshot.name + ".h5");
+    files.push_back(snapshot.name + ".xdmf");
+  }
+  return files;
 }
 
 std::size_t available_memory(const std::string& engine, int device) {
@@ -177,6 +216,13 @@ std::string split_summary(const RunConfig& r) {
   return gpus.size() == r.devices.size() ? on : std::to_string(r.devices.size()) + " slab(s) on " + on;
 }
 
+// The options that only the cuda engine reads are refused with a CPU engine rather than ignored.
+void check_cpu_engine_options(const SplitOptions& o, const std::string& engine) {
+  if (engine == "cuda") return;
+  if (o.no_peer) throw UsageError("--no-peer needs the cuda engine (the " + engine + " engine has no peer access to turn off)");
+  if (o.oversubscribe_gpus) throw UsageError("--oversubscribe-gpus needs the cuda engine (the " + engine + " engine uses no GPU)");
+}
+
 // Engine, GPUs, slabs and backend of a run; throws UsageError for what cannot run here.
 RunConfig resolve_split(const SplitOptions& o) {
   RunConfig config;
@@ -185,6 +231,10 @@ RunConfig resolve_split(const SplitOptions& o) {
   config.halo_depth = o.halo_depth;
   config.peer_access = !o.no_peer;
   if (o.halo_depth < 1) throw UsageError("--halo-depth must be at least 1");
+  if (o.oversubscribe_gpus)
+    throw UsageError("--oversubscribe-gpus is for MPI mode (ranks of a node sharing a GPU); without mpirun, "
+                     "--subdomains puts several slabs on one GPU");
+  check_cpu_engine_options(o, config.engine);
   if (config.engine != "cuda") {  // a CPU engine
     if (!o.devices.empty() || o.gpus)
       throw UsageError("--gpus and --devices need the cuda engine; the " + config.engine + " engine splits with --subdomains");
@@ -237,6 +287,7 @@ RunConfig resolve_mpi_split(const SplitOptions& o, const ProcessGroup& world) {
   if (o.subdomains && *o.subdomains != world.size())
     throw UsageError("--subdomains " + std::to_string(*o.subdomains) + ": under mpirun each rank holds one z-slab (" +
                      std::to_string(world.size()) + " ranks); leave --subdomains out");
+  check_cpu_engine_options(o, config.engine);
   if (config.engine != "cuda") {  // a CPU engine
     if (!o.devices.empty()) throw UsageError("--devices needs the cuda engine");
     return config;
@@ -268,6 +319,31 @@ std::size_t bytes_per_process(std::size_t total, const RunConfig& config, int sl
   return total;
 }
 
+// A list option naming one value twice would time the same rows twice.
+template <typename T>
+void refuse_repeats(const std::string& option, const std::vector<T>& values) {
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (std::find(values.begin(), values.begin() + i, values[i]) != values.begin() + i) {
+      std::ostringstream value;
+      value << values[i];
+      throw UsageError(option + ": " + value.str() + " is listed twice");
+    }
+}
+
+// A bench whose every requested row would be skipped (more slabs than planes, a halo deeper than
+// a slab, a backend that cannot run here) is bad input, not a table of "skipped" lines.
+void refuse_if_nothing_runs(const BenchConfig& b) {
+  std::string why;
+  for (const BenchRow& row : plan_bench(b)) {
+    if (row.exchange == "-") continue;
+    const std::string reason = row_unavailable(b, row);
+    if (reason.empty()) return;
+    if (why.empty())
+      why = row.exchange + ", " + std::to_string(row.count) + " device(s), --size " + std::to_string(row.size) + ": " + reason;
+  }
+  throw UsageError("none of the requested rows can run here (" + why + ")");
+}
+
 // The "mpi" section of run.json and bench JSON: the MPI library and every rank, host and GPU.
 nlohmann::json mpi_report(const nlohmann::json& ranks) {
   return {{"ranks", ranks.size()}, {"library", mpi_library_version()}, {"cuda_aware", mpi_cuda_aware()}, {"by_rank", ranks}};
@@ -294,7 +370,8 @@ int run_command(const RunOptions& o, const ProcessGroup* world) {
     for (const std::string& warning : deck.warnings) std::cerr << "yeex: " << warning << "\n";
   agreed(world, [&] {
     if (o.steps) {
-      if (*o.steps < 1) throw UsageError("--steps must be at least 1");
+      if (*o.steps < 1 || *o.steps > kMaxSteps)
+        throw UsageError("--steps must be from 1 to " + std::to_string(kMaxSteps) + ", got " + std::to_string(*o.steps));
       deck.steps = *o.steps;
       deck.duration.reset();
     }
@@ -317,7 +394,7 @@ int run_command(const RunOptions& o, const ProcessGroup* world) {
     } catch (const std::invalid_argument& e) {
       throw UsageError(e.what());
     }
-    if (root) check_output_directory(out);
+    if (root) check_output_directory(out, run_output_files(deck));
   });
   if (o.dry_run) {
     if (root)
@@ -366,6 +443,9 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
   // The engine and every GPU (or slab count) available; MPI mode: the ranks, one GPU each.
   const RunConfig pool = resolve_any_split(o.split, world);
   const BenchConfig b = agreed(world, [&] {
+    if (!o.split.exchange.empty())
+      throw UsageError("--exchange " + o.split.exchange + ": bench compares backends, named with --exchanges (e.g. "
+                       "--exchanges p2p,overlap)");
     if (!world && pool.engine == "cuda" && most_slabs_per_gpu(pool.devices) > 1)
       throw UsageError("bench measures scaling over GPUs, one z-slab each: leave --subdomains out (it puts several "
                        "slabs on one GPU, for run and validate)");
@@ -380,12 +460,15 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
     if (b.sizes.empty()) b.sizes = {256};
     b.devices = pool.devices;
     b.processes = world;
+    // The most devices (CPU engines: slabs, --subdomains, default 4) a row may use.
     const int available = world                ? world->size()
                           : b.engine == "cuda" ? static_cast<int>(pool.devices.size())
-                                               : std::max(pool.subdomains, 4);
+                                               : o.split.subdomains.value_or(4);
     b.counts = o.counts;
-    if (b.counts.empty())
+    if (b.counts.empty()) {
       for (int n = 1; n <= available; n *= 2) b.counts.push_back(n);
+      if (b.counts.back() != available) b.counts.push_back(available);
+    }
     for (int n : b.counts)
       if (n < 1 || ((b.engine == "cuda" || world) && n > available))
         throw UsageError("--counts " + std::to_string(n) + ": " + std::to_string(available) +
@@ -396,6 +479,8 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
         if (world ? e.mpi_mode : e.threads_mode) b.exchanges.push_back(e.name);
     for (const auto& e : b.exchanges)
       if (exchange_unavailable(e, {}).rfind("unknown", 0) == 0) throw UsageError("--exchanges: unknown backend '" + e + "'");
+    refuse_repeats("--counts", b.counts);
+    refuse_repeats("--exchanges", b.exchanges);
     b.strong = o.scaling != "weak";
     b.weak = o.scaling != "strong";
     b.halo_depth = std::max<Index>(o.split.halo_depth, 2);
@@ -416,7 +501,8 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
       const std::size_t have = available_memory(b.engine, b.devices.empty() ? 0 : b.devices.front());
       if (need > have) throw UsageError("--size " + std::to_string(n) + ": needs about " + gib(need) + ", " + gib(have) + " available");
     }
-    if (o.json && root) check_output_directory(o.json->parent_path().empty() ? "." : o.json->parent_path());
+    if (o.json && root) check_output_file(*o.json, "--json");
+    if (!world) refuse_if_nothing_runs(b);  // MPI mode: a row's ranks are known only as it runs
     return b;
   });
   const std::optional<P2PSweep> sweep = agreed(world, [&]() -> std::optional<P2PSweep> {
@@ -555,11 +641,19 @@ int validate_command(const ValidateOptions& o) {
   context.run = resolve_split(o.split);
   context.run.precision_bits = precision_bits(o.precision);
   context.quick = o.quick;
-  if (o.json) check_output_directory(o.json->parent_path().empty() ? "." : o.json->parent_path());
+  if (o.json) check_output_file(*o.json, "--json");
   const RunConfig& r = context.run;
+  // What can be refused before the header: unknown problems, a backend that cannot run here.
+  try {
+    check_problem_names(o.only);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  if (!r.exchange.empty())
+    if (const std::string why = exchange_unavailable(r.exchange, exchange_request(r)); !why.empty())
+      throw UsageError("--exchange " + r.exchange + ": " + why);
   std::printf("# yeex validate%s: %s engine, %s, %s, exchange %s\n", o.quick ? " --quick" : "", r.engine.c_str(),
-              r.precision_bits == 64 ? "float64" : "float32",
-              split_summary(r).c_str(),
+              r.precision_bits == 64 ? "float64" : "float32", split_summary(r).c_str(),
               r.exchange.empty() ? "default" : r.exchange.c_str());
   std::printf("# error: relative = |measured - reference| / |reference|; pass when error <= tolerance\n");
   std::printf("%-12s %-58s %14s %14s %10s %10s  %s\n", "problem", "quantity", "measured", "reference", "error",

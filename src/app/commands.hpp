@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "decomposition/grid.hpp"
+#include "io/deck.hpp"
 #include "src/runtime/process_group.hpp"
 
 namespace yeex {
@@ -80,8 +81,13 @@ int bench_command(const BenchOptions& options, const ProcessGroup* world = nullp
 int engines_command();
 int exchanges_command(const SplitOptions& split, const ProcessGroup* world = nullptr);
 
-// Throws UsageError unless `dir` exists as a writable folder or can be created.
-void check_output_directory(const std::filesystem::path& dir);
+// Throws UsageError unless `dir` exists as a writable folder or can be created, and none of
+// `files`, the names the command writes into it, is a folder there or too long a name.
+void check_output_directory(const std::filesystem::path& dir, const std::vector<std::string>& files = {});
+// The same for one file (--json FILE): its folder may be created; the file must not be a folder.
+void check_output_file(const std::filesystem::path& file, const std::string& option);
+// The files a run of `deck` writes into its output folder.
+std::vector<std::string> run_output_files(const Deck& deck);
 // Memory available to an engine (host RAM or free GPU memory), bytes.
 std::size_t available_memory(const std::string& engine, int device);
 

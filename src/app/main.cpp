@@ -2,8 +2,11 @@
 // runs in MPI mode (src/app/mpi_mode.hpp): MPI lives from here to the end of main.
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
+#include <limits>
 #include <map>
 #include <optional>
 
@@ -13,6 +16,45 @@
 #include "src/runtime/build_info.hpp"
 #include "src/solver/engines.hpp"
 #include "src/runtime/mpi_launch.hpp"
+
+namespace {
+
+// A whole number from lo to hi. CLI11's own range checks print their bounds as doubles
+// ("Value 0 not in range 0.000000 to 179769313486...") and call a word "not in range".
+CLI::Validator whole_number(long long lo, long long hi = std::numeric_limits<long long>::max()) {
+  const std::string range = hi == std::numeric_limits<long long>::max() ? "at least " + std::to_string(lo)
+                                                                        : "from " + std::to_string(lo) + " to " + std::to_string(hi);
+  return CLI::Validator(
+      [lo, hi, range](std::string& text) -> std::string {
+        char* end = nullptr;
+        errno = 0;
+        const long long value = std::strtoll(text.c_str(), &end, 10);
+        if (text.empty() || *end != '\0') return "'" + text + "' is not a whole number";
+        if (errno == ERANGE || value < lo || value > hi) return "must be " + range + ", got " + text;
+        return "";
+      },
+      "INT " + range);
+}
+
+// A path that names something: an empty one would silently fall back to the default.
+const CLI::Validator non_empty_path(
+    [](std::string& text) -> std::string { return text.empty() ? "must not be empty" : ""; }, "PATH");
+
+// CLI11 answers a mistyped command ("yeex runn") with "A subcommand is required"; this names it.
+std::optional<std::string> unknown_command(const CLI::App& app, int argc, char** argv) {
+  if (argc < 2) return std::nullopt;
+  const std::string first = argv[1];
+  if (first == "-h" || first == "--help" || first == "--version") return std::nullopt;
+  std::string names;
+  for (const CLI::App* command : app.get_subcommands({})) {
+    if (command->get_name() == first) return std::nullopt;
+    names += (names.empty() ? "" : ", ") + command->get_name();
+  }
+  return (first.rfind('-', 0) == 0 ? "unknown option '" + first + "'" : "unknown command '" + first + "'") +
+         " (the commands: " + names + "; yeex --help)";
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace yeex;
@@ -62,16 +104,17 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember(engines));
     cmd->add_option("--exchange", split.exchange, "Halo exchange backend ('list' shows which can run here)")
         ->check(CLI::IsMember(exchanges));
-    cmd->add_option("--gpus", split.gpus, "cuda engine: use the first N visible GPUs (default: all, but no more than --subdomains)")->check(CLI::PositiveNumber);
+    cmd->add_option("--gpus", split.gpus, "cuda engine: use the first N visible GPUs (default: all, but no more than --subdomains)")->check(whole_number(1));
     cmd->add_option("--devices", split.devices, "cuda engine: these GPUs, e.g. 0,2 (in this order; one z-slab each, or --subdomains spread over them)")
         ->delimiter(',')
+        ->check(whole_number(0))
         ->excludes("--gpus");
     cmd->add_option("--subdomains", split.subdomains,
                     "Split into N z-slabs (host engine; cuda: spread over the GPUs, several on one GPU when N exceeds "
-                    "them, for testing and teaching)")->check(CLI::PositiveNumber);
+                    "them, for testing and teaching)")->check(whole_number(1));
     cmd->add_flag("--no-peer", split.no_peer, "cuda engine: never enable peer access (host-staged paths only)");
     cmd->add_option("--halo-depth", split.halo_depth, "Ghost planes R; R > 1 exchanges every R steps (B+2R)")
-        ->check(CLI::Range(Index(1), Index(64)));
+        ->check(whole_number(1, 64));
     cmd->add_flag("--oversubscribe-gpus", split.oversubscribe_gpus,
                   "MPI mode: let several ranks of a node share one GPU (refused otherwise)");
   };
@@ -86,8 +129,8 @@ int main(int argc, char** argv) {
   if (!world) deck_option->check(CLI::ExistingFile);  // MPI mode: rank 0 reads it, the others need not see it
   add_split_options(run_cmd, run.split);
   run_cmd->add_option("--precision", run.precision, "Field precision")->check(CLI::IsMember(precisions))->capture_default_str();
-  run_cmd->add_option("--steps", steps, "Override the deck's number of time steps")->check(CLI::PositiveNumber);
-  run_cmd->add_option("--output", output, "Output folder (overrides output.directory)");
+  run_cmd->add_option("--steps", steps, "Override the deck's number of time steps")->check(whole_number(1, kMaxSteps));
+  run_cmd->add_option("--output", output, "Output folder (overrides output.directory)")->check(non_empty_path);
   run_cmd->add_flag("--json", run.json, "Print run.json on stdout instead of the summary");
   run_cmd->add_flag("--quiet,-q", run.quiet, "No progress line and no summary");
   run_cmd->add_flag("--dry-run", run.dry_run, "Check the deck, the split and the memory, print the plan, run nothing");
@@ -101,9 +144,11 @@ int main(int argc, char** argv) {
   std::string json_path;
   auto* bench_cmd = app.add_subcommand("bench", "Time the step loop per exchange backend and device count (strong/weak scaling)");
   add_split_options(bench_cmd, bench.split);
-  bench_cmd->add_option("--exchanges", bench.exchanges, "Backends to compare, e.g. p2p,overlap (default: all)")->delimiter(',');
-  bench_cmd->add_option("--counts", bench.counts, "Device (or host slab) counts, e.g. 1,2,4 (default: 1 and powers of 2)")
-      ->delimiter(',');
+  bench_cmd->add_option("--exchanges", bench.exchanges, "Backends to compare, e.g. p2p,overlap (default: all; 'list' shows which can run here)")->delimiter(',');
+  bench_cmd->add_option("--counts", bench.counts, "Device (or host slab) counts, e.g. 1,2,4 (default: 1, the powers of 2 and the most: every GPU, or on a CPU "
+                        "engine --subdomains, default 4)")
+      ->delimiter(',')
+      ->check(whole_number(1));
   bench_cmd->add_option("--scaling", bench.scaling, "strong (fixed global grid), weak (size^3 per device) or both")
       ->check(CLI::IsMember({"strong", "weak", "both"}))->capture_default_str();
   bench_cmd->add_option("--precision", bench.precision, "Field precision")->check(CLI::IsMember(precisions))->capture_default_str();
@@ -114,11 +159,11 @@ int main(int argc, char** argv) {
                         "each --size (default: the deck's own size)")
       ->check(CLI::ExistingFile);
   bench_cmd->add_option("--size", bench.sizes, "Cube edge(s) in cells (default 256, or the --deck's nx)")
-      ->check(CLI::Range(Index(8), Index(4096)));
-  bench_cmd->add_option("--steps", bench.steps, "Steps per timed repeat")->check(CLI::Range(Index(1), Index(1000000)))->capture_default_str();
-  bench_cmd->add_option("--warmup", bench.warmup, "Untimed steps first")->check(CLI::Range(Index(0), Index(1000000)))->capture_default_str();
-  bench_cmd->add_option("--repeats", bench.repeats, "Timed repeats (the median is reported)")->check(CLI::Range(1, 1000))->capture_default_str();
-  bench_cmd->add_option("--json", json_path, "Also write the results as JSON to this file");
+      ->check(whole_number(8, 4096));
+  bench_cmd->add_option("--steps", bench.steps, "Steps per timed repeat")->check(whole_number(1, 1000000))->capture_default_str();
+  bench_cmd->add_option("--warmup", bench.warmup, "Untimed steps first")->check(whole_number(0, 1000000))->capture_default_str();
+  bench_cmd->add_option("--repeats", bench.repeats, "Timed repeats (the median is reported)")->check(whole_number(1, 1000))->capture_default_str();
+  bench_cmd->add_option("--json", json_path, "Also write the results as JSON to this file")->check(non_empty_path);
   bench_cmd->add_flag("--csv", bench.csv, "CSV on stdout instead of the table");
   std::string p2p_json_path;
   bench_cmd->add_option("--p2p-json", p2p_json_path,
@@ -135,12 +180,16 @@ int main(int argc, char** argv) {
   validate_cmd->add_flag("--quick", validate.quick, "Small sizes that run in seconds on a CPU (what CI runs)");
   validate_cmd->add_option("--only", validate.only, "Run only these problems: cavity, energy, propagation, dipole, cpml")
       ->delimiter(',');
-  validate_cmd->add_option("--json", validate_json, "Also write the results as JSON to this file");
+  validate_cmd->add_option("--json", validate_json, "Also write the results as JSON to this file")->check(non_empty_path);
   bench_cmd->add_option("--cpml", bench.cpml, "Built-in box: CPML cells on every face instead of PEC walls (0: PEC)")
-      ->check(CLI::Range(Index(0), Index(1000)))->capture_default_str()->excludes(bench_deck_option);
+      ->check(whole_number(0, 1000))->capture_default_str()->excludes(bench_deck_option);
 
   app.add_subcommand("engines", "List the compute engines and whether each can run here");
 
+  if (const auto why = unknown_command(app, argc, argv)) {
+    if (root) std::fprintf(stderr, "yeex: %s\n", why->c_str());
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -156,6 +205,10 @@ int main(int argc, char** argv) {
       return exchanges_command(run.split, world);
     }
     if (*exchanges_cmd) return exchanges_command(list_split, world);
+    if (*bench_cmd && (bench.split.exchange == "list" || bench.exchanges == std::vector<std::string>{"list"})) {
+      bench.split.exchange.clear();
+      return exchanges_command(bench.split, world);
+    }
     if (*validate_cmd && validate.split.exchange == "list") {
       validate.split.exchange.clear();
       return exchanges_command(validate.split, world);

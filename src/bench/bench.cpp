@@ -52,34 +52,39 @@ Deck stretch_deck(const Deck& base, const GridShape& grid, Index steps) {
 
 namespace {
 
-RunConfig run_config(const BenchConfig& b, int count, const std::string& exchange, Index depth,
-                     const ProcessGroup* group) {
+// `group`: MPI mode, the ranks of this row (null in threads mode).
+RunConfig row_config(const BenchConfig& b, const BenchRow& row, const ProcessGroup* group) {
   RunConfig c;
   c.engine = b.engine;
   c.precision_bits = b.precision_bits;
-  c.exchange = exchange;
-  c.halo_depth = depth;
+  c.exchange = row.exchange == "-" ? "" : row.exchange;
+  c.halo_depth = row.halo_depth;
   c.peer_access = b.peer_access;
   c.probe_slots = 256;
   c.processes = group;
   if (group)  // MPI mode: one slab per rank of the group, on this rank's GPU
     c.devices = b.devices;
   else if (b.engine == "cuda")
-    c.devices.assign(b.devices.begin(), b.devices.begin() + count);
+    c.devices.assign(b.devices.begin(), b.devices.begin() + row.count);
   else
-    c.subdomains = count;
+    c.subdomains = row.count;
   return c;
 }
 
-// `group`: MPI mode, the ranks of this row (null in threads mode).
-BenchRow measure(const BenchConfig& b, BenchRow row, const ProcessGroup* group) {
-  const RunConfig config = run_config(b, row.count, row.exchange == "-" ? "" : row.exchange, row.halo_depth, group);
+// Why the row cannot run with `config` (empty: it can).
+std::string unavailable(const BenchRow& row, const RunConfig& config) {
   try {
     check_run_config(row.grid, config);
   } catch (const std::invalid_argument& e) {
-    row.skipped = e.what();
-    return row;
+    return e.what();
   }
+  return "";
+}
+
+BenchRow measure(const BenchConfig& b, BenchRow row, const ProcessGroup* group) {
+  const RunConfig config = row_config(b, row, group);
+  row.skipped = unavailable(row, config);
+  if (!row.skipped.empty()) return row;
   const Index steps = b.warmup + b.steps * b.repeats + kSettlingSlack;
   const auto t0 = Clock::now();
   const Model model = build_model(b.deck ? stretch_deck(*b.deck, row.grid, steps) : bench_deck(row.grid, steps, b.cpml_cells));
@@ -101,6 +106,39 @@ BenchRow measure(const BenchConfig& b, BenchRow row, const ProcessGroup* group) 
 
 }  // namespace
 
+std::string row_unavailable(const BenchConfig& b, const BenchRow& row) { return unavailable(row, row_config(b, row, nullptr)); }
+
+std::vector<BenchRow> plan_bench(const BenchConfig& b) {
+  std::vector<BenchRow> rows;
+  for (Index n : b.sizes) {
+    // T1: one device, N^3 cells; it is the baseline of both scalings.
+    BenchRow base;
+    base.scaling = b.strong ? "strong" : "weak";
+    base.size = n;
+    base.grid = {n, n, n};
+    base.exchange = "-";
+    rows.push_back(base);
+    for (const char* scaling : {"strong", "weak"}) {
+      if ((scaling == std::string("strong") && !b.strong) || (scaling == std::string("weak") && !b.weak)) continue;
+      for (const std::string& exchange : b.exchanges)
+        for (int count : b.counts) {
+          // One device through the backend (its own cost without neighbours, e.g. coop's persistent
+          // kernel against the engine's sweeps): once, in the first scaling (the runs are the same).
+          if (count == 1 && scaling == std::string("weak") && b.strong) continue;
+          BenchRow row;
+          row.scaling = scaling;
+          row.size = n;
+          row.grid = scaling == std::string("strong") ? GridShape{n, n, n} : GridShape{n, n, n * count};
+          row.exchange = exchange;
+          row.count = count;
+          row.halo_depth = exchange == "b2r" ? b.halo_depth : b.transport_halo_depth;
+          rows.push_back(row);
+        }
+    }
+  }
+  return rows;
+}
+
 std::vector<BenchRow> run_bench(const BenchConfig& b, const std::function<void(const BenchRow&)>& report) {
   std::vector<BenchRow> rows;
   const auto emit = [&](const BenchRow& r) {
@@ -117,44 +155,29 @@ std::vector<BenchRow> run_bench(const BenchConfig& b, const std::function<void(c
     const ProcessGroup* group = groups.at(row.count).get();
     return group ? measure(b, std::move(row), group) : row;  // not in this row: go on to the next
   };
-  for (Index n : b.sizes) {
-    // T1: one device, N^3 cells; it is the baseline of both scalings.
-    BenchRow base;
-    base.scaling = b.strong ? "strong" : "weak";
-    base.size = n;
-    base.grid = {n, n, n};
-    base.exchange = "-";
-    base = measure_on(base);
-    if (b.processes) base.skipped = broadcast_string(*b.processes, base.skipped);  // every rank skips alike
-    emit(base);
-    if (!base.skipped.empty()) continue;
-    std::map<std::string, double> own_base;  // seconds per step of each backend's 1-device row
-    for (const char* scaling : {"strong", "weak"}) {
-      if ((scaling == std::string("strong") && !b.strong) || (scaling == std::string("weak") && !b.weak)) continue;
-      for (const std::string& exchange : b.exchanges)
-        for (int count : b.counts) {
-          // One device through the backend (its own cost without neighbours, e.g. coop's persistent
-          // kernel against the engine's sweeps): once, in the first scaling (the runs are the same).
-          if (count == 1 && scaling == std::string("weak") && b.strong) continue;
-          BenchRow row;
-          row.scaling = scaling;
-          row.size = n;
-          row.grid = scaling == std::string("strong") ? GridShape{n, n, n} : GridShape{n, n, n * count};
-          row.exchange = exchange;
-          row.count = count;
-          row.halo_depth = exchange == "b2r" ? b.halo_depth : b.transport_halo_depth;
-          row = measure_on(row);
-          if (row.skipped.empty()) {
-            const auto efficiency = [&](double t1) {
-              return scaling == std::string("strong") ? t1 / (count * row.seconds_per_step) : t1 / row.seconds_per_step;
-            };
-            if (count == 1) own_base[exchange] = row.seconds_per_step;
-            row.efficiency = efficiency(base.seconds_per_step);
-            if (const auto own = own_base.find(exchange); own != own_base.end()) row.own_efficiency = efficiency(own->second);
-          }
-          emit(row);
-        }
+  std::size_t base = 0;                    // rows[base]: the T1 row of the current size
+  std::map<std::string, double> own_base;  // seconds per step of each backend's 1-device row of the size
+  for (BenchRow row : plan_bench(b)) {
+    if (row.exchange == "-") {
+      row = measure_on(row);
+      if (b.processes) row.skipped = broadcast_string(*b.processes, row.skipped);  // every rank skips alike
+      emit(row);
+      base = rows.size() - 1;
+      own_base.clear();
+      continue;
     }
+    if (!rows[base].skipped.empty()) continue;  // no T1 of this size: nothing to compare
+    row = measure_on(row);
+    if (row.skipped.empty()) {
+      const bool strong = row.scaling == "strong";
+      const auto efficiency = [&](double t1) {
+        return strong ? t1 / (row.count * row.seconds_per_step) : t1 / row.seconds_per_step;
+      };
+      if (row.count == 1) own_base[row.exchange] = row.seconds_per_step;
+      row.efficiency = efficiency(rows[base].seconds_per_step);
+      if (const auto own = own_base.find(row.exchange); own != own_base.end()) row.own_efficiency = efficiency(own->second);
+    }
+    emit(row);
   }
   return rows;
 }

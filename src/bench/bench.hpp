@@ -66,6 +66,12 @@ struct BenchRow {
   std::string skipped;    // why the row did not run, if it did not
 };
 
+// The rows run_bench measures, in its order, unmeasured: per size the engine's 1-device row
+// (exchange "-"), then each scaling's rows of every backend and count.
+std::vector<BenchRow> plan_bench(const BenchConfig& config);
+// Why `row` cannot run on the config's devices or slabs (empty: it can); threads mode.
+std::string row_unavailable(const BenchConfig& config, const BenchRow& row);
+
 // Runs every row, calling `report` as each finishes (rows of one size: baseline first). MPI
 // mode: collective; the rows are complete on rank 0 (a rank outside a row's group has it
 // without timings).

@@ -141,6 +141,7 @@ class Run {
       chunk = std::clamp<Index>(static_cast<Index>(count * 0.25 / std::max(seconds, 1e-6)), 1, config_.probe_slots);
       timed_output([&] { drain_probes(count, n); });
       n += count;
+      steps_done_ = n;
       timed_output([&] { record_energy(n); });
       for (std::size_t s = 0; s < model_.deck.snapshots.size(); ++s)
         if (n % m.deck.snapshots[s].every == 0) timed_output([&] { write_snapshot(s, n); });
@@ -352,7 +353,8 @@ class Run {
     if (const auto bad = find_non_finite<Real>(host_, engine.layout(), own))
       throw std::runtime_error("the fields blew up: " + std::string(component_name(c)) + " is not finite at node (" +
                                std::to_string((*bad)[0]) + ", " + std::to_string((*bad)[1]) + ", " +
-                               std::to_string(decomposition_.global_k(s, (*bad)[2])) + ")");
+                               std::to_string(decomposition_.global_k(s, (*bad)[2])) + ") after step " +
+                               std::to_string(steps_done_));
     return host_;
   }
 
@@ -458,6 +460,7 @@ class Run {
   std::vector<std::vector<Real>> scratch_;  // per subdomain, for time_steps
   std::vector<std::vector<std::vector<Real>>> energy_state_;  // per subdomain: E^n, H^{n-1/2} (kAllComponents order)
   Index energy_step_ = 0;                                     // the n of energy_state_
+  Index steps_done_ = 0;                                      // steps the fields have taken (for messages)
   RunResult result_;
 };
 

@@ -47,8 +47,7 @@ bool ProblemOutcome::pass() const {
   return true;
 }
 
-std::vector<ProblemOutcome> run_validation(const ValidationContext& context, const std::vector<std::string>& only,
-                                           const std::function<void(const ProblemOutcome&)>& report) {
+void check_problem_names(const std::vector<std::string>& only) {
   const auto& problems = validation_problems();
   for (const auto& name : only) {
     bool known = false;
@@ -59,6 +58,12 @@ std::vector<ProblemOutcome> run_validation(const ValidationContext& context, con
       throw std::invalid_argument("--only " + name + ": unknown problem (one of " + names + ")");
     }
   }
+}
+
+std::vector<ProblemOutcome> run_validation(const ValidationContext& context, const std::vector<std::string>& only,
+                                           const std::function<void(const ProblemOutcome&)>& report) {
+  check_problem_names(only);
+  const auto& problems = validation_problems();
   std::vector<ProblemOutcome> outcomes;
   for (const auto& p : problems) {
     if (!only.empty() && std::find(only.begin(), only.end(), p.name) == only.end()) continue;

@@ -53,6 +53,8 @@ struct ProblemOutcome {
   bool pass() const;
 };
 
+// Throws std::invalid_argument naming the first of `only` that is no problem's name.
+void check_problem_names(const std::vector<std::string>& only);
 // Runs the named problems (all when `only` is empty); throws std::invalid_argument for an unknown
 // name. `report` is called as each problem finishes.
 std::vector<ProblemOutcome> run_validation(const ValidationContext& context, const std::vector<std::string>& only,

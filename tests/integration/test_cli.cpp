@@ -233,6 +233,64 @@ TEST(Cli, VersionAndHelp) {
   EXPECT_THAT(e.output, HasSubstr("host"));
 }
 
+TEST(Cli, NamesAnUnknownCommandOrOption) {
+  const auto command = run_yeex("runn");
+  EXPECT_EQ(command.exit_code, 2);
+  EXPECT_THAT(command.output, HasSubstr("unknown command 'runn'"));
+  const auto option = run_yeex("--frob");
+  EXPECT_EQ(option.exit_code, 2);
+  EXPECT_THAT(option.output, HasSubstr("unknown option '--frob'"));
+}
+
+// Where a file the run writes would land on a folder, or the output folder is a dangling link,
+// the run is refused before it starts, and what was there stays as it was.
+TEST(Cli, RefusesOutputItCouldNotWriteWhole) {
+  for (const char* file : {"run.json", "probes.h5", "ez_xy.xdmf"}) {
+    ScratchDir out;
+    std::filesystem::create_directory(out / file);
+    const auto r = run_yeex("run --engine host --steps 2 --output " + out.path().string());
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_THAT(r.output, HasSubstr("is a folder, where the run writes the file " + std::string(file)));
+    EXPECT_EQ(std::distance(std::filesystem::directory_iterator(out.path()), {}), 1) << "nothing written beside it";
+  }
+  ScratchDir dir;
+  std::filesystem::create_directory_symlink(dir / "nowhere", dir / "link");
+  const auto link = run_yeex("run --engine host --steps 2 --output " + (dir / "link").string());
+  EXPECT_EQ(link.exit_code, 2) << link.output;
+  EXPECT_THAT(link.output, HasSubstr("which does not exist"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "nowhere"));
+}
+
+// bench and validate check their options and their --json file before any work.
+TEST(Cli, BenchAndValidateRefuseBadOptionsBeforeRunning) {
+  ScratchDir dir;
+  const std::string bench = "bench --engine host --size 8 --steps 1 --warmup 0 --repeats 1 ";
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {bench + "--counts 0", "--counts: must be at least 1, got 0"},
+      {bench + "--counts 1,2,1", "--counts: 1 is listed twice"},
+      {bench + "--exchanges host-staged,host-staged", "--exchanges: host-staged is listed twice"},
+      {bench + "--counts 16 --exchanges host-staged", "none of the requested rows can run here"},
+      {bench + "--exchanges p2p", "none of the requested rows can run here"},
+      {bench + "--exchange p2p", "named with --exchanges"},
+      {bench + "--counts 1 --json " + dir.path().string(), "names a folder"},
+      {"validate --quick --engine host --only energy --json " + dir.path().string(), "names a folder"},
+      {"validate --quick --engine host --subdomains 2 --exchange p2p", "--exchange p2p"}};
+  for (const auto& [arguments, message] : cases) {
+    const auto r = run_yeex(arguments);
+    EXPECT_EQ(r.exit_code, 2) << arguments << "\n" << r.output;
+    EXPECT_THAT(r.output, HasSubstr(message)) << arguments;
+    EXPECT_THAT(r.output, ::testing::Not(HasSubstr("# yeex"))) << "refused before the table starts: " << arguments;
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+  const auto list = run_yeex("bench --engine host --exchanges list");
+  EXPECT_EQ(list.exit_code, 0) << list.output;
+  EXPECT_THAT(list.output, HasSubstr("host-staged"));
+  // A --json file in a folder that does not exist yet: the folder is made when the file is written.
+  const auto nested = run_yeex(bench + "--counts 1 --exchanges host-staged --json " + (dir / "new" / "b.json").string());
+  EXPECT_EQ(nested.exit_code, 0) << nested.output;
+  EXPECT_EQ(read_json(dir / "new" / "b.json")["format"], "yeex-bench-2");
+}
+
 // Bad input: exit code 2, the message names the problem, nothing is written.
 struct BadInput {
   std::string name;
@@ -298,7 +356,14 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"B2rWithoutDepth", "", "DECK --engine host --subdomains 2 --exchange b2r --output OUT", "--halo-depth"},
         BadInput{"GpuBackendOnHost", "", "DECK --engine host --subdomains 2 --exchange p2p --output OUT", "cuda engine"},
         BadInput{"GpusOnHostEngine", "", "DECK --engine host --gpus 2 --output OUT", "--gpus"},
-        BadInput{"UnknownExchange", "", "DECK --engine host --exchange carrier-pigeon --output OUT", "--exchange"}),
+        BadInput{"UnknownExchange", "", "DECK --engine host --exchange carrier-pigeon --output OUT", "--exchange"},
+        BadInput{"StepsAboveTheLimit", "", "DECK --steps 1500000000 --output OUT", "--steps: must be from 1 to 1000000000"},
+        BadInput{"StepsNotANumber", "", "DECK --steps abc --output OUT", "--steps: 'abc' is not a whole number"},
+        BadInput{"EmptyOutput", "", "DECK --output ''", "--output: must not be empty"},
+        BadInput{"OutputNameTooLong", "", "DECK --engine host --output OUT/" + std::string(300, 'x'), "300 bytes long"},
+        BadInput{"NoPeerOnHost", "", "DECK --engine host --no-peer --output OUT", "--no-peer needs the cuda engine"},
+        BadInput{"OversubscribeWithoutMpirun", "", "DECK --engine host --oversubscribe-gpus --output OUT",
+                 "--oversubscribe-gpus is for MPI mode"}),
     [](const auto& info) { return info.param.name; });
 
 }  // namespace
