@@ -95,7 +95,8 @@ nlohmann::json run_report(const Model& model, const RunResult& r, const std::str
   nlohmann::json sums;
   sums["fields"] = hex(r.checksum);
   for (Component c : kAllComponents) sums[std::string(component_name(c))] = hex(r.component_checksums[int(c)]);
-  sums["definition"] = "FNV-1a 64 over the raw bits of every node value, k,j,i order; fields combines Ex..Hz";
+  sums["definition"] =
+      "FNV-1a 64, one round per node value (its raw 32 or 64 bits as one word, not bytes), k,j,i order; fields combines Ex..Hz";
   j["checksum"] = sums;
   nlohmann::json files = nlohmann::json::array();
   for (const auto& f : r.files) files.push_back(f.filename().string());
