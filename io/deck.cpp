@@ -8,20 +8,30 @@
 // again against those of its own shape. Tables are read in the order of the format (grid, time,
 // boundary, materials, geometry, sources, probes, snapshots, output) and the first problem is
 // thrown; the resolution warnings are worked out last, from the complete deck.
+//
+// Values that are legal one by one can still break the run together, so the deck is also checked
+// as the engine will compute it: the time step, the stability in the fastest material in use, and
+// every update, CPML and source coefficient in float32 (the default precision), computed by the
+// same functions the model uses (update_coefficients, cpml_coefficients, source_coefficient).
 #include "io/deck.hpp"
 
 #include <algorithm>
 #include <cassert>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
+#include <cstring>
 #include <initializer_list>
+#include <limits>
+#include <memory>
+#include <numbers>
 #include <numeric>
 #include <ranges>
-#include <sstream>
 #include <string_view>
 
 #include <toml++/toml.h>
+
+#include "io/probe_writer.hpp"
 
 namespace yeex {
 namespace {
@@ -50,6 +60,19 @@ std::string join(const Range& names) {
   for (const auto& name : names) text += (text.empty() ? "" : ", ") + std::string(name);
   return text;
 }
+
+// User text (a key, a name) quoted in a message is cut to kLongestQuote characters: a key of
+// megabytes would otherwise be echoed whole.
+constexpr std::size_t kLongestQuote = 60;
+
+std::string shortened(std::string_view text) {
+  if (text.size() <= kLongestQuote) return std::string(text);
+  std::size_t cut = kLongestQuote;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
+  return std::string(text.substr(0, cut)) + "...";
+}
+
+std::string in_quotes(std::string_view text) { return "'" + shortened(text) + "'"; }
 
 std::string indexed(std::string_view path, std::size_t index) {
   return std::string(path) + "[" + std::to_string(index) + "]";
@@ -96,10 +119,15 @@ std::string_view type_name(const toml::node& node) {
 template <class T>
 T convert(const toml::node& node, const std::string& path);
 
+// Strings become file names, paths and labels handed to C interfaces (the file system, HDF5,
+// printf), which end a string at its first NUL.
 template <>
 std::string convert(const toml::node& node, const std::string& path) {
-  if (const auto* text = node.as_string()) return text->get();
-  wrong_type(path, "a string", node);
+  const auto* text = node.as_string();
+  if (!text) wrong_type(path, "a string", node);
+  if (text->get().find('\0') != std::string::npos)
+    throw DeckError(path, "must not contain a NUL character (\\u0000)");
+  return text->get();
 }
 
 template <>
@@ -170,7 +198,7 @@ class TableReader {
 
   const std::string& path() const { return path_; }
   std::string key_path(std::string_view key) const {
-    return path_.empty() ? std::string(key) : path_ + "." + std::string(key);
+    return path_.empty() ? shortened(key) : path_ + "." + shortened(key);
   }
 
   // Throws on the first key that is not in `allowed`, for a table whose keys depend on one of its
@@ -235,13 +263,17 @@ class TableReader {
     return std::find(known_.begin(), known_.end(), key) != known_.end();
   }
 
+  // "Did you mean" the first closest known key within 2 edits. Lengths that differ by more than 2
+  // are more than 2 edits apart, which spares measuring a huge key against every known one.
   std::string unknown_key_problem(std::string_view key) const {
-    const auto closest =
-        std::min_element(known_.begin(), known_.end(), [&](std::string_view a, std::string_view b) {
-          return edit_distance(key, a) < edit_distance(key, b);
-        });
-    if (closest != known_.end() && edit_distance(key, *closest) <= 2)
-      return "unknown key (did you mean '" + std::string(*closest) + "'?)";
+    std::optional<std::string_view> closest;
+    std::size_t fewest_edits = 3;
+    for (std::string_view known : known_) {
+      if (key.size() > known.size() + 2 || known.size() > key.size() + 2) continue;
+      const std::size_t edits = edit_distance(key, known);
+      if (edits < fewest_edits) fewest_edits = edits, closest = known;
+    }
+    if (closest) return "unknown key (did you mean '" + std::string(*closest) + "'?)";
     return "unknown key (expected one of: " + join(known_) + ")";
   }
 
@@ -269,7 +301,7 @@ int required_choice(const TableReader& table, std::string_view key,
   const auto value = table.require<std::string>(key);
   const auto it = std::find(names.begin(), names.end(), value);
   if (it == names.end())
-    throw DeckError(table.key_path(key), "'" + value + "' is not one of: " + join(names));
+    throw DeckError(table.key_path(key), in_quotes(value) + " is not one of: " + join(names));
   return static_cast<int>(it - names.begin());
 }
 
@@ -281,11 +313,11 @@ void check_name(const std::string& name, const std::string& path, const std::vec
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
   });
   if (!plain)
-    throw DeckError(path, "'" + name + "' is not a valid name: use letters, digits, '_' and '-' only");
+    throw DeckError(path, in_quotes(name) + " is not a valid name: use letters, digits, '_' and '-' only");
   const auto same =
       std::find_if(earlier.begin(), earlier.end(), [&](const Item& item) { return item.name == name; });
   if (same != earlier.end())
-    throw DeckError(path, "duplicate " + std::string(kind) + " name '" + name + "' (already used by " +
+    throw DeckError(path, "duplicate " + std::string(kind) + " name " + in_quotes(name) + " (already used by " +
                               indexed(kind, static_cast<std::size_t>(same - earlier.begin())) + ")");
 }
 
@@ -342,11 +374,11 @@ std::vector<Component> parse_components(const TableReader& table) {
   for (std::size_t i = 0; i < names->size(); ++i) {
     const auto component = parse_component((*names)[i]);
     if (!component)
-      throw DeckError(indexed(path, i), "unknown component '" + (*names)[i] + "' (expected one of: " +
+      throw DeckError(indexed(path, i), "unknown component " + in_quotes((*names)[i]) + " (expected one of: " +
                                             join(kAllComponents | std::views::transform(component_name)) +
                                             ")");
     if (std::find(components.begin(), components.end(), *component) != components.end())
-      throw DeckError(indexed(path, i), "component '" + (*names)[i] + "' is listed twice");
+      throw DeckError(indexed(path, i), "component " + in_quotes((*names)[i]) + " is listed twice");
     components.push_back(*component);
   }
   return components;
@@ -356,6 +388,98 @@ std::vector<Component> parse_components(const TableReader& table) {
 double cfl_time_step(const Vec3& cell) {
   const double inverse_squares = 1 / (cell[0] * cell[0]) + 1 / (cell[1] * cell[1]) + 1 / (cell[2] * cell[2]);
   return 1 / (kSpeedOfLight * std::sqrt(inverse_squares));
+}
+
+// Every coefficient is a double divided by or multiplied with dt: a time step of 0 or a subnormal
+// one makes them 0 or imprecise, an infinite one makes them nan. `what` says where dt came from.
+void check_time_step(double dt, const std::string& path, const std::string& what) {
+  if (!std::isnormal(dt))
+    throw DeckError(path, what + " = " + format_number(dt) +
+                              " s, which is not a usable time step (a finite, positive, normal double)");
+}
+
+std::string format_vector(const Vec3& v) { return "[" + join(v | std::views::transform(format_number)) + "]"; }
+
+// ---- the coefficients the engine will compute with ----------------------------------------------
+
+// A material the model is made of, with its [[material]] entry ("material[2]"; empty for a built-in).
+struct MaterialInUse {
+  Material material;
+  std::string path;
+};
+
+// The free-space background, then each material an object is made of, once: a material no object
+// is made of never reaches the engine.
+std::vector<MaterialInUse> materials_in_use(const Deck& deck) {
+  std::vector<MaterialInUse> in_use{{*find_material(deck, "free_space"), ""}};
+  for (const GeometryObject& object : deck.geometry) {
+    const auto made_of = [&](const MaterialInUse& m) { return m.material.name == object.material; };
+    if (std::any_of(in_use.begin(), in_use.end(), made_of)) continue;
+    const auto entry = std::find_if(deck.materials.begin(), deck.materials.end(),
+                                    [&](const Material& m) { return m.name == object.material; });
+    in_use.push_back({*find_material(deck, object.material),
+                      entry == deck.materials.end() ? "" : indexed("material", entry - deck.materials.begin())});
+  }
+  return in_use;
+}
+
+// dt is set for free space, but waves travel at c / sqrt(eps_r mu_r), faster than c where
+// eps_r mu_r < 1, where the Courant number is courant / sqrt(eps_r mu_r). The scheme is stable
+// only while that is at most 1 in every material in use.
+void check_stability(const Deck& deck) {
+  const auto slowdown = [](const Material& m) { return std::sqrt(m.eps_r) * std::sqrt(m.mu_r); };  // c / speed
+  const std::vector<MaterialInUse> in_use = materials_in_use(deck);
+  const auto fastest = std::min_element(in_use.begin(), in_use.end(), [&](const auto& a, const auto& b) {
+    return slowdown(a.material) < slowdown(b.material);
+  });
+  const double largest_courant = slowdown(fastest->material);  // 1 for free space
+  if (deck.courant <= largest_courant) return;
+  const Material& m = fastest->material;
+  throw DeckError("time.courant",
+                  format_number(deck.courant) + " is unstable in " + fastest->path + " (" + in_quotes(m.name) +
+                      ", eps_r = " + format_number(m.eps_r) + ", mu_r = " + format_number(m.mu_r) +
+                      "), where waves travel at c/sqrt(eps_r*mu_r) = " + format_number(1 / largest_courant) +
+                      " c: the effective Courant number there, courant/sqrt(eps_r*mu_r) = " +
+                      format_number(deck.courant / largest_courant) +
+                      ", is above the CFL limit 1; the largest stable courant for this deck is " +
+                      format_number(largest_courant));
+}
+
+// The fields and coefficients are float32 by default (--precision f32), so every coefficient must be
+// 0 or a normal float32: a larger one overflows; a smaller one loses its precision or is flushed to
+// zero, and a curl coefficient of zero freezes the field, a silent PEC.
+constexpr double kFloatMin = std::numeric_limits<float>::min(), kFloatMax = std::numeric_limits<float>::max();
+
+bool is_normal_float(double value) {
+  return value == 0 || (std::abs(value) >= kFloatMin && std::abs(value) <= kFloatMax);
+}
+
+// The coefficients of every material in use (update_coefficients, per cell size); a failure of free
+// space is the cell sizes' (and courant's), any other the material's.
+void check_update_coefficients(const Deck& deck) {
+  for (const auto& [material, path] : materials_in_use(deck)) {
+    const UpdateCoefficients k = update_coefficients(material, deck.dt());
+    std::vector<std::pair<std::string, double>> stored = {{"E decay (1 - l)/(1 + l)", k.e_decay}};
+    for (int axis = 0; axis < 3; ++axis) {
+      const std::string d = "d" + std::string(kAxisNames[axis]);
+      stored.emplace_back("E curl coefficient dt/(eps (1 + l) " + d + ")", k.e_curl / deck.cell_size[axis]);
+      stored.emplace_back("H curl coefficient dt/(mu " + d + ")", k.h_curl / deck.cell_size[axis]);
+    }
+    for (const auto& [name, value] : stored) {
+      if (is_normal_float(value)) continue;
+      const std::string given =
+          path.empty() ? format_vector(deck.cell_size) + " m with time.courant = " + format_number(deck.courant) +
+                             " give free space"
+                       : in_quotes(material.name) + " (eps_r = " + format_number(material.eps_r) + ", sigma = " +
+                             format_number(material.sigma) + ", mu_r = " + format_number(material.mu_r) + ") has";
+      throw DeckError(path.empty() ? "grid.cell_size" : path,
+                      given + " the " + name + " = " + format_number(value) +
+                          " (l = sigma dt/(2 eps)), which float32 cannot hold (it must be 0 or within [" +
+                          format_number(kFloatMin) + ", " +
+                          format_number(kFloatMax) + "])" +
+                          (std::abs(value) < kFloatMin ? ": the field there would never change, a silent PEC" : ""));
+    }
+  }
 }
 
 // ---- the tables of the deck, in the order they are read ---------------------------------------
@@ -381,6 +505,9 @@ void parse_grid(const TableReader& root, Deck& deck) {
   deck.cell_size = grid->require<Vec3>("cell_size");
   for (int axis = 0; axis < 3; ++axis)
     positive(deck.cell_size[axis], indexed(grid->key_path("cell_size"), axis));
+  // 0 once a 1/d^2 overflows (d below ~1e-154 m), inf once all of them underflow.
+  check_time_step(cfl_time_step(deck.cell_size), grid->key_path("cell_size"),
+                  format_vector(deck.cell_size) + " m give the CFL time step dt_cfl");
 }
 
 void parse_time(const TableReader& root, Deck& deck) {
@@ -407,6 +534,7 @@ void parse_time(const TableReader& root, Deck& deck) {
                         " s; the Yee scheme is unstable above the CFL limit, so courant must be in (0, 1]");
   if (!(deck.courant > 0))
     throw DeckError(courant_path, "must be in (0, 1], got " + format_number(deck.courant));
+  check_time_step(deck.dt(), courant_path, format_number(deck.courant) + " gives dt");
 
   if (deck.duration) {
     const double steps = std::ceil(*deck.duration / deck.dt());
@@ -422,8 +550,32 @@ BoundaryKind parse_boundary_kind(const TableReader& boundary, std::string_view k
   const auto it = std::find(kBoundaryNames.begin(), kBoundaryNames.end(), kind);
   if (it == kBoundaryNames.end())
     throw DeckError(boundary.key_path(key),
-                    "unknown boundary kind '" + kind + "' (expected one of: " + join(kBoundaryNames) + ")");
+                    "unknown boundary kind " + in_quotes(kind) + " (expected one of: " + join(kBoundaryNames) + ")");
   return static_cast<BoundaryKind>(it - kBoundaryNames.begin());
+}
+
+// The CPML coefficients of one axis' slabs at every depth its nodes use (multiples of half a cell),
+// which must be finite. Only two settings can spoil them: a grading so large that the default
+// sigma_max = 0.8 (m + 1)/(eta0 d) overflows, and a kappa_max whose square overflows (c's
+// kappa^2 alpha is then inf * 0 at the outer edge, where alpha = 0). The others only drive b and c
+// to their finite limits.
+void check_cpml_coefficients(const Deck& deck, int axis) {
+  const double sigma_max = deck.cpml_sigma_max(axis);
+  const std::string along = " along " + std::string(kAxisNames[axis]);
+  if (!std::isfinite(sigma_max))
+    throw DeckError("boundary.cpml.grading", format_number(deck.cpml.grading) +
+                                                 " gives the default sigma_max = 0.8 (grading + 1)/(eta0 d) = " +
+                                                 format_number(sigma_max) + " S/m" + along);
+  const Index n = deck.cpml.cells;
+  for (Index half_cells = 0; half_cells <= 2 * n; ++half_cells) {
+    const double rho = static_cast<double>(half_cells) / static_cast<double>(2 * n);
+    const CpmlCoefficients k = cpml_coefficients(deck.cpml, sigma_max, deck.dt(), rho);
+    if (std::isfinite(k.b) && std::isfinite(k.c) && std::isfinite(k.kappa_inverse_minus_one)) continue;
+    throw DeckError("boundary.cpml.kappa_max",
+                    format_number(deck.cpml.kappa_max) + " makes the CPML coefficients at depth " +
+                        format_number(rho) + along +
+                        " non-finite: kappa_max^2 must be a finite double (usual values are 1 to 10 or so)");
+  }
 }
 
 // [boundary.cpml]: ranges of each key, then whether the slabs fit the grid.
@@ -453,14 +605,16 @@ void parse_cpml(const TableReader& boundary, Deck& deck) {
   const auto cells = deck.grid.as_array();
   for (int axis = 0; axis < 3; ++axis) {
     const int slabs = (deck.boundary[2 * axis] == BoundaryKind::cpml) + (deck.boundary[2 * axis + 1] == BoundaryKind::cpml);
-    if (slabs == 0 || cells[axis] - slabs * deck.cpml.cells >= kCpmlMinInteriorCells) continue;
-    throw DeckError(cpml ? cpml->key_path("cells") : "boundary.cpml.cells",
-                    std::to_string(slabs) + " CPML slab" + (slabs > 1 ? "s" : "") + " of " +
-                        std::to_string(deck.cpml.cells) + " cells leave " +
-                        std::to_string(cells[axis] - slabs * deck.cpml.cells) + " of the " +
-                        std::to_string(cells[axis]) + " cells along " + std::string(kAxisNames[axis]) +
-                        "; at least " + std::to_string(kCpmlMinInteriorCells) +
-                        " interior cells are needed (thinner PML or a larger grid)");
+    if (slabs == 0) continue;
+    if (cells[axis] - slabs * deck.cpml.cells < kCpmlMinInteriorCells)
+      throw DeckError(cpml ? cpml->key_path("cells") : "boundary.cpml.cells",
+                      std::to_string(slabs) + " CPML slab" + (slabs > 1 ? "s" : "") + " of " +
+                          std::to_string(deck.cpml.cells) + " cells leave " +
+                          std::to_string(cells[axis] - slabs * deck.cpml.cells) + " of the " +
+                          std::to_string(cells[axis]) + " cells along " + std::string(kAxisNames[axis]) +
+                          "; at least " + std::to_string(kCpmlMinInteriorCells) +
+                          " interior cells are needed (thinner PML or a larger grid)");
+    check_cpml_coefficients(deck, axis);
   }
 }
 
@@ -503,7 +657,7 @@ void parse_materials(const TableReader& root, Deck& deck) {
     const std::string name_path = entry.key_path("name");
     if (std::find(kBuiltinMaterials.begin(), kBuiltinMaterials.end(), material.name) !=
         kBuiltinMaterials.end())
-      throw DeckError(name_path, "'" + material.name + "' is a built-in material (" +
+      throw DeckError(name_path, in_quotes(material.name) + " is a built-in material (" +
                                      join(kBuiltinMaterials) + "); use it directly or choose another name");
     check_name(material.name, name_path, deck.materials, "material");
     material.eps_r = positive(entry.get_or("eps_r", 1.0), entry.key_path("eps_r"));
@@ -518,7 +672,7 @@ ShapeKind parse_shape(const TableReader& entry) {
   const auto it = std::find(kShapeNames.begin(), kShapeNames.end(), shape);
   if (it == kShapeNames.end())
     throw DeckError(entry.key_path("shape"),
-                    "unknown shape '" + shape + "' (expected one of: " + join(kShapeNames) + ")");
+                    "unknown shape " + in_quotes(shape) + " (expected one of: " + join(kShapeNames) + ")");
   return static_cast<ShapeKind>(it - kShapeNames.begin());
 }
 
@@ -600,8 +754,8 @@ void parse_geometry(const TableReader& root, Deck& deck) {
     if (!find_material(deck, object.material))
       throw DeckError(
           entry.key_path("material"),
-          "unknown material '" + object.material +
-              "' (define it in a [[material]] table, or use a built-in: " + join(kBuiltinMaterials) + ")");
+          "unknown material " + in_quotes(object.material) +
+              " (define it in a [[material]] table, or use a built-in: " + join(kBuiltinMaterials) + ")");
     switch (object.shape) {
       case ShapeKind::box: parse_box(entry, extent, object); break;
       case ShapeKind::sphere: parse_sphere(entry, object); break;
@@ -610,6 +764,35 @@ void parse_geometry(const TableReader& root, Deck& deck) {
     check_overlaps_grid(object, extent, entry.path());
     deck.geometry.push_back(object);
   }
+}
+
+// The largest |W(t)| of a waveform (waveform_value in src/solver/model.cpp): 1, but 2 pi f e^(-1/2)
+// for the gaussian derivative, whose peak grows with f.
+double waveform_peak(const Source& source) {
+  const bool grows = source.waveform == WaveformKind::gaussian_derivative;
+  return grows ? 2 * std::numbers::pi * source.frequency * std::exp(-0.5) : 1.0;
+}
+
+// Each step adds source_coefficient * W(t) to the source's E component, a float32 by default: the
+// largest such term must itself be a finite float32, or the first steps already overflow. (A field
+// that outgrows float32 over many steps is the run's own check: it stops when the fields are not
+// finite.) The coefficient is that of the material in use with the largest one, a bound that does
+// not depend on where the geometry puts the source.
+void check_source_amplitude(const Source& source, const Deck& deck, const std::string& path) {
+  Source unit = source;
+  unit.amplitude = 1;
+  double per_ampere = 0;  // largest term per ampere (V/m per A)
+  for (const auto& in_use : materials_in_use(deck)) {
+    const double coefficient = source_coefficient(unit, in_use.material, deck.dt(), deck.cell_size);
+    per_ampere = std::max(per_ampere, coefficient * waveform_peak(source));
+  }
+  const double largest_term = std::abs(source.amplitude) * per_ampere;
+  if (largest_term <= kFloatMax) return;
+  throw DeckError(path, format_number(source.amplitude) + " A would add up to " + format_number(largest_term) +
+                            " V/m to " + std::string(component_name(static_cast<Component>(source.polarisation))) +
+                            " in one step, beyond the float32 range of the fields (" + format_number(kFloatMax) +
+                            "); the largest amplitude for this deck is " + format_number(kFloatMax / per_ampere) +
+                            " A");
 }
 
 void parse_sources(const TableReader& root, Deck& deck) {
@@ -621,7 +804,7 @@ void parse_sources(const TableReader& root, Deck& deck) {
     const auto type = entry.get_or<std::string>("type", "hertzian_dipole");
     if (type != "hertzian_dipole")
       throw DeckError(entry.key_path("type"),
-                      "unknown source type '" + type + "' (expected hertzian_dipole)");
+                      "unknown source type " + in_quotes(type) + " (expected hertzian_dipole)");
     Source source;
     source.name = entry.get_or("name", "source" + std::to_string(i));
     check_name(source.name, entry.key_path("name"), deck.sources, "source");
@@ -633,6 +816,16 @@ void parse_sources(const TableReader& root, Deck& deck) {
     source.waveform = static_cast<WaveformKind>(required_choice(entry, "waveform", kWaveformNames));
     source.amplitude = entry.get_or("amplitude", 1.0);
     source.frequency = positive(entry.require<double>("frequency"), entry.key_path("frequency"));
+    if (!std::isnormal(source.frequency))  // the waveforms are delayed by 1/f or sqrt(2)/f
+      throw DeckError(entry.key_path("frequency"),
+                      format_number(source.frequency) +
+                          " Hz is a subnormal double, which makes the waveform's delay 1/f infinite");
+    const double nyquist = 1 / (2 * deck.dt());  // the grid carries nothing above it
+    if (!(source.frequency < nyquist))
+      throw DeckError(entry.key_path("frequency"),
+                      format_number(source.frequency) + " Hz is not below the Nyquist frequency 1/(2 dt) = " +
+                          format_number(nyquist) + " Hz of the time step dt = " + format_number(deck.dt()) + " s");
+    check_source_amplitude(source, deck, entry.key_path("amplitude"));
     deck.sources.push_back(source);
   }
 }
@@ -659,6 +852,10 @@ void parse_snapshots(const TableReader& root, Deck& deck) {
     Snapshot snapshot;
     snapshot.name = entry.require<std::string>("name");
     check_name(snapshot.name, entry.key_path("name"), deck.snapshots, "snapshot");
+    // A snapshot writes NAME.h5 and NAME.xdmf next to run.json and the probe file.
+    if (snapshot.name + ".h5" == kProbeFileName)
+      throw DeckError(entry.key_path("name"), in_quotes(snapshot.name) + " is reserved (the probe file " +
+                                                  std::string(kProbeFileName) + ")");
     snapshot.components = parse_components(entry);
     snapshot.every = entry.require<Index>("every");
     if (snapshot.every < 1)
@@ -688,11 +885,9 @@ double highest_frequency(const Source& source) {
 // One warning per source whose shortest wavelength, in the slowest material any object is made
 // of, spans fewer than kFewestCellsPerWavelength of the largest cell size.
 std::vector<std::string> resolution_warnings(const Deck& deck) {
-  double slowest = 1.0;  // eps_r * mu_r of the free-space background
-  for (const GeometryObject& object : deck.geometry) {
-    const Material material = find_material(deck, object.material).value();
-    slowest = std::max(slowest, material.eps_r * material.mu_r);
-  }
+  double slowest = 0;  // the largest eps_r * mu_r
+  for (const auto& in_use : materials_in_use(deck))
+    slowest = std::max(slowest, in_use.material.eps_r * in_use.material.mu_r);
   const double largest_cell = *std::max_element(deck.cell_size.begin(), deck.cell_size.end());
   std::vector<std::string> warnings;
   for (std::size_t i = 0; i < deck.sources.size(); ++i) {
@@ -830,6 +1025,8 @@ Deck parse_deck_string(const std::string& text, const std::string& origin) {
   parse_boundary(root, deck);
   parse_materials(root, deck);
   parse_geometry(root, deck);
+  check_stability(deck);
+  check_update_coefficients(deck);
   parse_sources(root, deck);
   parse_probes(root, deck);
   parse_snapshots(root, deck);
@@ -841,15 +1038,23 @@ Deck parse_deck_string(const std::string& text, const std::string& origin) {
 Deck parse_deck_file(const std::filesystem::path& path) { return parse_deck_string(read_deck_file(path), path.string()); }
 
 std::string read_deck_file(const std::filesystem::path& path) {
+  const auto refuse = [&](const std::string& reason) {
+    throw DeckError("", "cannot read deck file '" + path.string() + "': " + reason);
+  };
   std::error_code error;
-  if (!std::filesystem::is_regular_file(path, error))
-    throw DeckError("", "cannot read deck file '" + path.string() + "': " +
-                            (std::filesystem::exists(path, error) ? "not a regular file" : "no such file"));
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in || !text) throw DeckError("", "cannot read deck file '" + path.string() + "': read failed");
-  return text.str();
+  const std::filesystem::file_status status = std::filesystem::status(path, error);
+  if (status.type() == std::filesystem::file_type::not_found) refuse("no such file");
+  if (error) refuse(error.message());
+  if (std::filesystem::is_directory(status)) refuse("is a directory");
+  if (!std::filesystem::is_regular_file(status)) refuse("not a regular file");
+  // C stdio, for errno's reason (permission denied, ...); an empty file is an empty deck.
+  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!file) refuse(std::strerror(errno));
+  std::string text;
+  char buffer[1 << 16];
+  while (const std::size_t got = std::fread(buffer, 1, sizeof buffer, file.get())) text.append(buffer, got);
+  if (std::ferror(file.get())) refuse(std::strerror(errno));
+  return text;
 }
 
 Deck default_deck() {
@@ -881,6 +1086,25 @@ Deck default_deck() {
                      .plane_position = 0.064}};
   deck.output_dir = "yeex-output";
   return deck;
+}
+
+UpdateCoefficients update_coefficients(const Material& material, double dt) {
+  const double eps = material.eps_r * kEps0, loss = material.sigma * dt / (2 * eps);
+  return {.e_decay = (1 - loss) / (1 + loss), .e_curl = (dt / eps) / (1 + loss), .h_curl = dt / (material.mu_r * kMu0)};
+}
+
+double source_coefficient(const Source& source, const Material& material, double dt, const Vec3& cell_size) {
+  const double volume = cell_size[0] * cell_size[1] * cell_size[2];
+  return update_coefficients(material, dt).e_curl * source.amplitude * cell_size[source.polarisation] / volume;
+}
+
+CpmlCoefficients cpml_coefficients(const CpmlSettings& s, double sigma_max, double dt, double rho) {
+  rho = std::clamp(rho, 0.0, 1.0);
+  const double graded = std::pow(rho, s.grading);
+  const double sigma = sigma_max * graded, kappa = 1 + (s.kappa_max - 1) * graded, alpha = s.alpha_max * (1 - rho);
+  const double b = std::exp(-(sigma / kappa + alpha) * dt / kEps0);
+  const double c = sigma > 0 ? sigma / (sigma * kappa + kappa * kappa * alpha) * (b - 1) : 0.0;
+  return {b, c, 1 / kappa - 1};
 }
 
 std::optional<Material> find_material(const Deck& deck, const std::string& name) {

@@ -141,6 +141,28 @@ Deck default_deck();
 // Finds a material by name, including the built-ins "free_space" and "pec".
 std::optional<Material> find_material(const Deck& deck, const std::string& name);
 
+// The update coefficients of a material at time step dt (s), in double; the engine stores them in its precision
+// (kernels/yee_stencil.hpp), dividing the curl coefficients by the cell size along each difference. With the
+// semi-implicit loss l = sigma dt / (2 eps):
+//   E = e_decay E + e_curl curl H,  e_decay = (1 - l) / (1 + l),  e_curl = (dt / eps) / (1 + l)
+//   H = H - h_curl curl E,          h_curl = dt / mu
+struct UpdateCoefficients {
+  double e_decay, e_curl, h_curl;
+};
+UpdateCoefficients update_coefficients(const Material& material, double dt);
+
+// What a Hertzian dipole adds to its E component in one step, per unit of its waveform (V/m): e_curl of the
+// material there times amplitude * dl / dV, dl the cell size along the polarisation.
+double source_coefficient(const Source& source, const Material& material, double dt, const Vec3& cell_size);
+
+// b, c and 1/kappa - 1 of a CPML slab at depth rho (0 at the inner edge, 1 at the outer one), for a slab whose
+// sigma at the outer edge is sigma_max (Roden & Gedney; kernels/cpml.hpp):
+//   b = exp(-(sigma/kappa + alpha) dt/eps0),  c = sigma / (sigma kappa + kappa^2 alpha) (b - 1), c = 0 where sigma = 0.
+struct CpmlCoefficients {
+  double b, c, kappa_inverse_minus_one;
+};
+CpmlCoefficients cpml_coefficients(const CpmlSettings& settings, double sigma_max, double dt, double rho);
+
 // Speed of light in vacuum and the vacuum constants, SI.
 inline constexpr double kSpeedOfLight = 299792458.0;
 inline constexpr double kMu0 = 1.25663706212e-6;

@@ -10,12 +10,16 @@
 #include <array>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "decomposition/grid.hpp"
 #include "io/deck.hpp"
 
 namespace yeex {
+
+// The probe file's name in the output directory (a snapshot may not take its stem: io/deck.cpp).
+inline constexpr std::string_view kProbeFileName = "probes.h5";
 
 struct ProbeRecord {
   std::string name;

@@ -1,27 +1,8 @@
 #include "src/solver/cpml_setup.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 namespace yeex {
-namespace {
-
-// b, c and 1/kappa - 1 at depth rho (Roden & Gedney): b = exp(-(sigma/kappa + alpha) dt/eps0),
-// c = sigma / (sigma kappa + kappa^2 alpha) (b - 1), c = 0 where sigma = 0.
-struct Coefficients {
-  double b, c, kappa_inverse_minus_one;
-};
-
-Coefficients coefficients(const CpmlSettings& s, double sigma_max, double dt, double rho) {
-  rho = std::clamp(rho, 0.0, 1.0);
-  const double graded = std::pow(rho, s.grading);
-  const double sigma = sigma_max * graded, kappa = 1 + (s.kappa_max - 1) * graded, alpha = s.alpha_max * (1 - rho);
-  const double b = std::exp(-(sigma / kappa + alpha) * dt / kEps0);
-  const double c = sigma > 0 ? sigma / (sigma * kappa + kappa * kappa * alpha) * (b - 1) : 0.0;
-  return {b, c, 1 / kappa - 1};
-}
-
-}  // namespace
 
 template <typename Real>
 std::vector<CpmlFaceSetup<Real>> make_cpml_setup(const Deck& deck, double dt, const FieldLayout& L, Index k_first) {
@@ -55,7 +36,7 @@ std::vector<CpmlFaceSetup<Real>> make_cpml_setup(const Deck& deck, double dt, co
       for (const bool h : {false, true}) {
         const double x = t + (h ? 0.5 : 0.0);
         const double rho = upper ? x / n : (n - x) / n;
-        const Coefficients k = coefficients(deck.cpml, sigma_max, dt, rho);
+        const CpmlCoefficients k = cpml_coefficients(deck.cpml, sigma_max, dt, rho);
         setup.table[2 * t + (h ? 1 : 0)] = {static_cast<Real>(k.b), static_cast<Real>(k.c),
                                             static_cast<Real>(k.kappa_inverse_minus_one), Real(0)};
       }

@@ -236,7 +236,6 @@ Model build_model(const Deck& deck) {
                                     " distinct material combinations at nodes; at most 256 are supported");
   model.classes.assign(keys.begin(), keys.end());
 
-  const double volume = model.cell[0] * model.cell[1] * model.cell[2];
   for (std::size_t s = 0; s < deck.sources.size(); ++s) {
     const Source& src = deck.sources[s];
     ResolvedSource r;
@@ -248,9 +247,7 @@ Model build_model(const Deck& deck) {
     if (m == kPinned)
       throw DeckError("source[" + std::to_string(s) + "].position",
                       "the source's E component lies inside a PEC object or on the PEC boundary");
-    const Material& mat = model.materials[m];
-    const double eps = mat.eps_r * kEps0, loss = mat.sigma * model.dt / (2 * eps);
-    r.coefficient = (model.dt / eps) / (1 + loss) * src.amplitude * model.cell[src.polarisation] / volume;
+    r.coefficient = source_coefficient(src, model.materials[m], model.dt, model.cell);
     r.samples.resize(model.steps);
     for (Index n = 0; n < model.steps; ++n)
       r.samples[n] = waveform_value(src.waveform, src.frequency, (n + 0.5) * model.dt);
@@ -270,19 +267,16 @@ CellCoefficients<Real> class_coefficients(const Model& model, const ClassKey& ke
     const int a = axis_of(c);
     const auto id = key[static_cast<int>(c)];
     if (id == kPinned) continue;  // all zero: the component stays zero
-    const Material& mat = model.materials[id];
+    const UpdateCoefficients k = update_coefficients(model.materials[id], model.dt);
     const double da = model.cell[(a + 1) % 3], db = model.cell[(a + 2) % 3];
     if (is_electric(c)) {
-      const double eps = mat.eps_r * kEps0, loss = mat.sigma * model.dt / (2 * eps);
-      const double cb = (model.dt / eps) / (1 + loss);
-      m.e_decay[a] = static_cast<Real>((1 - loss) / (1 + loss));
-      m.e_curl_a[a] = static_cast<Real>(cb / da);
-      m.e_curl_b[a] = static_cast<Real>(cb / db);
+      m.e_decay[a] = static_cast<Real>(k.e_decay);
+      m.e_curl_a[a] = static_cast<Real>(k.e_curl / da);
+      m.e_curl_b[a] = static_cast<Real>(k.e_curl / db);
     } else {
-      const double cb = model.dt / (mat.mu_r * kMu0);
       m.h_decay[a] = 1;
-      m.h_curl_a[a] = static_cast<Real>(cb / da);
-      m.h_curl_b[a] = static_cast<Real>(cb / db);
+      m.h_curl_a[a] = static_cast<Real>(k.h_curl / da);
+      m.h_curl_b[a] = static_cast<Real>(k.h_curl / db);
     }
   }
   return m;

@@ -2,8 +2,13 @@
 // the resolved JSON, the example decks in inputs/, and one test per refusal.
 #include "io/deck.hpp"
 
+#include <unistd.h>
+
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <numbers>
 #include <optional>
 #include <string>
 #include <vector>
@@ -462,6 +467,70 @@ TEST(Deck, MissingFileIsNamed) {
   }
 }
 
+// A file in a fresh scratch directory, removed with it.
+class ScratchFile {
+ public:
+  explicit ScratchFile(const std::string& text)
+      : dir_(std::filesystem::temp_directory_path() / ("yeex-test-deck-" + std::to_string(::getpid()))) {
+    std::filesystem::create_directories(dir_);
+    std::ofstream(path(), std::ios::binary) << text;
+  }
+  ~ScratchFile() { std::filesystem::remove_all(dir_); }
+  std::filesystem::path dir() const { return dir_; }
+  std::filesystem::path path() const { return dir_ / "deck.toml"; }
+
+ private:
+  std::filesystem::path dir_;
+};
+
+// What reading the deck file `path` is refused with.
+std::string refusal_of_file(const std::filesystem::path& path) {
+  try {
+    parse_deck_file(path);
+  } catch (const DeckError& error) {
+    return error.what();
+  }
+  ADD_FAILURE() << path << " was accepted";
+  return "";
+}
+
+// The DeckError that parsing `text` throws (fails the test if there is none).
+DeckError refusal(const std::string& text) {
+  try {
+    parse_deck_string(text);
+  } catch (const DeckError& error) {
+    return error;
+  }
+  ADD_FAILURE() << "deck was accepted:\n" << text;
+  return DeckError("", "");
+}
+
+// The number that follows `before` in `text`.
+double number_after(const std::string& text, const std::string& before) {
+  const auto at = text.find(before);
+  if (at == std::string::npos) throw std::logic_error("'" + before + "' not in: " + text);
+  return std::stod(text.substr(at + before.size()));
+}
+
+TEST(Deck, EmptyFileIsAnEmptyDeck) {
+  const ScratchFile empty("");
+  try {
+    parse_deck_file(empty.path());
+    FAIL() << "no DeckError";
+  } catch (const DeckError& error) {
+    EXPECT_EQ(error.key(), "grid");
+    EXPECT_THAT(error.what(), HasSubstr("missing required table [grid]"));
+  }
+}
+
+TEST(Deck, UnreadableFileSaysWhy) {
+  const ScratchFile file(kValidDeck);
+  EXPECT_THAT(refusal_of_file(file.dir()), HasSubstr("': is a directory"));
+  if (::geteuid() == 0) GTEST_SKIP() << "root reads a file whatever its permissions";
+  std::filesystem::permissions(file.path(), std::filesystem::perms::none);
+  EXPECT_THAT(refusal_of_file(file.path()), HasSubstr("': Permission denied"));
+}
+
 struct ErrorCase {
   std::string name;     // test name suffix
   std::string text;     // the deck
@@ -535,6 +604,52 @@ TEST(Deck, CpmlDefaultsAreTheOptimumPerAxis) {
   EXPECT_FALSE(parse_deck_string(kValidDeck).to_json()["boundary"].contains("cpml"));
 }
 
+TEST(Deck, CourantMayReachTheLimitOfTheFastestMaterialInUse) {
+  // eps_r = 0.5: waves at sqrt(2) c, so courant up to sqrt(0.5) = 0.7071.
+  const std::string fast = edited("eps_r = 4.0", "eps_r = 0.5");
+  EXPECT_THAT(refusal(fast).what(),
+              HasSubstr("the effective Courant number there, courant/sqrt(eps_r*mu_r) = 1.40007"));
+  EXPECT_NO_THROW(parse_deck_string(edited(fast, "steps = 100", "steps = 100\ncourant = 0.7")));
+  // A material no object is made of never reaches the engine.
+  EXPECT_NO_THROW(parse_deck_string(edited(fast, "material = \"glass\"", "material = \"pec\"")));
+}
+
+TEST(Deck, AmplitudeLimitIsTheOneTheMessageStates) {
+  const auto with_amplitude = [](const std::string& deck, double amplitude) {
+    char number[32];
+    std::snprintf(number, sizeof number, "%.17g", amplitude);
+    return edited(deck, "frequency = 1e9", "frequency = 1e9\namplitude = " + std::string(number));
+  };
+  const auto limit_of = [&](const std::string& deck) {
+    return number_after(refusal(with_amplitude(deck, 1e308)).what(), "the largest amplitude for this deck is ");
+  };
+  const std::string derivative = edited("waveform = \"gaussian\"", "waveform = \"gaussian_derivative\"");
+  for (const std::string& deck : {kValidDeck, derivative}) {
+    const double limit = limit_of(deck);
+    EXPECT_NO_THROW(parse_deck_string(with_amplitude(deck, -0.999 * limit)));
+    EXPECT_THROW(parse_deck_string(with_amplitude(deck, 1.001 * limit)), DeckError);
+  }
+  // The gaussian derivative peaks at 2 pi f e^(-1/2) = 3.8e9 for 1 GHz: a limit that much lower
+  // (the messages give 6 digits).
+  const double peak = 2 * std::numbers::pi * 1e9 * std::exp(-0.5);
+  EXPECT_NEAR(limit_of(kValidDeck) / limit_of(derivative), peak, 1e-5 * peak);
+}
+
+TEST(Deck, AcceptsExtremeMaterialsThatFloat32Holds) {
+  // eps_r = 1e30: an E curl coefficient of ~1e-28, far above float32's smallest normal 1.2e-38.
+  EXPECT_NO_THROW(parse_deck_string(edited("eps_r = 4.0", "eps_r = 1e30")));
+  // A material no object is made of is not checked.
+  EXPECT_NO_THROW(
+      parse_deck_string(edited(edited("eps_r = 4.0", "eps_r = 1e308"), "material = \"glass\"", "material = \"pec\"")));
+}
+
+TEST(Deck, HugeKeysAreShortenedInMessages) {
+  const std::string key(1'000'000, 'k');
+  const DeckError error = refusal(key + " = 1\n" + kValidDeck);
+  EXPECT_EQ(error.key(), std::string(60, 'k') + "...");
+  EXPECT_LT(std::string(error.what()).size(), 300u);
+}
+
 TEST(Deck, WarnsOfCpmlSettingsWithoutACpmlFace) {
   const Deck deck = parse_deck_string("[boundary.cpml]\ncells = 2\n" + kValidDeck);
   EXPECT_THAT(deck.warnings, ::testing::Contains(HasSubstr("no face is cpml")));
@@ -558,6 +673,10 @@ INSTANTIATE_TEST_SUITE_P(
                   "expected an integer, got a float"},
         ErrorCase{"TableWhereArrayOfTablesExpected", kGridAndTime + "[material]\nname = \"x\"\n", "material",
                   "expected an array of tables"},
+        ErrorCase{"NulInAString", kValidDeck + "[output]\ndirectory = \"a\\u0000b\"\n", "output.directory",
+                  "must not contain a NUL character"},
+        ErrorCase{"LongUnknownKey", std::string(100, 'k') + " = 1\n" + kValidDeck, std::string(60, 'k') + "...",
+                  "unknown key"},
         ErrorCase{"NonFiniteNumber",
                   edited("cell_size = [0.01, 0.01, 0.01]", "cell_size = [inf, 0.01, 0.01]"),
                   "grid.cell_size[0]", "finite"},
@@ -571,6 +690,16 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"NegativeCellSize",
                   edited("cell_size = [0.01, 0.01, 0.01]", "cell_size = [0.01, -0.01, 0.01]"),
                   "grid.cell_size[1]", "must be > 0"},
+        ErrorCase{"CellSizesGiveZeroTimeStep",
+                  edited("cell_size = [0.01, 0.01, 0.01]", "cell_size = [1e-300, 1e-300, 1e-300]"), "grid.cell_size",
+                  "[1e-300, 1e-300, 1e-300] m give the CFL time step dt_cfl = 0 s, which is not a usable time step"},
+        ErrorCase{"CellSizesGiveInfiniteTimeStep",
+                  edited("cell_size = [0.01, 0.01, 0.01]", "cell_size = [1e300, 1e300, 1e300]"), "grid.cell_size",
+                  "dt_cfl = inf s, which is not a usable time step"},
+        // dz/dx = 1e42: free space's dt/(eps0 dz) = 2.6e-40, below float32's smallest normal.
+        ErrorCase{"CellSizesBeyondFloat32",
+                  edited("cell_size = [0.01, 0.01, 0.01]", "cell_size = [0.01, 0.01, 1e40]"), "grid.cell_size",
+                  "give free space the E curl coefficient dt/(eps (1 + l) dz) = 2.6"},
         ErrorCase{"AbsurdGridSize", edited("cells = [10, 10, 10]", "cells = [10000000, 10000000, 10000000]"),
                   "grid.cells", "limit of 2^40"},
         // time
@@ -581,6 +710,14 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"ZeroSteps", edited("steps = 100", "steps = 0"), "time.steps", "must be in [1, 1e9]"},
         ErrorCase{"CourantAboveCfl", edited("steps = 100", "steps = 100\ncourant = 1.2"), "time.courant",
                   "the Yee scheme is unstable above the CFL limit"},
+        ErrorCase{"CourantGivesSubnormalTimeStep", edited("steps = 100", "steps = 100\ncourant = 1e-310"),
+                  "time.courant",
+                  "1e-310 gives dt = 1.92686e-321 s, which is not a usable time step"},
+        ErrorCase{"MaterialFasterThanLight", edited("eps_r = 4.0", "eps_r = 0.5"), "time.courant",
+                  "0.99 is unstable in material[0] ('glass', eps_r = 0.5, mu_r = 1), where waves travel at "
+                  "c/sqrt(eps_r*mu_r) = 1.41421 c"},
+        ErrorCase{"MagneticMaterialFasterThanLight", edited("sigma = 0.0", "sigma = 0.0\nmu_r = 0.2"), "time.courant",
+                  "the largest stable courant for this deck is 0.894427"},
         ErrorCase{"ZeroCourant", edited("steps = 100", "steps = 100\ncourant = 0"), "time.courant",
                   "must be in (0, 1]"},
         // boundary
@@ -597,6 +734,12 @@ INSTANTIATE_TEST_SUITE_P(
                   "boundary.cpml.alpha_max", "must be >= 0"},
         ErrorCase{"CpmlKappaBelowOne", kCpml + "cells = 2\nkappa_max = 0.5\n" + kValidDeck,
                   "boundary.cpml.kappa_max", "must be >= 1"},
+        ErrorCase{"CpmlHugeKappa", kCpml + "cells = 2\nkappa_max = 1e308\n" + kValidDeck, "boundary.cpml.kappa_max",
+                  "1e+308 makes the CPML coefficients at depth 1 along x non-finite"},
+        ErrorCase{"CpmlHugeGrading",
+                  kCpml + "cells = 2\ngrading = 1e308\n[grid]\ncells = [10, 10, 10]\ncell_size = [1e-3, 1e-3, 1e-3]\n"
+                          "[time]\nsteps = 10\n",
+                  "boundary.cpml.grading", "gives the default sigma_max = 0.8 (grading + 1)/(eta0 d) = inf S/m"},
         ErrorCase{"CpmlUnknownKey", kCpml + "cels = 2\n" + kValidDeck, "boundary.cpml.cels",
                   "did you mean 'cells'"},
         ErrorCase{"SourceInsideCpml",
@@ -616,6 +759,10 @@ INSTANTIATE_TEST_SUITE_P(
                   "material[1].name", "not a valid name"},
         ErrorCase{"NegativeSigma", edited("sigma = 0.0", "sigma = -1"), "material[0].sigma", "must be >= 0"},
         ErrorCase{"ZeroPermittivity", edited("eps_r = 4.0", "eps_r = 0"), "material[0].eps_r", "must be > 0"},
+        ErrorCase{"PermittivityBeyondFloat32", edited("eps_r = 4.0", "eps_r = 1e308"), "material[0]",
+                  "'glass' (eps_r = 1e+308, sigma = 0, mu_r = 1) has the E curl coefficient"},
+        ErrorCase{"ConductivityBeyondFloat32", edited("sigma = 0.0", "sigma = 1e300"), "material[0]",
+                  "the field there would never change, a silent PEC"},
         ErrorCase{"UnknownMaterialInGeometry", edited("material = \"glass\"", "material = \"gold\""),
                   "geometry[0].material", "unknown material 'gold'"},
         ErrorCase{"BoxOutsideGrid", edited("upper = [0.04, 0.04, 0.04]", "upper = [0.04, 0.2, 0.04]"),
@@ -691,6 +838,12 @@ INSTANTIATE_TEST_SUITE_P(
                   "must be > 0"},
         ErrorCase{"NegativeFrequency", edited("frequency = 1e9", "frequency = -1e9"), "source[0].frequency",
                   "must be > 0"},
+        ErrorCase{"FrequencyAboveNyquist", edited("frequency = 1e9", "frequency = 1e308"), "source[0].frequency",
+                  "1e+308 Hz is not below the Nyquist frequency 1/(2 dt) = 2.6"},
+        ErrorCase{"SubnormalFrequency", edited("frequency = 1e9", "frequency = 1e-310"), "source[0].frequency",
+                  "1e-310 Hz is a subnormal double"},
+        ErrorCase{"AmplitudeBeyondFloat32", edited("frequency = 1e9", "frequency = 1e9\namplitude = 1e308"),
+                  "source[0].amplitude", "A would add up to inf V/m to Ez in one step, beyond the float32 range"},
         ErrorCase{"MissingFrequency", edited("frequency = 1e9\n", ""), "source[0].frequency",
                   "missing required key"},
         // probes
@@ -712,6 +865,8 @@ INSTANTIATE_TEST_SUITE_P(
                   "snapshot[0].plane.position", "z = 0.5 m is outside the grid"},
         ErrorCase{"BadPlaneAxis", edited("axis = \"z\"", "axis = \"w\""), "snapshot[0].plane.axis",
                   "'w' is not one of: x, y, z"},
+        ErrorCase{"SnapshotNamedLikeTheProbeFile", edited("name = \"ez_mid\"", "name = \"probes\""),
+                  "snapshot[0].name", "'probes' is reserved (the probe file probes.h5)"},
         ErrorCase{"MissingSnapshotName", edited("name = \"ez_mid\"\n", ""), "snapshot[0].name",
                   "missing required key"}),
     [](const ::testing::TestParamInfo<ErrorCase>& info) { return info.param.name; });
