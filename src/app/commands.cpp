@@ -18,6 +18,7 @@
 #include "decomposition/slab_decomposition.hpp"
 #include "io/atomic_file.hpp"
 #include "io/deck.hpp"
+#include "io/probe_writer.hpp"
 #include "src/app/mpi_mode.hpp"
 #include "src/bench/bench.hpp"
 #include "src/bench/exchange_model.hpp"
@@ -177,7 +178,7 @@ void check_output_file(const std::filesystem::path& file, const std::string& opt
 
 std::vector<std::string> run_output_files(const Deck& deck) {
   std::vector<std::string> files{"run.json"};
-  if (!deck.probes.empty()) files.push_back("probes.h5");
+  if (!deck.probes.empty()) files.emplace_back(kProbeFileName);
   for (const auto& snapshot : deck.snapshots) {
     files.push_back(snapshot.name + ".h5");
     files.push_back(snapshot.name + ".xdmf");

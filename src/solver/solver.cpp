@@ -11,6 +11,7 @@
 #include <span>
 #include <stdexcept>
 
+#include "io/probe_writer.hpp"
 #include "io/snapshot_writer.hpp"
 #include "src/runtime/clock.hpp"
 #include "src/solver/engines.hpp"
@@ -438,7 +439,7 @@ class Run {
       result_.files.push_back(s->xdmf_path());
     }
     if (!result_.probes.probes.empty()) {
-      const auto path = *config_.output_dir / "probes.h5";
+      const auto path = *config_.output_dir / kProbeFileName;
       write_probe_file(path, result_.probes);
       result_.files.push_back(path);
     }
