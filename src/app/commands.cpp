@@ -23,6 +23,7 @@
 #include "src/bench/bench.hpp"
 #include "src/bench/exchange_model.hpp"
 #include "src/exchange/registry.hpp"
+#include "src/runtime/interrupts.hpp"
 #include "src/runtime/mpi_launch.hpp"
 #include "src/runtime/provenance.hpp"
 #include "src/solver/engines.hpp"
@@ -175,6 +176,32 @@ void check_output_file(const std::filesystem::path& file, const std::string& opt
     throw UsageError(what + ": " + e.what());
   }
 }
+
+namespace {
+
+// The outermost folder of `dir` that does not exist yet (what create_directories(dir) would make
+// first), or an empty path when `dir` exists.
+std::filesystem::path first_missing_folder(const std::filesystem::path& dir) {
+  std::error_code ec;
+  std::filesystem::path missing, path = std::filesystem::absolute(dir, ec);
+  while (!path.empty() && !std::filesystem::exists(path, ec)) {
+    missing = path;
+    if (path.parent_path() == path) break;
+    path = path.parent_path();
+  }
+  return missing;
+}
+
+// Removes `dir` and its parents up to `top` (first_missing_folder's answer), each only if empty.
+void remove_empty_folders(const std::filesystem::path& dir, const std::filesystem::path& top) {
+  if (top.empty()) return;
+  std::error_code ec;
+  for (auto path = std::filesystem::absolute(dir, ec); !ec; path = path.parent_path()) {
+    if (!std::filesystem::remove(path, ec) || path == top) return;
+  }
+}
+
+}  // namespace
 
 std::vector<std::string> run_output_files(const Deck& deck) {
   std::vector<std::string> files{"run.json"};
@@ -407,6 +434,7 @@ int run_command(const RunOptions& o, const ProcessGroup* world) {
                   engine == "cuda" ? " per GPU" : world ? " per node" : "", slabs, chosen_exchange(config).c_str());
     return 0;
   }
+  const std::filesystem::path made = first_missing_folder(out);  // empty: the folder exists
   const Model model = agreed(world, [&] {
     Model m = build_model(deck);
     if (root) std::filesystem::create_directories(out);
@@ -416,7 +444,15 @@ int run_command(const RunOptions& o, const ProcessGroup* world) {
   config.precision_bits = bits;
   config.progress = root && !o.quiet && !o.json;
   config.output_dir = out;
-  const RunResult result = run_model(model, config);
+  const RunResult result = [&] {
+    const InterruptWatch watch;  // Ctrl-C: stop after the current chunk, remove the files begun
+    try {
+      return run_model(model, config);
+    } catch (...) {
+      if (root) remove_empty_folders(out, made);  // a failed run leaves no empty output folder behind
+      throw;
+    }
+  }();
   const nlohmann::json ranks = world ? rank_table(*world, engine == "cuda" ? config.devices.front() : -1) : nullptr;
   if (!root) return 0;
   nlohmann::json report = run_report(model, result, o.command_line);

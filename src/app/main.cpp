@@ -14,6 +14,7 @@
 #include "src/app/commands.hpp"
 #include "src/app/mpi_mode.hpp"
 #include "src/runtime/build_info.hpp"
+#include "src/runtime/interrupts.hpp"
 #include "src/solver/engines.hpp"
 #include "src/runtime/mpi_launch.hpp"
 
@@ -236,6 +237,9 @@ int main(int argc, char** argv) {
     return root ? engines_command() : 0;
   } catch (const AgreedExit& e) {
     return e.code();  // MPI mode: every rank stops; rank 0 said why
+  } catch (const RunInterrupted& e) {  // every rank stopped after the same chunk: no abort
+    if (root) std::fprintf(stderr, "yeex: %s\n", e.what());
+    return e.exit_code();
   } catch (...) {
     const GroupProblem problem = describe_current_exception(world ? world->rank() : 0);
     std::fprintf(stderr, "yeex: %s\n", problem.message.c_str());

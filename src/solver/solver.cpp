@@ -14,6 +14,7 @@
 #include "io/probe_writer.hpp"
 #include "io/snapshot_writer.hpp"
 #include "src/runtime/clock.hpp"
+#include "src/runtime/interrupts.hpp"
 #include "src/solver/engines.hpp"
 #include "src/exchange/registry.hpp"
 #include "src/solver/cpml_setup.hpp"
@@ -147,6 +148,10 @@ class Run {
       for (std::size_t s = 0; s < model_.deck.snapshots.size(); ++s)
         if (n % m.deck.snapshots[s].every == 0) timed_output([&] { write_snapshot(s, n); });
       if (progress.due()) progress.show(n);
+      // A signal under an InterruptWatch (src/runtime/interrupts.hpp): every process stops here,
+      // after the same chunk, and unwinding removes the files begun.
+      if (const int signal = static_cast<int>(group_.max(static_cast<double>(interrupt_signal()))))
+        throw RunInterrupted(signal, n, m.steps);
     }
     timed_output([&] { finish(); });
     result_.exchange_choices = exchange_->choices();

@@ -261,6 +261,22 @@ TEST(Cli, RefusesOutputItCouldNotWriteWhole) {
   EXPECT_FALSE(std::filesystem::exists(dir / "nowhere"));
 }
 
+// Ctrl-C or SIGTERM stops a run after its current chunk of steps: exit 128 + the signal, the step
+// named, its files and the output folder it made removed (a folder that was there stays).
+TEST(Cli, AnInterruptedRunRemovesWhatItBegan) {
+  ScratchDir dir;
+  std::filesystem::create_directory(dir / "kept");
+  for (const auto& [signal, code, folder] : {std::tuple{"INT", 130, "made/by/run"}, std::tuple{"TERM", 143, "kept"}}) {
+    const std::string run = "timeout 60 " + testing::yeex_binary() + " run --engine host --steps 1000000 --output " +
+                            (dir / folder).string();
+    const auto r = testing::run_program("sh -c", "'" + run + " & p=$!; sleep 2; kill -" + signal + " $p; wait $p'");
+    EXPECT_EQ(r.exit_code, code) << r.output;
+    EXPECT_THAT(r.output, HasSubstr(std::string("interrupted (SIG") + signal + ") after step "));
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "made")) << "the folders the run made are gone";
+  EXPECT_TRUE(std::filesystem::is_empty(dir / "kept")) << "no file, partial or whole, is left";
+}
+
 // bench and validate check their options and their --json file before any work.
 TEST(Cli, BenchAndValidateRefuseBadOptionsBeforeRunning) {
   ScratchDir dir;
