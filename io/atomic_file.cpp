@@ -27,8 +27,20 @@ void AtomicFile::commit() {
 }
 
 void write_text_atomically(const std::filesystem::path& path, const std::string& text) {
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
-  AtomicFile file(path);
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status status = fs::status(path, ec);  // through links
+  if (fs::exists(status) && !fs::is_regular_file(status)) {  // a device or a pipe (/dev/stdout): written through
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+    out.close();
+    if (!out) throw std::runtime_error("cannot write " + path.string());
+    return;
+  }
+  // A link is followed: its file is replaced, not the link.
+  const fs::path target = fs::is_symlink(fs::symlink_status(path, ec)) && fs::exists(status) ? fs::canonical(path, ec) : path;
+  if (target.has_parent_path()) fs::create_directories(target.parent_path());
+  AtomicFile file(target);
   std::ofstream out(file.temporary_path(), std::ios::binary);
   out << text;
   out.close();

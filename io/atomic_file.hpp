@@ -26,7 +26,8 @@ class AtomicFile {
   bool committed_ = false;
 };
 
-// Writes `text` to `path` atomically, creating its folder if missing.
+// Writes `text` to `path` atomically, creating its folder if missing; through a link, to the file
+// it names; a device or a pipe (/dev/stdout) is written to, not replaced.
 void write_text_atomically(const std::filesystem::path& path, const std::string& text);
 
 }  // namespace yeex

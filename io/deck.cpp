@@ -54,6 +54,21 @@ std::string format_number(double value) {
   return text;
 }
 
+// A limit a user may copy into the deck: 9 digits, cut towards zero, so the printed value passes.
+std::string format_limit(double value) {
+  const double scale = std::pow(10.0, 8 - std::floor(std::log10(std::abs(value))));
+  char text[32];
+  std::snprintf(text, sizeof text, "%.9g", std::trunc(value * scale) / scale);
+  return text;
+}
+
+// Two numbers a message compares, with the digits that tell them apart.
+std::string format_exact(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.9g", value);
+  return text;
+}
+
 template <class Range>
 std::string join(const Range& names) {
   std::string text;
@@ -442,7 +457,7 @@ void check_stability(const Deck& deck) {
                       " c: the effective Courant number there, courant/sqrt(eps_r*mu_r) = " +
                       format_number(deck.courant / largest_courant) +
                       ", is above the CFL limit 1; the largest stable courant for this deck is " +
-                      format_number(largest_courant));
+                      format_limit(largest_courant));
 }
 
 // The fields and coefficients are float32 by default (--precision f32), so every coefficient must be
@@ -790,8 +805,9 @@ void check_source_amplitude(const Source& source, const Deck& deck, const std::s
   if (largest_term <= kFloatMax) return;
   throw DeckError(path, format_number(source.amplitude) + " A would add up to " + format_number(largest_term) +
                             " V/m to " + std::string(component_name(static_cast<Component>(source.polarisation))) +
-                            " in one step, beyond the float32 range of the fields (" + format_number(kFloatMax) +
-                            "); the largest amplitude for this deck is " + format_number(kFloatMax / per_ampere) +
+                            " in one step, beyond the float32 range (" + format_number(kFloatMax) +
+                            "; decks are checked for float32, the default precision, under f64 too)"
+                            "; the largest amplitude for this deck is " + format_limit(kFloatMax / per_ampere) +
                             " A");
 }
 
@@ -823,8 +839,8 @@ void parse_sources(const TableReader& root, Deck& deck) {
     const double nyquist = 1 / (2 * deck.dt());  // the grid carries nothing above it
     if (!(source.frequency < nyquist))
       throw DeckError(entry.key_path("frequency"),
-                      format_number(source.frequency) + " Hz is not below the Nyquist frequency 1/(2 dt) = " +
-                          format_number(nyquist) + " Hz of the time step dt = " + format_number(deck.dt()) + " s");
+                      format_exact(source.frequency) + " Hz is not below the Nyquist frequency 1/(2 dt) = " +
+                          format_exact(nyquist) + " Hz of the time step dt = " + format_number(deck.dt()) + " s");
     check_source_amplitude(source, deck, entry.key_path("amplitude"));
     deck.sources.push_back(source);
   }

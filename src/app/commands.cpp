@@ -151,8 +151,14 @@ void check_output_directory(const std::filesystem::path& dir, const std::vector<
                        " bytes long; the file system allows " + std::to_string(name_max));
   };
   for (const auto& part : target.lexically_relative(probe)) check_name(part.string());
+  const long path_max = pathconf(probe.c_str(), _PC_PATH_MAX);
   for (const auto& file : files) {
-    check_name(file + ".partial-" + std::to_string(getpid()));  // written under this name first (io/atomic_file.hpp)
+    const std::string written = file + ".partial-" + std::to_string(getpid());  // its name at first (io/atomic_file.hpp)
+    check_name(written);
+    if (path_max > 0 && static_cast<long>((target / written).string().size()) >= path_max)
+      throw UsageError(where + ": the path is " + std::to_string(target.string().size()) +
+                       " bytes long; with the file names in it, more than the file system allows (" +
+                       std::to_string(path_max) + ")");
     if (fs::is_directory(target / file, ec))
       throw UsageError(where + ": '" + (target / file).string() + "' is a folder, where the run writes the file " + file);
   }
@@ -170,8 +176,14 @@ void check_output_file(const std::filesystem::path& file, const std::string& opt
   std::error_code ec;
   if (file.empty()) throw UsageError(option + ": the path is empty");
   if (!file.has_filename() || std::filesystem::is_directory(file, ec)) throw UsageError(what + ": names a folder, not a file");
+  if (std::filesystem::exists(file, ec) && !std::filesystem::is_regular_file(file, ec)) {  // a device or a pipe: written to
+    if (access(file.c_str(), W_OK) != 0) throw UsageError(what + ": cannot be written (" + std::strerror(errno) + ")");
+    return;
+  }
+  // Through a link, the file it names is replaced (write_text_atomically).
+  const std::filesystem::path target = std::filesystem::exists(file, ec) ? std::filesystem::canonical(file, ec) : file;
   try {
-    check_output_directory(file.parent_path().empty() ? "." : file.parent_path(), {file.filename().string()});
+    check_output_directory(target.parent_path().empty() ? "." : target.parent_path(), {target.filename().string()});
   } catch (const UsageError& e) {
     throw UsageError(what + ": " + e.what());
   }
@@ -465,7 +477,14 @@ int run_command(const RunOptions& o, const ProcessGroup* world) {
       for (const auto& r : ranks) report["run"]["devices"].push_back(r["gpu"]["index"]);
     }
   }
-  write_text_atomically(out / "run.json", report.dump(2) + "\n");
+  try {
+    write_text_atomically(out / "run.json", report.dump(2) + "\n");
+  } catch (...) {  // e.g. a full disk: no output without its run.json, no half of a run's output
+    std::error_code ec;
+    for (const auto& file : result.files) std::filesystem::remove(file, ec);
+    remove_empty_folders(out, made);
+    throw;
+  }
   if (o.json) {
     std::cout << report.dump(2) << "\n";
   } else if (!o.quiet) {

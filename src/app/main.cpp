@@ -168,7 +168,8 @@ int main(int argc, char** argv) {
   bench_cmd->add_flag("--csv", bench.csv, "CSV on stdout instead of the table");
   std::string p2p_json_path;
   bench_cmd->add_option("--p2p-json", p2p_json_path,
-                        "A `yeex-p2p --test sweep --json` file: show the exchange time its sweep predicts per row");
+                        "A `yeex-p2p --test sweep --json` file: show the exchange time its sweep predicts per row")
+      ->check(non_empty_path);
 
   ValidateOptions validate;
   validate.command_line = command_line;

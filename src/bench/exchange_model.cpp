@@ -45,6 +45,8 @@ P2PSweep parse_p2p_sweep(const nlohmann::json& document, const std::string& sour
 }
 
 P2PSweep load_p2p_sweep(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw std::invalid_argument("--p2p-json " + path.string() + ": is a folder");
   std::ifstream in(path);
   if (!in) throw std::invalid_argument("--p2p-json: cannot read " + path.string());
   nlohmann::json document;
@@ -53,7 +55,11 @@ P2PSweep load_p2p_sweep(const std::filesystem::path& path) {
   } catch (const nlohmann::json::exception& e) {
     throw std::invalid_argument("--p2p-json: " + path.string() + " is not JSON: " + e.what());
   }
-  return parse_p2p_sweep(document, "--p2p-json " + path.string());
+  try {
+    return parse_p2p_sweep(document, "--p2p-json " + path.string());
+  } catch (const nlohmann::json::exception& e) {  // a value of the wrong type somewhere in the sweep
+    throw std::invalid_argument("--p2p-json: " + path.string() + " is not a yeex-p2p sweep: " + e.what());
+  }
 }
 
 double message_seconds(const MessageCurve& curve, double bytes) {

@@ -298,6 +298,19 @@ TEST(Cli, BenchAndValidateRefuseBadOptionsBeforeRunning) {
     EXPECT_THAT(r.output, ::testing::Not(HasSubstr("# yeex"))) << "refused before the table starts: " << arguments;
   }
   EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+  std::filesystem::create_directory(dir / "sweep");
+  const auto folder = run_yeex(bench + "--counts 1 --p2p-json " + (dir / "sweep").string());
+  EXPECT_EQ(folder.exit_code, 2) << folder.output;
+  EXPECT_THAT(folder.output, HasSubstr("is a folder"));
+  write_file(dir / "typed.json", R"({"results": [{"test": "sweep", "curves": [5]}]})");
+  const auto typed = run_yeex(bench + "--counts 1 --p2p-json " + (dir / "typed.json").string());
+  EXPECT_EQ(typed.exit_code, 2) << typed.output;
+  EXPECT_THAT(typed.output, HasSubstr("is not a yeex-p2p sweep"));
+  std::string deep = dir.path().string();
+  while (deep.size() < 4200) deep += "/" + std::string(200, 'd');
+  const auto too_long = run_yeex(bench + "--counts 1 --json " + deep + "/b.json");
+  EXPECT_EQ(too_long.exit_code, 2) << too_long.output;
+  EXPECT_THAT(too_long.output, HasSubstr("more than the file system allows"));
   const auto list = run_yeex("bench --engine host --exchanges list");
   EXPECT_EQ(list.exit_code, 0) << list.output;
   EXPECT_THAT(list.output, HasSubstr("host-staged"));
@@ -305,6 +318,12 @@ TEST(Cli, BenchAndValidateRefuseBadOptionsBeforeRunning) {
   const auto nested = run_yeex(bench + "--counts 1 --exchanges host-staged --json " + (dir / "new" / "b.json").string());
   EXPECT_EQ(nested.exit_code, 0) << nested.output;
   EXPECT_EQ(read_json(dir / "new" / "b.json")["format"], "yeex-bench-2");
+  // Through a link, the file it names is written; the link stays a link.
+  std::filesystem::create_symlink(dir / "new" / "b.json", dir / "link.json");
+  const auto linked = run_yeex(bench + "--counts 1 --exchanges host-staged --precision f64 --json " + (dir / "link.json").string());
+  EXPECT_EQ(linked.exit_code, 0) << linked.output;
+  EXPECT_TRUE(std::filesystem::is_symlink(dir / "link.json"));
+  EXPECT_EQ(read_json(dir / "new" / "b.json")["precision"], "f64");
 }
 
 // Bad input: exit code 2, the message names the problem, nothing is written.

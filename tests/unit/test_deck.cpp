@@ -614,6 +614,17 @@ TEST(Deck, CourantMayReachTheLimitOfTheFastestMaterialInUse) {
   EXPECT_NO_THROW(parse_deck_string(edited(fast, "material = \"glass\"", "material = \"pec\"")));
 }
 
+// The largest stable courant a message states passes when copied into the deck (it is cut, not
+// rounded up: sqrt(0.3) = 0.5477225575 printed as 0.547723 was refused).
+TEST(Deck, StatedCourantLimitPasses) {
+  const std::string fast = edited(kValidDeck, "eps_r = 4.0", "eps_r = 0.3");
+  const std::string message = refusal(fast).what();
+  const std::string marker = "the largest stable courant for this deck is ";
+  const std::string stated = message.substr(message.find(marker) + marker.size());
+  EXPECT_EQ(stated.substr(0, 11), "0.547722557") << message;
+  EXPECT_NO_THROW(parse_deck_string(edited(fast, "steps = 100", "steps = 100\ncourant = " + stated)));
+}
+
 TEST(Deck, AmplitudeLimitIsTheOneTheMessageStates) {
   const auto with_amplitude = [](const std::string& deck, double amplitude) {
     char number[32];
