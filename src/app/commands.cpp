@@ -700,15 +700,11 @@ int validate_command(const ValidateOptions& o) {
   context.quick = o.quick;
   if (o.json) check_output_file(*o.json, "--json");
   const RunConfig& r = context.run;
-  // What can be refused before the header: unknown problems, a backend that cannot run here.
-  try {
-    check_problem_names(o.only);
+  try {  // refused before the header: unknown problems, a split or backend a problem cannot run
+    check_validation(context, o.only);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
-  if (!r.exchange.empty())
-    if (const std::string why = exchange_unavailable(r.exchange, exchange_request(r)); !why.empty())
-      throw UsageError("--exchange " + r.exchange + ": " + why);
   std::printf("# yeex validate%s: %s engine, %s, %s, exchange %s\n", o.quick ? " --quick" : "", r.engine.c_str(),
               r.precision_bits == 64 ? "float64" : "float32", split_summary(r).c_str(),
               r.exchange.empty() ? "default" : r.exchange.c_str());

@@ -51,6 +51,8 @@ std::vector<CavityMode> lowest_modes(const Model& model, int count) {
   return modes;
 }
 
+}  // namespace
+
 Deck cavity_deck(bool quick) {
   // Quick: 10 x 7 x 13 cells of 2 x 2.4 x 1.8 mm. So coarse that the discrete resonances lie
   // 0.25-0.7 % below the continuum ones: with the 0.1 % tolerance the check tells the discrete
@@ -71,8 +73,6 @@ Deck cavity_deck(bool quick) {
     d.probes.push_back({"rx" + std::to_string(d.probes.size()), p, {kAllComponents.begin(), kAllComponents.end()}});
   return d;
 }
-
-}  // namespace
 
 std::vector<CheckRow> validate_cavity(const ValidationContext& context) {
   const Model model = build_model(cavity_deck(context.quick));

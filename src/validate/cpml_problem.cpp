@@ -10,12 +10,23 @@
 
 namespace yeex {
 
-std::vector<CheckRow> validate_cpml(const ValidationContext& context) {
+namespace {
+
+CpmlReflectionOptions cpml_problem_options(bool quick) {
   CpmlReflectionOptions options;
-  options.small_run = context.run;
   // Full size: twice the interior (the probe twice as far from the source, a longer window in
   // which late reflections would show), the same 10-cell CPML.
-  if (!context.quick) options.interior = 40;
+  if (!quick) options.interior = 40;
+  return options;
+}
+
+}  // namespace
+
+Deck cpml_problem_deck(bool quick) { return cpml_reflection_deck(cpml_problem_options(quick), false); }
+
+std::vector<CheckRow> validate_cpml(const ValidationContext& context) {
+  CpmlReflectionOptions options = cpml_problem_options(context.quick);
+  options.small_run = context.run;
   const CpmlReflection r = measure_cpml_reflection(options);
   // The figure: at most -60 dB with 10 cells, i.e. an error (the largest difference from
   // the reference, over the reference's peak) of at most 1e-3. The CPU measurement gives about

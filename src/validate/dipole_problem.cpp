@@ -25,11 +25,19 @@ double dipole_ez_equator(double frequency, double dl, double r, double t) {
   return -dl / (4 * std::numbers::pi * kEps0) * (charge / (r * r * r) + current / (c * r * r) + slope / (c * c * r));
 }
 
-std::vector<CheckRow> validate_dipole(const ValidationContext& context) {
-  // Quick: 2 mm cells (37 cells per wavelength at the 3 f = 6 GHz top of the pulse); full: 1 mm.
-  // The physical set-up is the same: source 60 mm from the x = 0 wall, probe 80 mm further along
-  // x, the y and z walls 100 mm away.
-  const double cell = context.quick ? 2e-3 : 1e-3, frequency = 2e9, r = 0.080;
+namespace {
+
+// Quick: 2 mm cells (37 cells per wavelength at the 3 f = 6 GHz top of the pulse); full: 1 mm.
+// The physical set-up is the same: source 60 mm from the x = 0 wall, probe 80 mm further along
+// x, the y and z walls 100 mm away.
+constexpr double kDipoleFrequency = 2e9, kDipoleDistance = 0.080;
+
+double dipole_cell(bool quick) { return quick ? 2e-3 : 1e-3; }
+
+}  // namespace
+
+Deck dipole_deck(bool quick) {
+  const double cell = dipole_cell(quick), frequency = kDipoleFrequency, r = kDipoleDistance;
   Deck d;
   d.title = "validate: Hertzian dipole";
   const Index across = static_cast<Index>(std::llround(0.200 / cell));
@@ -46,6 +54,12 @@ std::vector<CheckRow> validate_dipole(const ValidationContext& context) {
   // Compare until the first wall echo (image source across x = 0, 200 mm away) starts to arrive.
   const double end = 1 / frequency + 0.200 / kSpeedOfLight - 0.35e-9;
   d.steps = static_cast<Index>(end / d.dt());
+  return d;
+}
+
+std::vector<CheckRow> validate_dipole(const ValidationContext& context) {
+  const double cell = dipole_cell(context.quick), frequency = kDipoleFrequency, r = kDipoleDistance;
+  const Deck d = dipole_deck(context.quick);
   const Model model = build_model(d);
   const RunResult result = run_model(model, context.run);
   const std::vector<double>& ez = result.probes.probes.front().series.front();

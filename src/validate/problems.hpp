@@ -14,6 +14,11 @@ void add_dipole_triplet(Deck& deck, const std::array<Vec3, 3>& where, WaveformKi
 
 // PEC rectangular cavity: the lowest resonances against the discrete Yee dispersion relation.
 std::vector<CheckRow> validate_cavity(const ValidationContext& context);
+// Each problem's deck that runs with the user's split (checked before any problem runs).
+Deck cavity_deck(bool quick);
+Deck propagation_deck(bool quick);
+Deck dipole_deck(bool quick);
+Deck cpml_problem_deck(bool quick);  // the small CPML box (the reference runs as one domain)
 // Lossless closed box, float64: drift of the discrete energy the Yee scheme conserves.
 std::vector<CheckRow> validate_energy(const ValidationContext& context);
 // Its deck: a PEC box with a dielectric and a magnetic block (also used by the physics tests).

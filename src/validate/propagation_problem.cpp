@@ -84,6 +84,8 @@ std::vector<double> gated(const RunResult& r, const Model& m, const Guide& g, in
 
 }  // namespace
 
+Deck propagation_deck(bool quick) { return guide_deck(guide(quick)); }
+
 std::vector<CheckRow> validate_propagation(const ValidationContext& context) {
   const Guide g = guide(context.quick);
   const Model model = build_model(guide_deck(g));

@@ -31,11 +31,12 @@ void add_dipole_triplet(Deck& deck, const std::array<Vec3, 3>& where, WaveformKi
 
 const std::vector<ValidationProblem>& validation_problems() {
   static const std::vector<ValidationProblem> problems{
-      {"cavity", "PEC box resonances vs the discrete Yee dispersion relation", validate_cavity},
-      {"energy", "discrete energy of a lossless closed box (float64)", validate_energy},
-      {"propagation", "TE10 pulse phase/group velocity vs the discrete dispersion relation", validate_propagation},
-      {"dipole", "Hertzian dipole Ez vs the analytic near + far field", validate_dipole},
-      {"cpml", "CPML reflection (10 cells) vs a large-domain reference", validate_cpml},
+      {"cavity", "PEC box resonances vs the discrete Yee dispersion relation", validate_cavity, cavity_deck},
+      {"energy", "discrete energy of a lossless closed box (float64)", validate_energy, closed_lossless_box},
+      {"propagation", "TE10 pulse phase/group velocity vs the discrete dispersion relation", validate_propagation,
+       propagation_deck},
+      {"dipole", "Hertzian dipole Ez vs the analytic near + far field", validate_dipole, dipole_deck},
+      {"cpml", "CPML reflection (10 cells) vs a large-domain reference", validate_cpml, cpml_problem_deck},
   };
   return problems;
 }
@@ -47,7 +48,7 @@ bool ProblemOutcome::pass() const {
   return true;
 }
 
-void check_problem_names(const std::vector<std::string>& only) {
+void check_validation(const ValidationContext& context, const std::vector<std::string>& only) {
   const auto& problems = validation_problems();
   for (const auto& name : only) {
     bool known = false;
@@ -58,11 +59,19 @@ void check_problem_names(const std::vector<std::string>& only) {
       throw std::invalid_argument("--only " + name + ": unknown problem (one of " + names + ")");
     }
   }
+  for (const auto& p : problems) {
+    if (!only.empty() && std::find(only.begin(), only.end(), p.name) == only.end()) continue;
+    try {
+      check_run_config(p.deck(context.quick).grid, context.run);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument("problem " + p.name + ": " + e.what());
+    }
+  }
 }
 
 std::vector<ProblemOutcome> run_validation(const ValidationContext& context, const std::vector<std::string>& only,
                                            const std::function<void(const ProblemOutcome&)>& report) {
-  check_problem_names(only);
+  check_validation(context, only);
   const auto& problems = validation_problems();
   std::vector<ProblemOutcome> outcomes;
   for (const auto& p : problems) {

@@ -40,6 +40,7 @@ struct ValidationProblem {
   std::string name;         // for --only
   std::string description;  // one line
   std::function<std::vector<CheckRow>(const ValidationContext&)> run;
+  std::function<Deck(bool quick)> deck;  // the deck `run` splits as the user asked
 };
 
 // Every problem, in the order they run.
@@ -53,8 +54,10 @@ struct ProblemOutcome {
   bool pass() const;
 };
 
-// Throws std::invalid_argument naming the first of `only` that is no problem's name.
-void check_problem_names(const std::vector<std::string>& only);
+// Throws std::invalid_argument for the first of `only` that is no problem's name, or the first
+// problem whose deck the context's split cannot run (more slabs than planes, a halo deeper than a
+// slab, a backend that cannot run): before any problem runs or anything is printed.
+void check_validation(const ValidationContext& context, const std::vector<std::string>& only);
 // Runs the named problems (all when `only` is empty); throws std::invalid_argument for an unknown
 // name. `report` is called as each problem finishes.
 std::vector<ProblemOutcome> run_validation(const ValidationContext& context, const std::vector<std::string>& only,

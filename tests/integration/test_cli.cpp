@@ -290,7 +290,9 @@ TEST(Cli, BenchAndValidateRefuseBadOptionsBeforeRunning) {
       {bench + "--exchange p2p", "named with --exchanges"},
       {bench + "--counts 1 --json " + dir.path().string(), "names a folder"},
       {"validate --quick --engine host --only energy --json " + dir.path().string(), "names a folder"},
-      {"validate --quick --engine host --subdomains 2 --exchange p2p", "--exchange p2p"}};
+      {"validate --quick --engine host --subdomains 2 --exchange p2p", "--exchange p2p"},
+      // cavity's grid takes 11 slabs, energy's does not: refused before cavity runs
+      {"validate --quick --engine host --subdomains 11", "problem energy: a grid of 10 cells along z cannot be split"}};
   for (const auto& [arguments, message] : cases) {
     const auto r = run_yeex(arguments);
     EXPECT_EQ(r.exit_code, 2) << arguments << "\n" << r.output;
