@@ -22,9 +22,8 @@ namespace {
 
 // A whole number from lo to hi. CLI11's own range checks print their bounds as doubles
 // ("Value 0 not in range 0.000000 to 179769313486...") and call a word "not in range".
-CLI::Validator whole_number(long long lo, long long hi = std::numeric_limits<long long>::max()) {
-  const std::string range = hi == std::numeric_limits<long long>::max() ? "at least " + std::to_string(lo)
-                                                                        : "from " + std::to_string(lo) + " to " + std::to_string(hi);
+CLI::Validator whole_number(long long lo, long long hi = std::numeric_limits<int>::max()) {
+  const std::string range = "from " + std::to_string(lo) + " to " + std::to_string(hi);
   return CLI::Validator(
       [lo, hi, range](std::string& text) -> std::string {
         char* end = nullptr;

@@ -282,7 +282,8 @@ TEST(Cli, BenchAndValidateRefuseBadOptionsBeforeRunning) {
   ScratchDir dir;
   const std::string bench = "bench --engine host --size 8 --steps 1 --warmup 0 --repeats 1 ";
   const std::vector<std::pair<std::string, std::string>> cases{
-      {bench + "--counts 0", "--counts: must be at least 1, got 0"},
+      {bench + "--counts 0", "--counts: must be from 1 to 2147483647, got 0"},
+      {bench + "--counts 99999999999", "--counts: must be from 1 to 2147483647, got 99999999999"},
       {bench + "--counts 1,2,1", "--counts: 1 is listed twice"},
       {bench + "--exchanges host-staged,host-staged", "--exchanges: host-staged is listed twice"},
       {bench + "--counts 16 --exchanges host-staged", "none of the requested rows can run here"},
