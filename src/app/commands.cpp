@@ -102,7 +102,7 @@ nlohmann::json run_report(const Model& model, const RunResult& r, const std::str
   j["checksum"] = sums;
   nlohmann::json files = nlohmann::json::array();
   for (const auto& f : r.files) files.push_back(f.filename().string());
-  files.push_back("run.json");
+  files.push_back(kRunReportName);
   j["files"] = files;
   return j;
 }
@@ -216,7 +216,7 @@ void remove_empty_folders(const std::filesystem::path& dir, const std::filesyste
 }  // namespace
 
 std::vector<std::string> run_output_files(const Deck& deck) {
-  std::vector<std::string> files{"run.json"};
+  std::vector<std::string> files{kRunReportName};
   if (!deck.probes.empty()) files.emplace_back(kProbeFileName);
   for (const auto& snapshot : deck.snapshots) {
     files.push_back(snapshot.name + ".h5");
@@ -478,7 +478,7 @@ int run_command(const RunOptions& o, const ProcessGroup* world) {
     }
   }
   try {
-    write_text_atomically(out / "run.json", report.dump(2) + "\n");
+    write_text_atomically(out / kRunReportName, report.dump(2) + "\n");
   } catch (...) {  // e.g. a full disk: no output without its run.json, no half of a run's output
     std::error_code ec;
     for (const auto& file : result.files) std::filesystem::remove(file, ec);

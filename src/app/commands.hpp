@@ -86,6 +86,8 @@ int exchanges_command(const SplitOptions& split, const ProcessGroup* world = nul
 void check_output_directory(const std::filesystem::path& dir, const std::vector<std::string>& files = {});
 // The same for one file (--json FILE): its folder may be created; the file must not be a folder.
 void check_output_file(const std::filesystem::path& file, const std::string& option);
+// The report every run writes into its output folder.
+inline constexpr const char* kRunReportName = "run.json";
 // The files a run of `deck` writes into its output folder.
 std::vector<std::string> run_output_files(const Deck& deck);
 // Memory available to an engine (host RAM or free GPU memory), bytes.
