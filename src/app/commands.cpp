@@ -559,7 +559,7 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
       if (need > have) throw UsageError("--size " + std::to_string(n) + ": needs about " + gib(need) + ", " + gib(have) + " available");
     }
     if (o.json && root) check_output_file(*o.json, "--json");
-    if (!world) refuse_if_nothing_runs(b);  // MPI mode: a row's ranks are known only as it runs
+    refuse_if_nothing_runs(b);
     return b;
   });
   const std::optional<P2PSweep> sweep = agreed(world, [&]() -> std::optional<P2PSweep> {

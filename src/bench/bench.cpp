@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "decomposition/slab_decomposition.hpp"
 #include "src/exchange/registry.hpp"
 #include "src/runtime/clock.hpp"
 #include "src/solver/model.hpp"
@@ -106,7 +107,19 @@ BenchRow measure(const BenchConfig& b, BenchRow row, const ProcessGroup* group) 
 
 }  // namespace
 
-std::string row_unavailable(const BenchConfig& b, const BenchRow& row) { return unavailable(row, row_config(b, row, nullptr)); }
+std::string row_unavailable(const BenchConfig& b, const BenchRow& row) {
+  if (!b.processes) return unavailable(row, row_config(b, row, nullptr));
+  // MPI mode: the row's group of ranks is made only as it runs; the same checks on the split it
+  // will have, one z-slab per rank.
+  try {
+    const SlabDecomposition split(row.grid, row.count, row.halo_depth);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  if (row.exchange == "-") return "";
+  const std::string why = exchange_unavailable(row.exchange, {b.engine, {}, row.count, row.halo_depth, b.peer_access, true});
+  return why.empty() ? "" : "--exchange " + row.exchange + ": " + why;
+}
 
 std::vector<BenchRow> plan_bench(const BenchConfig& b) {
   std::vector<BenchRow> rows;

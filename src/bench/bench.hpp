@@ -69,7 +69,7 @@ struct BenchRow {
 // The rows run_bench measures, in its order, unmeasured: per size the engine's 1-device row
 // (exchange "-"), then each scaling's rows of every backend and count.
 std::vector<BenchRow> plan_bench(const BenchConfig& config);
-// Why `row` cannot run on the config's devices or slabs (empty: it can); threads mode.
+// Why `row` cannot run on the config's devices, slabs or ranks (empty: it can).
 std::string row_unavailable(const BenchConfig& config, const BenchRow& row);
 
 // Runs every row, calling `report` as each finishes (rows of one size: baseline first). MPI

@@ -234,7 +234,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadRun{"SubdomainsAgainstRanks", 2, kDeck, "run DECK --engine host --subdomains 3 --output OUT", "--subdomains 3"},
         BadRun{"MoreRanksThanPlanes", 4, "[grid]\ncells = [8, 8, 3]\ncell_size = [1e-3, 1e-3, 1e-3]\n[time]\nsteps = 5\n",
                "run DECK --engine host --output OUT", "cannot be split"},
-        BadRun{"BenchCountsBeyondTheRanks", 2, "", "bench --engine host --size 8 --counts 1,4", "--counts 4"}),
+        BadRun{"BenchCountsBeyondTheRanks", 2, "", "bench --engine host --size 8 --counts 1,4", "--counts 4"},
+        BadRun{"BenchOfRowsNoneCanRun", 2, "", "bench --engine host --size 8 --exchanges host-staged --json OUT/b.json",
+               "none of the requested rows can run here (host-staged"}),
     [](const auto& info) { return info.param.name; });
 
 TEST(MpiFaults, RanksStartedWithDifferentArgumentsAreRefused) {
