@@ -1,16 +1,17 @@
 // yeex-p2p: the P2P micro-benchmark of the interconnect the solver runs on (read p2p_test.hpp
 // first, then harness.hpp, then any one test file). Exit codes: 0 measured and verified;
 // 1 no GPU, a CUDA/NCCL error or a wrong byte (the other tests still run); 2 bad input (checked
-// before any GPU is touched).
+// before any GPU is touched; a --test that cannot run on the GPUs chosen, before any measurement).
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
 
+#include "io/atomic_file.hpp"
+#include "src/app/commands.hpp"
 #include "src/p2p/options.hpp"
 #include "src/p2p/p2p_test.hpp"
 #include "src/runtime/build_info.hpp"
@@ -23,9 +24,7 @@ using namespace yeex::p2p;
 void write_json(const std::string& path, nlohmann::json document) {
   if (path.empty()) return;
   document["provenance"] = yeex::provenance();
-  std::ofstream out(path);
-  out << document.dump(2) << "\n";
-  if (!out) throw std::runtime_error("cannot write " + path);
+  yeex::write_text_atomically(path, document.dump(2) + "\n");
 }
 
 }  // namespace
@@ -68,7 +67,11 @@ int main(int argc, char** argv) {
     check_test_names(tests, p2p_test_names());
     visible = visible_gpu_count();
     check_devices(devices, visible);
+    if (app.count("--json") > 0) yeex::check_output_file(json_path, "--json");  // before the measurements
   } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "yeex-p2p: %s\n", e.what());
+    return 2;
+  } catch (const yeex::UsageError& e) {
     std::fprintf(stderr, "yeex-p2p: %s\n", e.what());
     return 2;
   }
@@ -106,6 +109,15 @@ int main(int argc, char** argv) {
         return 2;
       }
 
+    // A test named with --test that cannot run on this machine is bad input, refused before any output.
+    if (app.count("--test") > 0)
+      for (const auto& entry : p2p_tests())
+        if (std::find(tests.begin(), tests.end(), entry.name) != tests.end())
+          if (const std::string why = entry.unavailable(machine); !why.empty()) {
+            std::fprintf(stderr, "yeex-p2p: --test %s cannot run here: %s\n", entry.name.c_str(), why.c_str());
+            return 2;
+          }
+
     std::printf("# yeex-p2p %s (%s)\n", yeex::kYeexVersion, yeex::kGitCommit);
     for (const auto& g : machine.topology.gpus)
       std::printf("# GPU %d: %s, PCI %s, NUMA node %d\n", g.device, g.name.c_str(), g.pci_bus_id.c_str(), g.numa_node);
@@ -113,15 +125,10 @@ int main(int argc, char** argv) {
                 "# alone; GB/s = 1e9 bytes/s; every transfer verified byte for byte (a wrong byte exits 1)\n",
                 options.repeats);
     nlohmann::json results = nlohmann::json::array(), skipped = nlohmann::json::array(), failed = nlohmann::json::array();
-    const bool chosen = app.count("--test") > 0;
     for (const auto& entry : p2p_tests()) {
       if (std::find(tests.begin(), tests.end(), entry.name) == tests.end()) continue;
       const std::string why = entry.unavailable(machine);
-      if (!why.empty()) {
-        if (chosen) {
-          std::fprintf(stderr, "yeex-p2p: %s cannot run here: %s\n", entry.name.c_str(), why.c_str());
-          return 1;
-        }
+      if (!why.empty()) {  // only among the tests run by default: a chosen one was refused above
         std::printf("\n# skipped %s: %s\n", entry.name.c_str(), why.c_str());
         skipped.push_back({{"test", entry.name}, {"reason", why}});
         continue;

@@ -68,6 +68,20 @@ TEST(GpuCli, RefusesWhatCannotRunHereWithExitCode2AndNoOutput) {
   }
 }
 
+// yeex-p2p: a test named with --test that the GPUs chosen cannot run is bad input (exit 2), before
+// any measurement; a --json that is a folder likewise.
+TEST(GpuCli, P2PRefusesATestTheGpusCannotRun) {
+  const std::string p2p = (std::filesystem::path(testing::yeex_binary()).parent_path() / "yeex-p2p").string();
+  ScratchDir dir;
+  const auto folder = testing::run_program("timeout 120 " + p2p, "--test host-staged --size 1M --json " + dir.path().string());
+  EXPECT_EQ(folder.exit_code, 2) << folder.output;
+  EXPECT_THAT(folder.output, HasSubstr("names a folder"));
+  const auto one = testing::run_program("timeout 120 " + p2p, "--test ce-unidir --devices 0 --size 1M");
+  EXPECT_EQ(one.exit_code, 2) << one.output;
+  EXPECT_THAT(one.output, HasSubstr("--test ce-unidir cannot run here: needs 2 GPUs, 1 selected"));
+  EXPECT_THAT(one.output, ::testing::Not(HasSubstr("# yeex-p2p"))) << "refused before the report starts";
+}
+
 // What the same options run when they can: the refusals above are not a broken cuda path.
 TEST(GpuCli, TheSameSplitsRunWhereTheyCan) {
   ScratchDir dir;
