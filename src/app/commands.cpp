@@ -1,6 +1,7 @@
 #include "src/app/commands.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -126,6 +127,19 @@ void print_run_summary(const Model& model, const RunResult& r, const std::filesy
 
 }  // namespace
 
+namespace {
+
+// Whether `file` in `dir` can be replaced by renaming a new file over it: in a folder with the
+// sticky bit (as /tmp) only its owner or the folder's may do that (root aside).
+bool replaceable(const std::filesystem::path& dir, const std::string& file) {
+  struct stat folder {}, existing {};
+  if (stat(dir.c_str(), &folder) != 0 || lstat((dir / file).c_str(), &existing) != 0) return true;  // nothing there yet
+  const uid_t me = geteuid();
+  return !(folder.st_mode & S_ISVTX) || me == 0 || me == existing.st_uid || me == folder.st_uid;
+}
+
+}  // namespace
+
 void check_output_directory(const std::filesystem::path& dir, const std::vector<std::string>& files) {
   namespace fs = std::filesystem;
   std::error_code ec;
@@ -161,6 +175,9 @@ void check_output_directory(const std::filesystem::path& dir, const std::vector<
                        std::to_string(path_max) + ")");
     if (fs::is_directory(target / file, ec))
       throw UsageError(where + ": '" + (target / file).string() + "' is a folder, where the run writes the file " + file);
+    if (!replaceable(target, file))
+      throw UsageError(where + ": '" + (target / file).string() +
+                       "' belongs to another user in a folder with the sticky bit set (as /tmp): it cannot be replaced");
   }
   // Try it for real (permissions alone do not tell for root or read-only mounts).
   const fs::path trial = probe / (".yeex-write-test-" + std::to_string(getpid()));

@@ -1,5 +1,7 @@
 // The yeex binary as a user meets it: every deck in inputs/ runs, run.json is complete, and bad
 // input gets exit code 2, a message naming the problem, and no output at all.
+#include <unistd.h>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -259,6 +261,23 @@ TEST(Cli, RefusesOutputItCouldNotWriteWhole) {
   EXPECT_EQ(link.exit_code, 2) << link.output;
   EXPECT_THAT(link.output, HasSubstr("which does not exist"));
   EXPECT_FALSE(std::filesystem::exists(dir / "nowhere"));
+}
+
+// In a folder with the sticky bit (as /tmp), another user's run.json cannot be replaced: refused up
+// front (was exit 1 after the other files were written). Needs root, to run yeex as nobody.
+TEST(Cli, RefusesAFileItCannotReplaceInAStickyFolder) {
+  if (geteuid() != 0 || std::system("command -v setpriv > /dev/null") != 0) GTEST_SKIP() << "needs root and setpriv";
+  ScratchDir dir;
+  std::filesystem::permissions(dir.path(), std::filesystem::perms::all);  // 0777: nobody may enter
+  const auto out = dir / "out";
+  std::filesystem::create_directory(out);
+  std::filesystem::permissions(out, std::filesystem::perms::all | std::filesystem::perms::sticky_bit);
+  write_file(out / "run.json", "{}\n");  // root's
+  const auto r = testing::run_program("setpriv --reuid=65534 --regid=65534 --clear-groups " + testing::yeex_binary(),
+                                      "run --engine host --steps 2 --output " + out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("belongs to another user in a folder with the sticky bit set"));
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(out), {}), 1) << "nothing written beside it";
 }
 
 // Ctrl-C or SIGTERM stops a run after its current chunk of steps: exit 128 + the signal, the step
