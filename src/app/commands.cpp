@@ -1,6 +1,8 @@
 #include "src/app/commands.hpp"
 
 #include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -129,13 +131,51 @@ void print_run_summary(const Model& model, const RunResult& r, const std::filesy
 
 namespace {
 
-// Whether `file` in `dir` can be replaced by renaming a new file over it: in a folder with the
-// sticky bit (as /tmp) only its owner or the folder's may do that (root aside).
-bool replaceable(const std::filesystem::path& dir, const std::string& file) {
+// The folders of `dir` that do not exist yet, innermost first: what create_directories(dir) would
+// make, in reverse. Empty when `dir` exists.
+std::vector<std::filesystem::path> missing_folders(const std::filesystem::path& dir) {
+  std::error_code ec;
+  std::vector<std::filesystem::path> missing;
+  for (auto path = std::filesystem::absolute(dir, ec); !path.empty() && !std::filesystem::exists(path, ec);
+       path = path.parent_path()) {
+    missing.push_back(path);
+    if (path.parent_path() == path) break;
+  }
+  return missing;
+}
+
+// The outermost folder of `dir` that does not exist yet (what create_directories(dir) makes
+// first), or an empty path when `dir` exists.
+std::filesystem::path first_missing_folder(const std::filesystem::path& dir) {
+  const auto missing = missing_folders(dir);
+  return missing.empty() ? std::filesystem::path{} : missing.back();
+}
+
+// The file's immutable or append-only attribute (chattr +i, +a) by name, or "" when it has none
+// (or the file system keeps none). Either one stops a rename over it or out of it.
+std::string locking_attribute(const std::filesystem::path& path) {
+  const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return "";
+  int flags = 0;
+  const bool known = ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0;
+  close(fd);
+  if (known && (flags & FS_IMMUTABLE_FL)) return "immutable";
+  if (known && (flags & FS_APPEND_FL)) return "append-only";
+  return "";
+}
+
+// Why the run could not rename a new `file` into `dir` over what is there, or "" when it can: in
+// a folder with the sticky bit (as /tmp) only the file's owner or the folder's may (root aside);
+// nobody may replace an immutable or append-only file.
+std::string why_not_replaceable(const std::filesystem::path& dir, const std::string& file) {
   struct stat folder {}, existing {};
-  if (stat(dir.c_str(), &folder) != 0 || lstat((dir / file).c_str(), &existing) != 0) return true;  // nothing there yet
+  if (stat(dir.c_str(), &folder) != 0 || lstat((dir / file).c_str(), &existing) != 0) return "";  // nothing there yet
   const uid_t me = geteuid();
-  return !(folder.st_mode & S_ISVTX) || me == 0 || me == existing.st_uid || me == folder.st_uid;
+  if ((folder.st_mode & S_ISVTX) && me != 0 && me != existing.st_uid && me != folder.st_uid)
+    return "belongs to another user in a folder with the sticky bit set (as /tmp)";
+  if (!S_ISREG(existing.st_mode)) return "";
+  const std::string attribute = locking_attribute(dir / file);
+  return attribute.empty() ? "" : "is " + attribute + " (chattr +" + attribute.substr(0, 1) + ")";
 }
 
 }  // namespace
@@ -148,16 +188,18 @@ void check_output_directory(const std::filesystem::path& dir, const std::vector<
   const fs::path target = fs::absolute(dir, ec);
   if (fs::exists(target, ec) && !fs::is_directory(target, ec)) throw UsageError(where + " exists and is not a folder");
   // The deepest folder that exists; below it the run creates the rest.
-  fs::path probe = target;
-  while (!fs::exists(probe, ec)) {
-    if (fs::is_symlink(fs::symlink_status(probe, ec)))
-      throw UsageError(where + ": '" + probe.string() + "' is a link to '" + fs::read_symlink(probe, ec).string() +
+  const auto missing = missing_folders(target);
+  for (const auto& folder : missing)
+    if (fs::is_symlink(fs::symlink_status(folder, ec)))
+      throw UsageError(where + ": '" + folder.string() + "' is a link to '" + fs::read_symlink(folder, ec).string() +
                        "', which does not exist");
-    if (!probe.has_parent_path() || probe.parent_path() == probe) break;
-    probe = probe.parent_path();
-  }
+  const fs::path probe = missing.empty() ? target : missing.back().parent_path();
   if (!fs::is_directory(probe, ec))
     throw UsageError(where + ": '" + probe.string() + "' is not a folder");
+  const std::string folder_attribute = locking_attribute(probe);
+  if (!folder_attribute.empty())
+    throw UsageError(where + ": '" + probe.string() + "' is " + folder_attribute +
+                     ", so the run cannot put its files in it");
   const long name_max = pathconf(probe.c_str(), _PC_NAME_MAX);
   const auto check_name = [&](const std::string& name) {
     if (name_max > 0 && static_cast<long>(name.size()) > name_max)
@@ -175,9 +217,8 @@ void check_output_directory(const std::filesystem::path& dir, const std::vector<
                        std::to_string(path_max) + ")");
     if (fs::is_directory(target / file, ec))
       throw UsageError(where + ": '" + (target / file).string() + "' is a folder, where the run writes the file " + file);
-    if (!replaceable(target, file))
-      throw UsageError(where + ": '" + (target / file).string() +
-                       "' belongs to another user in a folder with the sticky bit set (as /tmp): it cannot be replaced");
+    const std::string why = why_not_replaceable(target, file);
+    if (!why.empty()) throw UsageError(where + ": '" + (target / file).string() + "' " + why + ": it cannot be replaced");
   }
   // Try it for real (permissions alone do not tell for root or read-only mounts).
   const fs::path trial = probe / (".yeex-write-test-" + std::to_string(getpid()));
@@ -207,19 +248,6 @@ void check_output_file(const std::filesystem::path& file, const std::string& opt
 }
 
 namespace {
-
-// The outermost folder of `dir` that does not exist yet (what create_directories(dir) would make
-// first), or an empty path when `dir` exists.
-std::filesystem::path first_missing_folder(const std::filesystem::path& dir) {
-  std::error_code ec;
-  std::filesystem::path missing, path = std::filesystem::absolute(dir, ec);
-  while (!path.empty() && !std::filesystem::exists(path, ec)) {
-    missing = path;
-    if (path.parent_path() == path) break;
-    path = path.parent_path();
-  }
-  return missing;
-}
 
 // Removes `dir` and its parents up to `top` (first_missing_folder's answer), each only if empty.
 void remove_empty_folders(const std::filesystem::path& dir, const std::filesystem::path& top) {

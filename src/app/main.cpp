@@ -54,6 +54,31 @@ std::optional<std::string> unknown_command(const CLI::App& app, int argc, char**
          " (the commands: " + names + "; yeex --help)";
 }
 
+// CLI11 drops the empty elements of a comma list ("--counts 1,,2" ran counts 1 and 2); this names
+// a list with one, the typo it usually is.
+std::optional<std::string> empty_list_element(const CLI::App& app, int argc, char** argv) {
+  const CLI::App* command = nullptr;
+  for (const CLI::App* candidate : app.get_subcommands({}))
+    if (argc > 1 && candidate->get_name() == argv[1]) command = candidate;
+  if (!command) return std::nullopt;
+  for (int i = 2; i < argc; ++i) {
+    std::string name = argv[i], value;
+    const auto equals = name.find('=');
+    if (name.rfind("--", 0) != 0) continue;
+    if (equals != std::string::npos) {
+      value = name.substr(equals + 1);
+      name.resize(equals);
+    } else if (i + 1 < argc) {
+      value = argv[i + 1];
+    }
+    const CLI::Option* option = command->get_option_no_throw(name);
+    if (!option || option->get_delimiter() != ',' || (equals == std::string::npos && i + 1 >= argc)) continue;
+    if (value.empty() || value.front() == ',' || value.back() == ',' || value.find(",,") != std::string::npos)
+      return name + (value.empty() ? ": the list is empty" : ": '" + value + "' has an empty element");
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -187,7 +212,7 @@ int main(int argc, char** argv) {
 
   app.add_subcommand("engines", "List the compute engines and whether each can run here");
 
-  if (const auto why = unknown_command(app, argc, argv)) {
+  if (auto why = unknown_command(app, argc, argv); why || (why = empty_list_element(app, argc, argv))) {
     if (root) std::fprintf(stderr, "yeex: %s\n", why->c_str());
     return 2;
   }

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <sstream>
 #include <string>
@@ -280,6 +281,34 @@ TEST(Cli, RefusesAFileItCannotReplaceInAStickyFolder) {
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(out), {}), 1) << "nothing written beside it";
 }
 
+// An immutable file where the run writes one, or an append-only output folder, is refused up
+// front (the run's final rename would fail after the other files were written). Needs root and a
+// file system that keeps the attributes (chattr).
+TEST(Cli, RefusesAnImmutableFileOrAnAppendOnlyFolder) {
+  ScratchDir dir;
+  const auto out = dir / "out";
+  std::filesystem::create_directory(out);
+  write_file(out / "run.json", "{}\n");
+  const auto chattr = [](const std::string& flags, const std::filesystem::path& path) {
+    return std::system(("chattr " + flags + " " + path.string() + " 2> /dev/null").c_str()) == 0;
+  };
+  if (geteuid() != 0 || !chattr("+i", out / "run.json")) GTEST_SKIP() << "needs root and chattr";
+  struct Unlock {  // the scratch folder can be removed only without the attributes
+    std::function<void()> undo;
+    ~Unlock() { undo(); }
+  } unlock{[&] { chattr("-i", out / "run.json"), chattr("-a", out); }};
+  const std::string run = "run --engine host --steps 2 --output " + out.string();
+  auto r = run_yeex(run);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("run.json' is immutable (chattr +i): it cannot be replaced"));
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(out), {}), 1) << "nothing written beside it";
+  ASSERT_TRUE(chattr("-i", out / "run.json") && chattr("+a", out));
+  r = run_yeex(run);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("is append-only, so the run cannot put its files in it"));
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(out), {}), 1) << "no trial file left";
+}
+
 // Ctrl-C or SIGTERM stops a run after its current chunk of steps: exit 128 + the signal, the step
 // named, its files and the output folder it made removed (a folder that was there stays).
 TEST(Cli, AnInterruptedRunRemovesWhatItBegan) {
@@ -304,6 +333,11 @@ TEST(Cli, BenchAndValidateRefuseBadOptionsBeforeRunning) {
       {bench + "--counts 0", "--counts: must be from 1 to 2147483647, got 0"},
       {bench + "--counts 99999999999", "--counts: must be from 1 to 2147483647, got 99999999999"},
       {bench + "--counts 1,2,1", "--counts: 1 is listed twice"},
+      // CLI11 drops a list's empty elements; they are typos, named
+      {bench + "--counts 1,,2", "--counts: '1,,2' has an empty element"},
+      {bench + "--counts=1,2,", "--counts: '1,2,' has an empty element"},
+      {bench + "--exchanges ''", "--exchanges: the list is empty"},
+      {"validate --quick --engine host --only ,cavity", "--only: ',cavity' has an empty element"},
       {bench + "--exchanges host-staged,host-staged", "--exchanges: host-staged is listed twice"},
       {bench + "--counts 16 --exchanges host-staged", "none of the requested rows can run here"},
       {bench + "--exchanges p2p", "none of the requested rows can run here"},
