@@ -6,9 +6,11 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -112,9 +114,34 @@ class Engine {
   // Waits for all work issued so far.
   virtual void synchronize() = 0;
 
+  // Recorded steps (the graph backend's replay, src/exchange/border_first_exchange.hpp): between
+  // record_begin() and record_end() the work issued on both lanes is recorded instead of run;
+  // replay(recording) runs it after the work issued so far on both lanes and before what is issued
+  // later (on the cuda engine: a CUDA graph). A recorded launch keeps its arguments, so a replayed
+  // step takes its step and slot from a cursor in the engine's memory: set_cursor(step, slot) sets
+  // it in the order of the work, inject_sources_at_cursor() and sample_probes_at_cursor() use it,
+  // and the latter moves it on by one step and one slot. An engine that cannot record says so in
+  // can_record(); the defaults keep the cursor on the host and refuse to record.
+  virtual bool can_record() const { return false; }
+  virtual void record_begin() { throw std::logic_error(name() + " engine: cannot record its work"); }
+  virtual int record_end() { throw std::logic_error(name() + " engine: cannot record its work"); }
+  virtual void replay(int recording) {
+    (void)recording;
+    throw std::logic_error(name() + " engine: cannot replay recorded work");
+  }
+  virtual void set_cursor(Index step, Index slot) { host_cursor_ = {step, slot}; }
+  virtual void inject_sources_at_cursor() { inject_sources(host_cursor_[0]); }
+  virtual void sample_probes_at_cursor() {
+    sample_probes(host_cursor_[1]);
+    ++host_cursor_[0], ++host_cursor_[1];
+  }
+
   // Whole arrays (layout().elements() entries), pads and ghosts included.
   void download(Component c, std::span<Real> host) { copy_out(c, 0, layout().elements(), host.data()); }
   void upload(Component c, std::span<const Real> host) { copy_in(c, 0, layout().elements(), host.data()); }
+
+ private:
+  std::array<Index, 2> host_cursor_{};  // step, slot (the default cursor)
 };
 
 }  // namespace yeex

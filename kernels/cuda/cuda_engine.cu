@@ -207,23 +207,47 @@ template <typename Real>
 constexpr int kXBoxMinBlocks = sizeof(Real) == 4 ? 6 : 5;
 constexpr int kShellMinBlocks = 4;
 
+// The cursor of recorded steps (Engine::set_cursor): the step whose source samples the next
+// inject_sources_at_cursor() adds, and the probe slot the next sample_probes_at_cursor() fills.
+struct Cursor {
+  Index step, slot;
+};
+
+// samples: the step's row; or, with a cursor, row 0 of the table (the cursor's step picks the row).
 template <typename Real>
 __global__ void inject_sources_kernel(FieldPointers<Real> f, const PointSource* sources, int count,
-                                      const Real* samples, int round) {
+                                      const Real* samples, int round, const Cursor* cursor) {
   const int s = blockIdx.x * blockDim.x + threadIdx.x;
   if (s >= count || sources[s].round != round) return;
+  if (cursor) samples += cursor->step * count;
   Real* fields[3] = {f.ex, f.ey, f.ez};
   const PointSource src = sources[s];
   add_source(fields[static_cast<int>(src.component)][src.offset], static_cast<Real>(src.coefficient), samples[s]);
 }
 
 template <typename Real>
+__device__ __forceinline__ Real probe_value(FieldPointers<Real> f, const ProbePoint& probe) {
+  const Real* fields[6] = {f.ex, f.ey, f.ez, f.hx, f.hy, f.hz};
+  return fields[static_cast<int>(probe.component)][probe.offset];
+}
+
+template <typename Real>
 __global__ void sample_probes_kernel(FieldPointers<Real> f, const ProbePoint* probes, int count, Real* out) {
   const int p = blockIdx.x * blockDim.x + threadIdx.x;
-  if (p >= count) return;
-  const Real* fields[6] = {f.ex, f.ey, f.ez, f.hx, f.hy, f.hz};
-  out[p] = fields[static_cast<int>(probes[p].component)][probes[p].offset];
+  if (p < count) out[p] = probe_value(f, probes[p]);
 }
+
+// One block: every probe into the cursor's slot, then the cursor one step and one slot on.
+template <typename Real>
+__global__ void sample_probes_at_cursor_kernel(FieldPointers<Real> f, const ProbePoint* probes, int count, Real* buffer,
+                                               Cursor* cursor) {
+  Real* out = buffer + cursor->slot * count;
+  for (int p = threadIdx.x; p < count; p += blockDim.x) out[p] = probe_value(f, probes[p]);
+  __syncthreads();
+  if (threadIdx.x == 0) ++cursor->step, ++cursor->slot;
+}
+
+__global__ void set_cursor_kernel(Cursor* cursor, Index step, Index slot) { *cursor = {step, slot}; }
 
 // Owned device allocation.
 template <typename T>
@@ -350,7 +374,8 @@ class CudaEngine final : public Engine<Real> {
     // Above the bulk stream, below the border stream (lower numbers are higher priorities).
     YEEX_CUDA(cudaStreamCreateWithPriority(&shell_stream_, cudaStreamNonBlocking, std::min(highest + 1, lowest)));
     for (cudaEvent_t& e : marks_) YEEX_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-    for (cudaEvent_t* e : {&shell_fork_, &shell_join_}) YEEX_CUDA(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
+    for (cudaEvent_t* e : {&shell_fork_, &shell_join_, &lane_fork_, &lane_join_})
+      YEEX_CUDA(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
     const std::size_t n = layout_.elements();
     for (auto& a : fields_) {
       a = DeviceArray<Real>(n);
@@ -366,6 +391,7 @@ class CudaEngine final : public Engine<Real> {
     samples_ = DeviceArray<Real>(setup.source_samples.data(), setup.source_samples.size());
     probes_ = DeviceArray<ProbePoint>(setup.probes.data(), setup.probes.size());
     probe_buffer_ = DeviceArray<Real>(setup.probes.size() * setup.probe_slots);
+    cursor_ = DeviceArray<Cursor>(1);
     cpml_.faces = static_cast<int>(setup.cpml.size());
     for (std::size_t f = 0; f < setup.cpml.size(); ++f) {
       CpmlFace<Real>& face = cpml_.face[f] = setup.cpml[f].geometry;
@@ -383,8 +409,9 @@ class CudaEngine final : public Engine<Real> {
       cudaStreamSynchronize(s);
       cudaStreamDestroy(s);
     }
+    for (cudaGraphExec_t g : recordings_) cudaGraphExecDestroy(g);
     for (cudaEvent_t e : marks_) cudaEventDestroy(e);
-    for (cudaEvent_t e : {shell_fork_, shell_join_}) cudaEventDestroy(e);
+    for (cudaEvent_t e : {shell_fork_, shell_join_, lane_fork_, lane_join_}) cudaEventDestroy(e);
   }
 
   std::string name() const override { return "cuda"; }
@@ -395,14 +422,8 @@ class CudaEngine final : public Engine<Real> {
   void update_h(const NodeRange& r, Lane lane) override { sweep<true>(r, stream(lane)); }
   void update_e(const NodeRange& r, Lane lane) override { sweep<false>(r, stream(lane)); }
 
-  void inject_sources(Index step) override {
-    if (source_count_ == 0) return;
-    YEEX_CUDA(cudaSetDevice(device_));
-    for (int round = 0; round < source_rounds_; ++round)  // one, unless sources share a node
-      inject_sources_kernel<<<(source_count_ + 127) / 128, 128, 0, stream_>>>(
-          pointers(), sources_.get(), source_count_, samples_.get() + step * source_count_, round);
-    YEEX_CUDA(cudaGetLastError());
-  }
+  void inject_sources(Index step) override { launch_sources(samples_.get() + step * source_count_, nullptr); }
+  void inject_sources_at_cursor() override { launch_sources(samples_.get(), cursor_.get()); }
 
   void sample_probes(Index slot) override {
     if (probe_count_ == 0) return;
@@ -410,6 +431,51 @@ class CudaEngine final : public Engine<Real> {
     sample_probes_kernel<<<(probe_count_ + 127) / 128, 128, 0, stream_>>>(
         pointers(), probes_.get(), probe_count_, probe_buffer_.get() + slot * probe_count_);
     YEEX_CUDA(cudaGetLastError());
+  }
+
+  void sample_probes_at_cursor() override {
+    YEEX_CUDA(cudaSetDevice(device_));
+    const int threads = std::clamp((probe_count_ + 31) / 32 * 32, 32, 1024);
+    sample_probes_at_cursor_kernel<<<1, threads, 0, stream_>>>(pointers(), probes_.get(), probe_count_,
+                                                                probe_buffer_.get(), cursor_.get());
+    YEEX_CUDA(cudaGetLastError());
+  }
+  void set_cursor(Index step, Index slot) override {
+    YEEX_CUDA(cudaSetDevice(device_));
+    set_cursor_kernel<<<1, 1, 0, stream_>>>(cursor_.get(), step, slot);
+    YEEX_CUDA(cudaGetLastError());
+  }
+
+  // Recording: a CUDA graph captured from the border stream, the bulk stream forked into it at the
+  // start and joined back at the end (the CPML shell stream joins and leaves through the sweep's
+  // own events); the capture is this thread's alone (each GPU's thread records its own engine).
+  bool can_record() const override { return true; }
+  void record_begin() override {
+    YEEX_CUDA(cudaSetDevice(device_));
+    YEEX_CUDA(cudaStreamBeginCapture(border_stream_, cudaStreamCaptureModeThreadLocal));
+    YEEX_CUDA(cudaEventRecord(lane_fork_, border_stream_));
+    YEEX_CUDA(cudaStreamWaitEvent(stream_, lane_fork_, 0));
+  }
+  int record_end() override {
+    YEEX_CUDA(cudaSetDevice(device_));
+    YEEX_CUDA(cudaEventRecord(lane_join_, stream_));
+    YEEX_CUDA(cudaStreamWaitEvent(border_stream_, lane_join_, 0));
+    cudaGraph_t graph = nullptr;
+    YEEX_CUDA(cudaStreamEndCapture(border_stream_, &graph));
+    cudaGraphExec_t exec = nullptr;
+    const cudaError_t made = cudaGraphInstantiate(&exec, graph, 0);
+    cudaGraphDestroy(graph);
+    YEEX_CUDA(made);
+    recordings_.push_back(exec);
+    return static_cast<int>(recordings_.size()) - 1;
+  }
+  void replay(int recording) override {
+    YEEX_CUDA(cudaSetDevice(device_));
+    YEEX_CUDA(cudaEventRecord(lane_fork_, stream_));
+    YEEX_CUDA(cudaStreamWaitEvent(border_stream_, lane_fork_, 0));
+    YEEX_CUDA(cudaGraphLaunch(recordings_.at(static_cast<std::size_t>(recording)), border_stream_));
+    YEEX_CUDA(cudaEventRecord(lane_join_, border_stream_));
+    YEEX_CUDA(cudaStreamWaitEvent(stream_, lane_join_, 0));
   }
 
   void fetch_probes(Index slots, std::vector<Real>& out) override {
@@ -464,6 +530,15 @@ class CudaEngine final : public Engine<Real> {
   }
 
  private:
+  void launch_sources(const Real* samples, const Cursor* cursor) {
+    if (source_count_ == 0) return;
+    YEEX_CUDA(cudaSetDevice(device_));
+    for (int round = 0; round < source_rounds_; ++round)  // one, unless sources share a node
+      inject_sources_kernel<<<(source_count_ + 127) / 128, 128, 0, stream_>>>(pointers(), sources_.get(), source_count_,
+                                                                              samples, round, cursor);
+    YEEX_CUDA(cudaGetLastError());
+  }
+
   Real* field(Component c) const { return fields_[static_cast<int>(c)].get(); }
   FieldPointers<Real> pointers() const {
     return {fields_[0].get(), fields_[1].get(), fields_[2].get(), fields_[3].get(), fields_[4].get(), fields_[5].get()};
@@ -629,6 +704,9 @@ class CudaEngine final : public Engine<Real> {
   cudaStream_t border_stream_ = nullptr;  // Lane::border, highest priority
   cudaStream_t shell_stream_ = nullptr;   // a bulk sweep's CPML shell boxes, between the two (see sweep)
   cudaEvent_t shell_fork_ = nullptr, shell_join_ = nullptr;
+  cudaEvent_t lane_fork_ = nullptr, lane_join_ = nullptr;  // the lanes into and out of a recording
+  std::vector<cudaGraphExec_t> recordings_;                 // record_end's, by index
+  DeviceArray<Cursor> cursor_;  // set_cursor's (made on the engine's GPU)
   std::array<cudaEvent_t, kLaneMarks> marks_{};  // Engine::mark, timing disabled (cheaper to record and wait)
   std::array<DeviceArray<Real>, kComponentCount> fields_;
   DeviceArray<std::uint8_t> material_class_;

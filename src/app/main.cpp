@@ -122,7 +122,7 @@ int main(int argc, char** argv) {
   const std::vector<std::string> engines = engine_names();
   const std::vector<std::string> precisions{"f32", "f64"};
 
-  const std::vector<std::string> exchanges{"host-staged", "p2p", "overlap", "coop", "b2r", "nccl", "mpi", "list"};
+  const std::vector<std::string> exchanges{"host-staged", "p2p", "overlap", "coop", "b2r", "graph", "nccl", "mpi", "list"};
   // The options that say how a run is split, shared by `run` and `exchanges`.
   const auto add_split_options = [&](CLI::App* cmd, SplitOptions& split) {
     cmd->add_option("--engine", split.engine, "Compute engine (default: cuda when a GPU is visible, else host)")

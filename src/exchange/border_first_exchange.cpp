@@ -1,6 +1,7 @@
 #include "src/exchange/border_first_exchange.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 
 namespace yeex {
@@ -22,6 +23,12 @@ BorderFirstExchange<Real>::BorderFirstExchange(ExchangeContext<Real> context)
   const SlabDecomposition& d = *this->context_.decomposition;
   const HaloPlan& plan = this->context_.plan;
   splits_.resize(static_cast<std::size_t>(d.size()));
+  const char* steps = std::getenv("YEEX_GRAPH_STEPS");
+  const Index at_least = steps && std::atoi(steps) > 0 ? std::atoi(steps) : kReplaySteps;
+  const Index R = plan.halo_depth;
+  replay_block_ = (at_least + R - 1) / R * R;
+  recording_.assign(static_cast<std::size_t>(d.size()), -1);
+  direct_steps_.assign(static_cast<std::size_t>(d.size()), 0);
   for (int s : this->context_.local) {
     if (!this->context_.engines.at(static_cast<std::size_t>(s)))
       throw std::invalid_argument("border-first exchange: subdomain " + std::to_string(s) + " has no engine");
@@ -35,22 +42,51 @@ BorderFirstExchange<Real>::BorderFirstExchange(ExchangeContext<Real> context)
 template <typename Real>
 void BorderFirstExchange<Real>::advance(int s, Index first, Index count) {
   if (count <= 0) return;  // the same for every thread: no transport barrier is skipped by one alone
-  const SlabDecomposition& d = *this->context_.decomposition;
   const Index R = this->context_.plan.halo_depth;
   Engine<Real>& engine = *this->context_.engines[s];
   start(s);
-  for (Index n = first; n < first + count; ++n) {
-    // ---- one Yee step of subdomain s ----
-    // One subdomain (nothing to exchange) sweeps as a step that does not exchange: the same
-    // sweeps, without the lanes' marks and follows around empty borders (1.5 us a step: 128^3 on
-    // one H200 ran at 39.8 Gcells/s under overlap against 41.1 under p2p, session 13).
-    if (exchange_due(R, n) && exchanges_any_) {
-      exchanging_step(s);
-    } else {
-      const SweepRanges ranges = update_ranges(d, s, R, n % R);
-      engine.update_h(d.to_local(s, ranges.h), Lane::bulk);
-      engine.update_e(d.to_local(s, ranges.e), Lane::bulk);
+  const bool replay = replayable() && engine.can_record();
+  const Index block = replay_block_;
+  if (replay) engine.set_cursor(first, 0);
+  for (Index n = first; n < first + count;) {
+    if (replay && exchange_due(R, n) && first + count - n >= block && direct_steps_[s] >= R) {
+      if (recording_[s] < 0) {
+        engine.record_begin();
+        for (Index k = 0; k < block; ++k) step(s, n + k, first, true);
+        recording_[s] = engine.record_end();
+      }
+      engine.replay(recording_[s]);
+      n += block;
+      continue;
     }
+    step(s, n, first, replay);
+    if (replay) ++direct_steps_[s];
+    ++n;
+  }
+  finish(s);
+}
+
+// ---- one Yee step of subdomain s ----
+// Sources and probes take step n and slot n - first, or the cursor's (replay).
+template <typename Real>
+void BorderFirstExchange<Real>::step(int s, Index n, Index first, bool cursor) {
+  const SlabDecomposition& d = *this->context_.decomposition;
+  const Index R = this->context_.plan.halo_depth;
+  Engine<Real>& engine = *this->context_.engines[s];
+  // One subdomain (nothing to exchange) sweeps as a step that does not exchange: the same
+  // sweeps, without the lanes' marks and follows around empty borders (1.5 us a step: 128^3 on
+  // one H200 ran at 39.8 Gcells/s under overlap against 41.1 under p2p, session 13).
+  if (exchange_due(R, n) && exchanges_any_) {
+    exchanging_step(s);
+  } else {
+    const SweepRanges ranges = update_ranges(d, s, R, n % R);
+    engine.update_h(d.to_local(s, ranges.h), Lane::bulk);
+    engine.update_e(d.to_local(s, ranges.e), Lane::bulk);
+  }
+  if (cursor) {
+    engine.inject_sources_at_cursor();
+    engine.sample_probes_at_cursor();
+  } else {
     engine.inject_sources(n);
     engine.sample_probes(n - first);
   }

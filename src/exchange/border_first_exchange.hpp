@@ -49,6 +49,17 @@
 //   sources and probes follow every sweep of the step (bulk follows border_e_done).
 // The host never waits for a GPU in the step loop: marks and follows only order the lanes.
 //
+// Replay (the graph backend): where the transport's issue() and await() hold no host barrier and
+// decide nothing per step (replayable(): GPUs ordered by monotonic flags on the GPUs), the steps
+// issue the same work every block of R steps, but for the step's sources and probe slot. Those
+// then come from the engine's cursor (Engine::set_cursor, once per call), and each subdomain
+// records one run of kReplaySteps steps (rounded up to whole blocks) once, the first time a call
+// has that many left at the start of a block, and replays it from then on (a CUDA graph: one
+// launch instead of some twenty API calls a step). The steps before the first recording are
+// issued directly, through the same cursor, so that every kernel a recording holds has run once.
+// Replay changes when the work is issued, not what it is: the same sweeps, transfers and waits in
+// the same order on each lane.
+//
 // Transport contract (the subclass):
 //   start(s): at the top of every advance() call, by every subdomain's thread.
 //   issue(s, phase): enqueues on s's border lane the phase's transfers s takes part in: its
@@ -80,10 +91,23 @@ class BorderFirstExchange : public HaloExchange<Real> {
   virtual void start(int s) { (void)s; }
   virtual void issue(int s, HaloPhase phase) = 0;
   virtual void await(int s, HaloPhase phase) { (void)s, (void)phase; }
+  // Whether the steps may be recorded and replayed (see Replay above).
+  virtual bool replayable() const { return false; }
+  // At the end of every advance() call, by every subdomain's thread.
+  virtual void finish(int s) { (void)s; }
 
  private:
+  // Steps a recording holds at least (whole blocks of R steps; YEEX_GRAPH_STEPS overrides it, for
+  // tests and tuning). One H200 per slab, 128^3 over 4: the chain of a step issued directly took
+  // 52 us, replayed in graphs of 400 steps 15 us (results/2026-11-26-session18, graph-chain).
+  static constexpr Index kReplaySteps = 32;
+
+  void step(int s, Index n, Index first, bool cursor);
   void exchanging_step(int s);
 
+  Index replay_block_ = 0;           // steps a recording holds
+  std::vector<int> recording_;       // [subdomain]: its recorded steps (Engine::record_end), -1: none yet
+  std::vector<Index> direct_steps_;  // [subdomain]: steps issued directly through the cursor
   std::vector<BorderSplit> splits_;  // [subdomain], local nodes; only this process's subdomains
   std::array<bool, kHaloPhaseCount> exchanges_{};  // [phase]: the plan has transfers in it
   bool exchanges_any_ = false;                     // in some phase

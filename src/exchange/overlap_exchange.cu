@@ -15,7 +15,18 @@
 //   staged (host-staged, b2r under --no-peer): every GPU copies them down into a pinned host
 //     buffer of the transfer (D2H), and the receiver copies the buffer up into its ghost planes
 //     (H2D) on its own border lane once the sender's event says the D2H is done. No peer access.
-// `overlap` and `host-staged` run halo depth 1, `b2r` the same transports with R > 1.
+//   flags (graph): the push kernel's pushes, each followed by a one-thread kernel that signals
+//     the receivers' counters (src/exchange/peer_flags.hpp); await() is a one-thread kernel that
+//     waits for them. No event, no host barrier in a step: the schedule records the steps once
+//     and replays them as a CUDA graph (border_first_exchange.hpp, Replay). The counters stand
+//     where the events stand below (a signal where a pushed or ready record is, a wait where its
+//     wait is), and as they only grow, the host barriers that order records before waits are not
+//     needed: a wait for the n-th signal cannot be met by an earlier one, and a later one implies
+//     it (a sender's next signal follows its wait for this receiver's, which follows the reads it
+//     would overwrite). On 4 H200s, 128^3: the chain of a step 52 us issued, 15 us replayed
+//     (results/2026-11-26-session18, graph-chain).
+// `overlap` and `host-staged` run halo depth 1, `b2r` the same transports with R > 1, `graph`
+// any depth.
 //
 // Data path. Subdomain s owns planes [b, e); L is its lower and U its upper neighbour. Each
 // transfer of the halo plan is pushed by its sender: per component one copy of its run of whole
@@ -111,6 +122,7 @@
 #include "kernels/cuda/cuda_engine.hpp"
 #include "src/exchange/border_first_exchange.hpp"
 #include "src/exchange/cuda_handles.hpp"
+#include "src/exchange/peer_flags.hpp"
 #include "src/exchange/staging_buffer.hpp"
 
 namespace yeex {
@@ -160,23 +172,36 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
  public:
   OverlapExchange(ExchangeContext<Real> context, std::string name, OverlapTransport transport)
       : BorderFirstExchange<Real>(std::move(context)), name_(std::move(name)),
-        staged_(transport == OverlapTransport::staged), kernel_(transport == OverlapTransport::peer_kernel) {
+        staged_(transport == OverlapTransport::staged),
+        kernel_(transport == OverlapTransport::peer_kernel || transport == OverlapTransport::peer_flags) {
     const auto& plan = this->context_.plan;
     const auto& engines = this->context_.engines;
     for (Engine<Real>* e : engines)
       if (e->device() < 0) throw std::invalid_argument("the " + name_ + " exchange needs the cuda engine");
     pushes_.resize(engines.size());
     pushed_.resize(engines.size());
+    senders_.resize(engines.size());
+    receivers_.resize(engines.size());
     for (HaloPhase phase : kAllHaloPhases)
       for (const HaloTransfer& t : plan.transfers(phase)) {
         if (!staged_) enable_peer_access(engines[t.from]->device(), engines[t.to]->device());
         pushes_[t.from][static_cast<int>(phase)].push_back(make_push(t));
         Event& pushed = pushed_[t.from][static_cast<int>(phase)];
         if (!pushed) pushed = make_event(engines[t.from]->device());
+        const auto add = [](std::vector<int>& list, int s) {
+          if (std::find(list.begin(), list.end(), s) == list.end()) list.push_back(s);
+        };
+        add(senders_[t.to][static_cast<int>(phase)], t.from);  // B+2R: E and H from one sender
+        add(receivers_[t.from][static_cast<int>(phase)], t.to);
       }
     if (kernel_) set_up_push_runs();
-    if (plan.halo_depth > 1)  // R = 1 needs no ready: the events of the other phase stand for the ghost reads
+    if (transport == OverlapTransport::peer_flags) {
+      std::vector<int> devices;
+      for (Engine<Real>* e : engines) devices.push_back(e->device());
+      flags_ = std::make_unique<PeerFlags>(devices);
+    } else if (plan.halo_depth > 1) {  // R = 1 needs no ready: the events of the other phase stand for the ghost reads
       for (Engine<Real>* e : engines) ready_.push_back(make_event(e->device()));
+    }
   }
 
   std::string name() const override { return name_; }
@@ -189,7 +214,16 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
     this->context_.team->barrier();  // every GPU idle: nobody still reads a ghost plane, every owned plane is final
   }
 
+  bool replayable() const override { return flags_ != nullptr; }
+
+  void finish(int s) override {
+    if (!flags_) return;
+    this->context_.engines[s]->synchronize();
+    if (const std::string why = flags_->failure(s); !why.empty()) throw std::runtime_error(name_ + ": " + why);
+  }
+
   void issue(int s, HaloPhase phase) override {
+    if (flags_) return issue_flagged(s, phase);
     const cudaStream_t stream = border(s);
     const auto& pushes = pushes_[s][static_cast<int>(phase)];
     if (!ready_.empty()) {
@@ -216,6 +250,7 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
   }
 
   void await(int s, HaloPhase phase) override {
+    if (flags_) return flags_->wait(s, senders_[s][static_cast<int>(phase)], static_cast<int>(phase), border(s));
     // Every push of this phase and step recorded (and every wait on the previous one enqueued).
     this->context_.team->barrier();
     const cudaStream_t stream = border(s);
@@ -232,6 +267,24 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
   }
 
  private:
+  // issue() of the flags transport: with R > 1 first "ready" to the senders into s and from the
+  // receivers of s (ready_'s record and waits, without the barrier), then the push kernel and the
+  // signal to its receivers (pushed_'s record).
+  void issue_flagged(int s, HaloPhase phase) {
+    const int p = static_cast<int>(phase);
+    const cudaStream_t stream = border(s);
+    if (this->context_.plan.halo_depth > 1) {
+      flags_->signal(s, senders_[s][p], PeerFlags::kReady, stream);
+      flags_->wait(s, receivers_[s][p], PeerFlags::kReady, stream);
+    }
+    if (pushes_[s][p].empty()) return;
+    const PushLaunch& launch = push_runs_[s][p];
+    YEEX_CUDA(cudaSetDevice(this->context_.engines[s]->device()));
+    push_kernel<Real><<<launch.grid, kPushBlock, 0, stream>>>(launch.runs);
+    YEEX_CUDA(cudaGetLastError());
+    flags_->signal(s, receivers_[s][p], p, stream);
+  }
+
   // One transfer: its components' owned planes copied into the receiver's ghost planes, then
   // its psi chunks. Staged, each copy goes through the transfer's buffer at `staged_at`.
   struct Copy {
@@ -308,6 +361,9 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
   // [sender][phase]: its pushes landed (staged: in its buffers)
   std::vector<std::array<Event, kHaloPhaseCount>> pushed_;
   std::vector<Event> ready_;  // [subdomain], R > 1: its sent planes final and its ghost planes free
+  // [subdomain][phase]: the subdomains that push to it, and that it pushes to
+  std::vector<std::array<std::vector<int>, kHaloPhaseCount>> senders_, receivers_;
+  std::unique_ptr<PeerFlags> flags_;  // peer_flags only
 };
 
 }  // namespace

@@ -9,13 +9,16 @@ namespace yeex {
 // How the halo planes travel: peer to peer, by the copy engines (cudaMemcpyPeerAsync) or by one
 // kernel per phase that stores every plane of the phase into the receivers through peer pointers
 // (peer access enabled either way); or staged through pinned host buffers (D2H by the sender,
-// H2D by the receiver; no peer access).
-enum class OverlapTransport { peer, peer_kernel, staged };
+// H2D by the receiver; no peer access). peer_flags: peer_kernel's pushes, the GPUs ordered by
+// counters on the GPUs instead of events and host barriers (src/exchange/peer_flags.hpp), so that
+// the schedule records its steps once and replays them (the graph backend).
+enum class OverlapTransport { peer, peer_kernel, staged, peer_flags };
 
 // Border planes on the high-priority stream, halo pushes right behind them, bulk on the
-// low-priority stream; GPUs ordered by events. `name` is "overlap" (peer, halo depth 1),
-// "host-staged" (staged, halo depth 1), or "b2r" when either runs with a halo depth R > 1. Throws
-// std::invalid_argument unless every engine is a cuda engine.
+// low-priority stream; GPUs ordered by events (peer_flags: by counters). `name` is "overlap" (peer,
+// halo depth 1), "host-staged" (staged, halo depth 1), "graph" (peer_flags, any halo depth), or
+// "b2r" when peer or staged runs with a halo depth R > 1. Throws std::invalid_argument unless
+// every engine is a cuda engine.
 template <typename Real>
 std::unique_ptr<HaloExchange<Real>> make_overlap_exchange(ExchangeContext<Real> context, std::string name,
                                                           OverlapTransport transport);

@@ -61,6 +61,11 @@ std::unique_ptr<HaloExchange<Real>> make_peer_exchange(ExchangeContext<Real> con
   return make_overlap_exchange<Real>(std::move(context), std::move(name),
                                      kernel ? OverlapTransport::peer_kernel : OverlapTransport::peer);
 }
+
+template <typename Real>
+std::unique_ptr<HaloExchange<Real>> make_graph_exchange(ExchangeContext<Real> context, std::string name) {
+  return make_overlap_exchange<Real>(std::move(context), std::move(name), OverlapTransport::peer_flags);
+}
 #endif
 
 struct Entry {
@@ -136,6 +141,16 @@ std::vector<Entry> entries() {
                     return r.engine == "cuda" ? needs_peer_copies(r) : "";
                   },
                   nullptr, nullptr});  // made in make_exchange: the engine's transport with depth R
+  list.push_back({{"graph", "overlap's schedule with the push kernel, the GPUs ordered by counters on the GPUs instead of events and host barriers, so that each GPU's steps are recorded once and replayed as a CUDA graph (one launch for 32 steps); any halo depth",
+                   true, false},
+                  [](const ExchangeRequest& r) -> std::string {
+                    if (auto why = needs_peer_access(r); !why.empty()) return why;
+                    if (most_slabs_per_gpu(r.devices) > 1)
+                      return "needs one GPU per subdomain (each slab's waits spin on its GPU; slabs sharing one could "
+                             "wait behind each other in its work queues); --subdomains puts several on one";
+                    return "";
+                  },
+                  YEEX_GPU_FACTORY(make_graph_exchange)});
   list.push_back({{"nccl", "ncclSend/ncclRecv, one group per exchange phase on the high-priority stream right behind the border planes while the bulk sweeps; ordered by streams alone (no barrier); any halo depth",
                    true, true},
 #if YEEX_HAVE_NCCL

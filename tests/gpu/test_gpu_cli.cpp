@@ -48,6 +48,8 @@ TEST(GpuCli, RefusesWhatCannotRunHereWithExitCode2AndNoOutput) {
       {"run DECK --engine cuda --gpus 1 --subdomains 2 --no-peer --exchange overlap --output OUT", "--no-peer"},
       {"run DECK --engine cuda --gpus 1 --subdomains 200 --exchange coop --output OUT", "cannot all be resident"},
       {"run DECK --engine cuda --gpus 1 --subdomains 2 --exchange nccl --output OUT", "one GPU per subdomain"},
+      {"run DECK --engine cuda --gpus 1 --subdomains 2 --exchange graph --output OUT", "one GPU per subdomain"},
+      {"run DECK --engine cuda --gpus 1 --subdomains 2 --no-peer --exchange graph --output OUT", "--no-peer"},
       {"run DECK --engine cuda --gpus 1 --subdomains 2 --exchange p2p --halo-depth 2 --output OUT", "--halo-depth 1 only"},
       {"run DECK --engine cuda --gpus 1 --subdomains 100 --exchange b2r --halo-depth 3 --output OUT", "halo depth"},
       {"run DECK --engine cuda --gpus 1 --oversubscribe-gpus --output OUT", "--oversubscribe-gpus is for MPI mode"},
@@ -88,7 +90,8 @@ TEST(GpuCli, TheSameSplitsRunWhereTheyCan) {
   write_file(dir / "deck.toml", small_deck(32));
   for (const std::string split : {"--gpus 1", "--devices 0", "--gpus 1 --subdomains 2 --exchange coop",
                                   "--gpus 1 --subdomains 2 --no-peer --exchange host-staged",
-                                  "--gpus 1 --subdomains 4 --exchange b2r --halo-depth 3"}) {
+                                  "--gpus 1 --subdomains 4 --exchange b2r --halo-depth 3", "--gpus 1 --exchange graph",
+                                  "--gpus 1 --exchange graph --halo-depth 2"}) {
     const auto r = run_yeex("run " + (dir / "deck.toml").string() + " --engine cuda --quiet " + split + " --output " +
                             (dir / "out").string());
     EXPECT_EQ(r.exit_code, 0) << split << "\n" << r.output;

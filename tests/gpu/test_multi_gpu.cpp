@@ -140,6 +140,7 @@ std::vector<ContractCase> cases() {
   for (int slabs = 1; slabs <= 4; ++slabs) {
     for (const char* exchange : {"host-staged", "p2p", "overlap", "coop"}) list.emplace_back(exchange, slabs, 1);
     for (Index depth = 1; depth <= 4; ++depth) list.emplace_back("nccl", slabs, depth);
+    for (Index depth = 1; depth <= 4; ++depth) list.emplace_back("graph", slabs, depth);
     for (Index depth = 2; depth <= 4; ++depth) list.emplace_back("b2r", slabs, depth);
     list.emplace_back("host-staged", slabs, 3);
   }
@@ -198,6 +199,24 @@ TEST(MultiGpu, EitherPeerPushMatchesOneGpu) {
     }
 }
 
+// graph records a block of steps once and replays it (border_first_exchange.hpp, Replay). The
+// contract's runs (calls of 8, 50, 50 and 12 steps) replay one block of 32 steps in each call of
+// 50 by default; blocks of one (rounded up to R steps: YEEX_GRAPH_STEPS=1) replay nearly every
+// step, recorded at the first block of the second call, sources, probes and CPML included; blocks
+// of 7 leave steps over at the end of each call, issued directly around the replays.
+TEST(MultiGpu, GraphReplaysAnyBlockBitForBit) {
+  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
+  for (const char* block : {"1", "7"})
+    for (int slabs = 1; slabs <= 4; ++slabs)
+      for (Index depth : {1, 2, 3}) {
+        SCOPED_TRACE(std::string("blocks of ") + block + " steps, " + std::to_string(slabs) + " slabs, R = " +
+                     std::to_string(depth));
+        const testing::ScopedEnvironmentVariable steps("YEEX_GRAPH_STEPS", block);
+        expect_matches_one_gpu({"graph", slabs, depth}, contract_deck(), reference);
+        expect_matches_one_gpu({"graph", slabs, depth}, cpml_contract_deck(), cpml_reference);
+      }
+}
+
 // Every bulk sweep's CPML shell on the engine's shell stream (forced: the contract's decks are
 // below the size that forks), under the border-first backends whose lanes it joins back into.
 TEST(MultiGpu, CpmlShellStreamMatchesOneGpu) {
@@ -206,7 +225,7 @@ TEST(MultiGpu, CpmlShellStreamMatchesOneGpu) {
   const testing::ScopedEnvironmentVariable fork("YEEX_CPML_FORK_NODES", "0");
   for (int slabs = 2; slabs <= 4; ++slabs)
     for (const auto& [exchange, depth] : {std::pair{"overlap", 1}, std::pair{"b2r", 2}, std::pair{"nccl", 1},
-                                          std::pair{"p2p", 1}}) {
+                                          std::pair{"p2p", 1}, std::pair{"graph", 1}, std::pair{"graph", 2}}) {
       SCOPED_TRACE(std::string(exchange) + " on " + std::to_string(slabs) + " slabs, R = " + std::to_string(depth));
       expect_matches_one_gpu({exchange, slabs, depth}, cpml_contract_deck(), cpml_reference);
     }
@@ -275,7 +294,7 @@ TEST(MultiGpu, BenchTimesCoopAfterItsTrials) {
   EXPECT_EQ(time_model(build_model(deck), config, warmup, steps, repeats).settling_steps, 0);
 }
 
-// Slabs as thin as the halo allows, where the border-first schedules (overlap, b2r, nccl, and
+// Slabs as thin as the halo allows, where the border-first schedules (overlap, b2r, nccl, graph, and
 // coop's border tiles) have no bulk to hide the exchange behind: nz = 4 or 8 over 2..4 slabs gives
 // one-plane slabs at R = 1 (every plane is border) and slabs of R planes at R > 1.
 Deck thin_deck(Index nz) {
@@ -311,6 +330,7 @@ std::vector<ThinCase> thin_cases() {
     for (int slabs = 2; slabs <= 4; ++slabs)
       for (Index depth = 1; depth <= nz / slabs && depth <= 4; ++depth) {  // the thinnest slab holds R planes
         list.emplace_back("nccl", slabs, depth, nz);
+        list.emplace_back("graph", slabs, depth, nz);
         list.emplace_back(depth == 1 ? "overlap" : "b2r", slabs, depth, nz);
         if (depth == 1) list.emplace_back("coop", slabs, depth, nz);  // its border tiles are the whole slab
       }
