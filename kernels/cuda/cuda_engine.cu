@@ -463,7 +463,9 @@ class CudaEngine final : public Engine<Real> {
     cudaGraph_t graph = nullptr;
     YEEX_CUDA(cudaStreamEndCapture(border_stream_, &graph));
     cudaGraphExec_t exec = nullptr;
-    const cudaError_t made = cudaGraphInstantiate(&exec, graph, 0);
+    // The kernels keep the priorities of the streams they were captured from (the border lane's
+    // sweeps and pushes ahead of the bulk's), not the launch stream's for all.
+    const cudaError_t made = cudaGraphInstantiate(&exec, graph, cudaGraphInstantiateFlagUseNodePriority);
     cudaGraphDestroy(graph);
     YEEX_CUDA(made);
     recordings_.push_back(exec);

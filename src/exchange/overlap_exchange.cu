@@ -15,8 +15,8 @@
 //   staged (host-staged, b2r under --no-peer): every GPU copies them down into a pinned host
 //     buffer of the transfer (D2H), and the receiver copies the buffer up into its ghost planes
 //     (H2D) on its own border lane once the sender's event says the D2H is done. No peer access.
-//   flags (graph): the push kernel's pushes, each followed by a one-thread kernel that signals
-//     the receivers' counters (src/exchange/peer_flags.hpp); await() is a one-thread kernel that
+//   flags (graph): the push kernel's pushes, its last block signalling the receivers' counters
+//     (src/exchange/peer_flags.hpp) once every block's stores are fenced; await() is a one-thread kernel that
 //     waits for them. No event, no host barrier in a step: the schedule records the steps once
 //     and replays them as a CUDA graph (border_first_exchange.hpp, Replay). The counters stand
 //     where the events stand below (a signal where a pushed or ready record is, a wait where its
@@ -138,6 +138,7 @@ struct PushRuns {
   Real* to[kMaxRuns] = {};  // another GPU's memory, through peer access
   Index elements[kMaxRuns] = {};
   bool wide[kMaxRuns] = {};  // from, to and the byte count multiples of 16
+  SignalTargets signal;      // flags transport: the receivers' counters, signalled by the last block
 };
 
 // Block y moves run y; the blocks along x stride through it.
@@ -153,6 +154,7 @@ __global__ void push_kernel(const __grid_constant__ PushRuns<Real> runs) {
   } else {
     for (Index e = first; e < runs.elements[r]; e += stride) runs.to[r][e] = runs.from[r][e];
   }
+  signal_when_last(runs.signal);
 }
 
 constexpr unsigned kPushBlock = 256;
@@ -199,6 +201,9 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
       std::vector<int> devices;
       for (Engine<Real>* e : engines) devices.push_back(e->device());
       flags_ = std::make_unique<PeerFlags>(devices);
+      for (std::size_t s = 0; s < engines.size(); ++s)  // the push kernel signals its receivers
+        for (int phase = 0; phase < kHaloPhaseCount; ++phase)
+          push_runs_[s][phase].runs.signal = flags_->targets(static_cast<int>(s), receivers_[s][phase], phase);
     } else if (plan.halo_depth > 1) {  // R = 1 needs no ready: the events of the other phase stand for the ghost reads
       for (Engine<Real>* e : engines) ready_.push_back(make_event(e->device()));
     }
@@ -268,8 +273,8 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
 
  private:
   // issue() of the flags transport: with R > 1 first "ready" to the senders into s and from the
-  // receivers of s (ready_'s record and waits, without the barrier), then the push kernel and the
-  // signal to its receivers (pushed_'s record).
+  // receivers of s (ready_'s record and waits, without the barrier), then the push kernel, whose
+  // last block signals its receivers (pushed_'s record).
   void issue_flagged(int s, HaloPhase phase) {
     const int p = static_cast<int>(phase);
     const cudaStream_t stream = border(s);
@@ -280,9 +285,8 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
     if (pushes_[s][p].empty()) return;
     const PushLaunch& launch = push_runs_[s][p];
     YEEX_CUDA(cudaSetDevice(this->context_.engines[s]->device()));
-    push_kernel<Real><<<launch.grid, kPushBlock, 0, stream>>>(launch.runs);
+    push_kernel<Real><<<launch.grid, kPushBlock, 0, stream>>>(launch.runs);  // its last block signals
     YEEX_CUDA(cudaGetLastError());
-    flags_->signal(s, receivers_[s][p], p, stream);
   }
 
   // One transfer: its components' owned planes copied into the receiver's ghost planes, then

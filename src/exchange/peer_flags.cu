@@ -1,7 +1,5 @@
 #include "src/exchange/peer_flags.hpp"
 
-#include <cuda/atomic>
-
 #include "decomposition/halo_plan.hpp"
 #include "kernels/cuda/cuda_check.hpp"
 
@@ -11,25 +9,17 @@ struct PeerFlags::Block {
   unsigned long long received[kChannels][2];  // [channel][side]: signals from that neighbour
   unsigned long long consumed[kChannels][2];  // [channel][side]: of those, waited for
   unsigned long long failure;                 // 0, or why this subdomain stopped (see failure())
+  unsigned arrivals[kChannels];               // [channel]: blocks of a signalling kernel arrived
 };
 
 namespace {
 
 constexpr unsigned long long kAbortBit = 1ull << 63;
-constexpr int kMaxTargets = 2;                            // neighbours
+constexpr int kMaxTargets = SignalTargets::kMax;
 constexpr int kMaxPoisons = 2 * PeerFlags::kChannels * 2;  // theirs for us and ours, every channel
 
-struct SignalTargets {
-  unsigned long long* counter[kMaxTargets];
-  int count;
-};
-
-// After the stream's earlier work (the pushes into the receivers' ghost planes): one more signal.
-__global__ void signal_kernel(const SignalTargets t) {
-  cuda::atomic_thread_fence(cuda::memory_order_seq_cst, cuda::thread_scope_system);
-  for (int i = 0; i < t.count; ++i)
-    cuda::atomic_ref<unsigned long long, cuda::thread_scope_system>(*t.counter[i]).fetch_add(1, cuda::memory_order_release);
-}
+// After the stream's earlier work: one more signal (one block of one thread: it arrives last).
+__global__ void signal_kernel(const SignalTargets t) { signal_when_last(t); }
 
 struct WaitParams {
   unsigned long long* counter[kMaxTargets];
@@ -101,10 +91,16 @@ unsigned long long* PeerFlags::counter(int owner, int channel, int from) const {
   return &blocks_[static_cast<std::size_t>(owner)]->received[channel][side(owner, from)];
 }
 
+SignalTargets PeerFlags::targets(int from, const std::vector<int>& receivers, int channel) const {
+  SignalTargets t;
+  for (int r : receivers) t.counter[t.count++] = counter(r, channel, from);
+  t.arrivals = &blocks_[static_cast<std::size_t>(from)]->arrivals[channel];
+  return t;
+}
+
 void PeerFlags::signal(int from, const std::vector<int>& receivers, int channel, cudaStream_t stream) const {
   if (receivers.empty()) return;
-  SignalTargets t{};
-  for (int r : receivers) t.counter[t.count++] = counter(r, channel, from);
+  const SignalTargets t = targets(from, receivers, channel);
   YEEX_CUDA(cudaSetDevice(devices_[static_cast<std::size_t>(from)]));
   signal_kernel<<<1, 1, 0, stream>>>(t);
   YEEX_CUDA(cudaGetLastError());
