@@ -17,7 +17,7 @@ run() {
   timeout "$limit" "$@" > "$out/$name.txt" 2>&1
   echo "$name exit $? ($((SECONDS - t0)) s)" >> "$out/summary.txt"
 }
-all=host-staged,p2p,overlap,coop,b2r,nccl
+all=host-staged,p2p,overlap,coop,b2r,graph,nccl
 # One GPU: `yeex bench` of the engine (T1) and of the backend that --exchanges names, 100 steps x 5
 # after 20 warm-up. `pec NAME SIZE PRECISION` runs it (as `run NAME`) for overlap with PEC walls,
 # `cpml NAME SIZE PRECISION [VAR=VALUE ...]` with 10-cell CPML on every face, under the

@@ -13,7 +13,10 @@
 // many random orders that respect it. An order the schedule forgot lets some random order read a
 // plane of the wrong step or overwrite one (or a staging buffer) too early, which the image
 // reports; so every order must read only valid planes and end bit for bit where the
-// single-domain run ends.
+// single-domain run ends. The graph backend's protocol (OverlapTransport::peer_flags, with
+// src/exchange/peer_flags.hpp) is proved the same way: its signals and waits on counters that
+// only grow resolve exactly (the k-th wait on a counter follows its k-th signal), with no host
+// barrier in a step.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -39,10 +42,11 @@ using namespace yeex::testing;
 
 // One call into an engine or the transport, in the order the schedule issued it.
 struct Call {
-  enum Kind { sweep_h, sweep_e, sources, mark, follow, group, push, copy_up, record, wait, synchronize } kind;
+  enum Kind { sweep_h, sweep_e, sources, mark, follow, group, push, copy_up, record, wait, signal, flag_wait, synchronize } kind;
   Lane lane = Lane::bulk;
   PlaneRange planes;   // sweeps: global planes
-  int mark_id = 0;     // mark, follow; record, wait: the event; push, copy_up: the transfer's index in the phase
+  int mark_id = 0;     // mark, follow; record, wait: the event; push, copy_up: the transfer's index in the
+                       // phase; signal, flag_wait: the counter
   HaloPhase phase{};   // group, push, copy_up
   long epoch = 0;      // record, wait: host barriers the thread had passed
 };
@@ -159,6 +163,59 @@ class CopyTransport final : public BorderFirstExchange<float> {
   std::vector<long> epoch_;  // [subdomain]: host barriers its thread has passed
 };
 
+// The protocol of the graph backend's transport (overlap_exchange.cu, peer_flags), recorded:
+// start() synchronises and meets; issue() (R > 1: signals ready to the subdomains that push to it
+// and waits for the ready of those it pushes to) pushes into the receivers' ghost planes and
+// signals each receiver's counter; await() waits for the counter of every sender into it. No
+// barrier in a step. (waits = false: await() waits for nothing, which the checks must catch.)
+class FlagTransport final : public BorderFirstExchange<float> {
+ public:
+  FlagTransport(ExchangeContext<float> context, std::vector<std::vector<Call>>& calls, bool waits)
+      : BorderFirstExchange<float>(std::move(context)), calls_(calls), waits_(waits) {}
+  std::string name() const override { return "flags"; }
+
+  // Counter ids: what `from` signals to `to` on a channel (a phase, or ready).
+  int counter(int from, int to, int channel) const {
+    return (from * static_cast<int>(calls_.size()) + to) * (kHaloPhaseCount + 1) + channel;
+  }
+
+ protected:
+  void start(int s) override {
+    this->context_.engines[s]->synchronize();
+    this->context_.team->barrier();
+  }
+  void issue(int s, HaloPhase phase) override {
+    const auto& transfers = this->context_.plan.transfers(phase);
+    if (this->context_.plan.halo_depth > 1) {
+      for (int from : ends(transfers, s, false)) add(s, Call::signal, counter(s, from, kHaloPhaseCount));
+      for (int to : ends(transfers, s, true)) add(s, Call::flag_wait, counter(to, s, kHaloPhaseCount));
+    }
+    for (std::size_t i = 0; i < transfers.size(); ++i)
+      if (transfers[i].from == s) calls_[s].push_back({Call::push, Lane::border, {}, static_cast<int>(i), phase, 0});
+    for (int to : ends(transfers, s, true)) add(s, Call::signal, counter(s, to, static_cast<int>(phase)));
+  }
+  void await(int s, HaloPhase phase) override {
+    if (!waits_) return;
+    for (int from : ends(this->context_.plan.transfers(phase), s, false))
+      add(s, Call::flag_wait, counter(from, s, static_cast<int>(phase)));
+  }
+
+ private:
+  // The subdomains s pushes to (sending) or that push to s, once each.
+  static std::vector<int> ends(const std::vector<HaloTransfer>& transfers, int s, bool sending) {
+    std::vector<int> list;
+    for (const HaloTransfer& t : transfers) {
+      const int other = sending ? t.to : t.from;
+      if ((sending ? t.from : t.to) == s && std::find(list.begin(), list.end(), other) == list.end()) list.push_back(other);
+    }
+    return list;
+  }
+  void add(int s, Call::Kind kind, int id) { calls_[s].push_back({kind, Lane::border, {}, id, {}, 0}); }
+
+  std::vector<std::vector<Call>>& calls_;
+  bool waits_;
+};
+
 // The work the record allows, as a graph: sweeps, sources, group starts and ends, transfers.
 struct Work {
   enum Kind { sweep_h, sweep_e, sources, group_start, group_end, transfer, stage, unstage, none } kind;
@@ -177,6 +234,14 @@ class WorkGraph {
     std::vector<std::array<std::vector<std::pair<int, int>>, kHaloPhaseCount>> groups(calls.size());
     for (std::size_t s = 0; s < calls.size(); ++s) add_lanes(plan, static_cast<int>(s), calls[s], groups[s]);
     resolve_event_waits();
+    // A wait on a counter that only grows is met by as many signals as waits before it: the k-th
+    // wait follows the k-th signal (never met if there is none: the cycle check reports it).
+    for (const auto& [id, waits] : flag_waits_)
+      for (std::size_t k = 0; k < waits.size(); ++k) {
+        const auto signals = signals_.find(id);
+        if (signals != signals_.end() && k < signals->second.size()) work_[waits[k]].after.push_back(signals->second[k]);
+        else work_[waits[k]].after.push_back(waits[k]);  // a wait that nothing meets: a cycle
+      }
     // Each transfer of the k-th group of a phase starts when both ends have started that group;
     // each end's group ends after it.
     for (HaloPhase phase : kAllHaloPhases)
@@ -273,6 +338,12 @@ class WorkGraph {
         case Call::wait:
           waits_.push_back({c.mark_id, c.epoch, on_lane(c.lane, {Work::none, s, step, {}, nullptr, {}}), s});
           break;
+        case Call::signal:  // stands for the lane's work before it, as a record
+          signals_[c.mark_id].push_back(on_lane(c.lane, {Work::none, s, step, {}, nullptr, {}}));
+          break;
+        case Call::flag_wait:
+          flag_waits_[c.mark_id].push_back(on_lane(c.lane, {Work::none, s, step, {}, nullptr, {}}));
+          break;
         case Call::synchronize: {
           // Both lanes drained, then the host barrier: everything after it, on every subdomain,
           // follows everything before it on every subdomain (synchronize calls come in the same
@@ -295,6 +366,7 @@ class WorkGraph {
   std::vector<Work> work_;
   std::map<int, std::vector<Record>> records_;  // [event]
   std::vector<Wait> waits_;
+  std::map<int, std::vector<int>> signals_, flag_waits_;  // [counter]: its signals, its waits, in order
   std::map<int, int> barriers_;                 // [k]: the k-th synchronize's barrier (a no-op)
   std::map<int, int> synchronized_;             // [subdomain]: synchronize calls so far
   std::string race_;
@@ -366,7 +438,7 @@ Findings run_in_random_order(const SlabDecomposition& d, const WorkGraph& graph,
 // The transports the schedule is proved with.
 // (staged_without_waits: the receivers copy up without waiting for the senders' events, which
 // the checks must catch.)
-enum class Transport { groups, peer_copies, staged_copies, staged_without_waits };
+enum class Transport { groups, peer_copies, staged_copies, staged_without_waits, peer_flags, flags_without_waits };
 
 std::vector<std::vector<Call>> record(const SlabDecomposition& d, Index depth, Index steps,
                                       const std::function<bool(Lane)>& drop_follow = {},
@@ -390,6 +462,12 @@ std::vector<std::vector<Call>> record(const SlabDecomposition& d, Index depth, I
   // The copy transports meet at host barriers: one thread per subdomain, as in threads mode.
   ThreadTeam team(d.size());
   context.team = &team;
+  if (transport == Transport::peer_flags || transport == Transport::flags_without_waits) {
+    FlagTransport exchange(std::move(context), calls, transport == Transport::peer_flags);
+    for (Index first = 0, chunk = 1; first < steps; first += chunk, ++chunk)
+      team.run([&](int s) { exchange.advance(s, first, std::min(chunk, steps - first)); });
+    return calls;
+  }
   CopyTransport exchange(std::move(context), calls, transport != Transport::peer_copies,
                          transport != Transport::staged_without_waits);
   for (Index first = 0, chunk = 1; first < steps; first += chunk, ++chunk)
@@ -442,6 +520,22 @@ TEST(BorderFirstSchedule, CopyTransportsInEveryOrderMatchTheSingleDomainRun) {
       EXPECT_EQ(found.invalid_owned, "") << what;
       EXPECT_EQ(found.mismatch, "") << what;
     }
+}
+
+// The graph backend's protocol: pushes peer to peer, ordered by counters that only grow (no host
+// barrier in a step). Every order a GPU may run reads only valid planes and ends bit for bit on
+// the single-domain run; without the receivers' waits, some order goes wrong.
+TEST(BorderFirstSchedule, FlagTransportInEveryOrderMatchesTheSingleDomainRun) {
+  for (const Case& c : valid_cases()) {
+    const Findings found = run_case(c, 20, {}, Transport::peer_flags);
+    EXPECT_EQ(found.invalid_read, "") << c.label();
+    EXPECT_EQ(found.invalid_owned, "") << c.label();
+    EXPECT_EQ(found.mismatch, "") << c.label();
+  }
+  for (const Case& c : {Case{24, 3, 1}, Case{24, 3, 2}}) {
+    const Findings found = run_case(c, 40, {}, Transport::flags_without_waits);
+    EXPECT_TRUE(!found.invalid_read.empty() || !found.mismatch.empty()) << c.label() << ", no waits";
+  }
 }
 
 TEST(BorderFirstSchedule, TheBorderLaneCarriesTheExchangesAndTheBorders) {
