@@ -403,3 +403,21 @@ fuse_finish() {
   coop_rates
   ncu_values "$1"
 }
+# --- eighteenth session ---
+# `graph_rows`: every gpu test binary of the build, then strong 64^3, 128^3 and 256^3 on 1, 2, 4
+# GPUs (400 steps x 9) for overlap, coop, b2r (R = 2), nccl and graph (calls 6 and 7).
+graph_rows() {
+  local t size
+  for t in "$b"/tests/gpu/test_*; do run "tests_$(basename "$t")" 240 "$t" --gtest_color=no --gtest_brief=1; done
+  long=("$b/yeex" bench --engine cuda --steps 400 --warmup 50 --repeats 9 --scaling strong)
+  for size in 64 128 256; do
+    run "strong_$size" 90 "${long[@]}" --size $size --counts 1,2,4 --exchanges overlap,coop,b2r,nccl,graph --halo-depth 2 --json "$out/strong_$size.json"
+  done
+}
+# `graph_report`: the summary, the tests' verdicts and every bench row.
+graph_report() {
+  echo "done ($((SECONDS - t0)) s)" >> "$out/summary.txt"
+  cat "$out/summary.txt"
+  grep -h "PASSED\|FAILED\|not run" "$out"/tests_*.txt | sort | uniq -c | head -20
+  grep -hv "^#" "$out"/strong_*.txt "$out"/weak_*.txt | grep -v "^scaling"
+}

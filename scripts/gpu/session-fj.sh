@@ -8,14 +8,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh "$1"
-for t in "$b"/tests/gpu/test_*; do run "tests_$(basename "$t")" 240 "$t" --gtest_color=no --gtest_brief=1; done
-long=("$b/yeex" bench --engine cuda --steps 400 --warmup 50 --repeats 9 --scaling strong)
-for size in 64 128 256; do
-  run "strong_$size" 90 "${long[@]}" --size $size --counts 1,2,4 --exchanges overlap,coop,b2r,nccl,graph --halo-depth 2 --json "$out/strong_$size.json"
-done
+graph_rows
 run weak_512 90 "${bench[@]}" --scaling weak --size 512 --counts 1,2,4 --exchanges overlap,graph --json "$out/weak_512.json"
 run strong_512 90 "${bench[@]}" --scaling strong --size 512 --counts 1,2,4 --exchanges overlap,graph --json "$out/strong_512.json"
-echo "done ($((SECONDS - t0)) s)" >> "$out/summary.txt"
-cat "$out/summary.txt"
-grep -h "PASSED\|FAILED\|not run" "$out"/tests_*.txt | sort | uniq -c | head -20
-grep -hv "^#" "$out"/strong_*.txt "$out"/weak_*.txt | grep -v "^scaling"
+graph_report

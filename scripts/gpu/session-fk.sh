@@ -3,20 +3,13 @@
 # on the GPUs, each GPU's steps recorded once and replayed as a CUDA graph). Every gpu test binary
 # (the graph contract cases on 1-4 GPUs, R = 1..4, CPML, thin slabs, replay blocks of 1 and 7);
 # then graph against overlap, nccl, coop and b2r: strong 64^3, 128^3 and 256^3 on 1, 2, 4 GPUs
-# (400 steps x 9; b2r R = 2), weak 512^3 per GPU and strong 512^3 (graph and overlap).
+# (400 steps x 9; b2r R = 2), weak 512^3 per GPU and strong 512^3 (graph, overlap, nccl); 128^3 on 4 GPUs twice more.
 #   BUILD_DIR=build/slim scripts/gpu/session-fk.sh OUT_DIR
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh "$1"
-for t in "$b"/tests/gpu/test_*; do run "tests_$(basename "$t")" 240 "$t" --gtest_color=no --gtest_brief=1; done
-long=("$b/yeex" bench --engine cuda --steps 400 --warmup 50 --repeats 9 --scaling strong)
-for size in 64 128 256; do
-  run "strong_$size" 90 "${long[@]}" --size $size --counts 1,2,4 --exchanges overlap,coop,b2r,nccl,graph --halo-depth 2 --json "$out/strong_$size.json"
-done
+graph_rows
 for rep in 2 3; do run "strong_128_rep$rep" 60 "${long[@]}" --size 128 --counts 4 --exchanges overlap,coop,graph --json "$out/strong_128_rep$rep.json"; done
 run weak_512 90 "${bench[@]}" --scaling weak --size 512 --counts 1,2,4 --exchanges overlap,nccl,graph --json "$out/weak_512.json"
 run strong_512 90 "${bench[@]}" --scaling strong --size 512 --counts 1,2,4 --exchanges overlap,nccl,graph --json "$out/strong_512.json"
-echo "done ($((SECONDS - t0)) s)" >> "$out/summary.txt"
-cat "$out/summary.txt"
-grep -h "PASSED\|FAILED\|not run" "$out"/tests_*.txt | sort | uniq -c | head -20
-grep -hv "^#" "$out"/strong_*.txt "$out"/weak_*.txt | grep -v "^scaling"
+graph_report
