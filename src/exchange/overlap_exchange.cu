@@ -16,8 +16,9 @@
 //     buffer of the transfer (D2H), and the receiver copies the buffer up into its ghost planes
 //     (H2D) on its own border lane once the sender's event says the D2H is done. No peer access.
 //   flags (graph): the push kernel's pushes, its last block signalling the receivers' counters
-//     (src/exchange/peer_flags.hpp) once every block's stores are fenced; await() is a one-thread kernel that
-//     waits for them. No event, no host barrier in a step: the schedule records the steps once
+//     (src/exchange/peer_flags.hpp) once every block's stores are fenced; await() is a one-thread
+//     kernel that waits for them (the pushed_ events stay unused). No event, no host barrier in a
+//     step: the schedule records the steps once
 //     and replays them as a CUDA graph (border_first_exchange.hpp, Replay). The counters stand
 //     where the events stand below (a signal where a pushed or ready record is, a wait where its
 //     wait is), and as they only grow, the host barriers that order records before waits are not
