@@ -17,9 +17,8 @@
 //     (H2D) on its own border lane once the sender's event says the D2H is done. No peer access.
 //   flags (graph): the push kernel's pushes, its last block signalling the receivers' counters
 //     (src/exchange/peer_flags.hpp) once every block's stores are fenced; await() is a one-thread
-//     kernel that waits for them (the pushed_ events stay unused). No event, no host barrier in a
-//     step: the schedule records the steps once
-//     and replays them as a CUDA graph (border_first_exchange.hpp, Replay). The counters stand
+//     kernel that waits for them. No event, no host barrier in a step: the schedule records the
+//     steps once and replays them as a CUDA graph (border_first_exchange.hpp, Replay). The counters stand
 //     where the events stand below (a signal where a pushed or ready record is, a wait where its
 //     wait is), and as they only grow, the host barriers that order records before waits are not
 //     needed: a wait for the n-th signal cannot be met by an earlier one, and a later one implies
@@ -190,7 +189,7 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
         if (!staged_) enable_peer_access(engines[t.from]->device(), engines[t.to]->device());
         pushes_[t.from][static_cast<int>(phase)].push_back(make_push(t));
         Event& pushed = pushed_[t.from][static_cast<int>(phase)];
-        if (!pushed) pushed = make_event(engines[t.from]->device());
+        if (!pushed && transport != OverlapTransport::peer_flags) pushed = make_event(engines[t.from]->device());
         const auto add = [](std::vector<int>& list, int s) {
           if (std::find(list.begin(), list.end(), s) == list.end()) list.push_back(s);
         };
@@ -363,7 +362,7 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
   bool kernel_;  // OverlapTransport::peer_kernel
   std::vector<std::array<PushLaunch, kHaloPhaseCount>> push_runs_;  // [sender][phase], peer_kernel only
   std::vector<std::array<std::vector<Push>, kHaloPhaseCount>> pushes_;  // [sender][phase]
-  // [sender][phase]: its pushes landed (staged: in its buffers)
+  // [sender][phase]: its pushes landed (staged: in its buffers); none with peer_flags (counters)
   std::vector<std::array<Event, kHaloPhaseCount>> pushed_;
   std::vector<Event> ready_;  // [subdomain], R > 1: its sent planes final and its ghost planes free
   // [subdomain][phase]: the subdomains that push to it, and that it pushes to
