@@ -131,12 +131,26 @@ __device__ __forceinline__ bool warp_meets_x_face(const CpmlView<Real>& cpml, in
   return (lower.count > 0 && first < lower.begin + lower.count) || (upper.count > 0 && first + 32 > upper.begin);
 }
 
+// Programmatic dependent launch (Hopper and later; CudaEngine::launch_kernel): a kernel launched
+// with it is scheduled as the blocks of the kernel ahead of it on its stream exit, without the
+// gap of a launch that waits for that kernel's completion. Each engine kernel therefore first
+// waits here until the kernels ahead of it have completed and their stores are visible (at once
+// for a kernel launched without it). None signals its dependents earlier
+// (griddepcontrol.launch_dependents): executed by every block, that made the 512^3 sweeps 2-4 %
+// slower and the small grids no faster (results/2026-11-26-session19, calls 5-7).
+__device__ __forceinline__ void follow_previous_kernel() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 template <typename Real, bool UpdateH, bool Cpml, int MinBlocks, int Axes>
 __global__ void __launch_bounds__(256, MinBlocks)
     yee_sweep_kernel(Real* __restrict__ ex, Real* __restrict__ ey, Real* __restrict__ ez, Real* __restrict__ hx,
                      Real* __restrict__ hy, Real* __restrict__ hz, const std::uint8_t* __restrict__ material_class,
                      const PhaseCoefficients<Real>* __restrict__ phases, FieldLayout L, SweepBoxes boxes,
                      const __grid_constant__ CpmlView<Real> cpml) {
+  follow_previous_kernel();
   // The block's box, field by field (selecting a whole NodeRange would copy the parameters to
   // local memory to index them); 32-bit coordinates (CudaEngine checks narrow_planes()).
   constexpr int along = sweep_pair_axis<Axes>;
@@ -178,6 +192,7 @@ __global__ void __launch_bounds__(256, MinBlocks)
                      Real* __restrict__ hy, Real* __restrict__ hz, const std::uint8_t* __restrict__ material_class,
                      const PhaseCoefficients<Real>* __restrict__ phases, FieldLayout L,
                      const __grid_constant__ StripBoxes boxes, const __grid_constant__ CpmlView<Real> cpml) {
+  follow_previous_kernel();
   int b = 0;
   while (b + 1 < boxes.count && blockIdx.x >= boxes.first[b + 1]) ++b;
   const unsigned l = blockIdx.x - boxes.first[b], rest = l / boxes.blocks_x[b];
@@ -217,6 +232,7 @@ struct Cursor {
 template <typename Real>
 __global__ void inject_sources_kernel(FieldPointers<Real> f, const PointSource* sources, int count,
                                       const Real* samples, int round, const Cursor* cursor) {
+  follow_previous_kernel();
   const int s = blockIdx.x * blockDim.x + threadIdx.x;
   if (s >= count || sources[s].round != round) return;
   if (cursor) samples += cursor->step * count;
@@ -233,6 +249,7 @@ __device__ __forceinline__ Real probe_value(FieldPointers<Real> f, const ProbePo
 
 template <typename Real>
 __global__ void sample_probes_kernel(FieldPointers<Real> f, const ProbePoint* probes, int count, Real* out) {
+  follow_previous_kernel();
   const int p = blockIdx.x * blockDim.x + threadIdx.x;
   if (p < count) out[p] = probe_value(f, probes[p]);
 }
@@ -241,13 +258,17 @@ __global__ void sample_probes_kernel(FieldPointers<Real> f, const ProbePoint* pr
 template <typename Real>
 __global__ void sample_probes_at_cursor_kernel(FieldPointers<Real> f, const ProbePoint* probes, int count, Real* buffer,
                                                Cursor* cursor) {
+  follow_previous_kernel();
   Real* out = buffer + cursor->slot * count;
   for (int p = threadIdx.x; p < count; p += blockDim.x) out[p] = probe_value(f, probes[p]);
   __syncthreads();
   if (threadIdx.x == 0) ++cursor->step, ++cursor->slot;
 }
 
-__global__ void set_cursor_kernel(Cursor* cursor, Index step, Index slot) { *cursor = {step, slot}; }
+__global__ void set_cursor_kernel(Cursor* cursor, Index step, Index slot) {
+  follow_previous_kernel();
+  *cursor = {step, slot};
+}
 
 // Owned device allocation.
 template <typename T>
@@ -355,6 +376,17 @@ bool whole_rows() {
   return env_switch("YEEX_CPML_WHOLE_ROWS", sizeof(Real) == 4);
 }
 
+// Whether the engine launches its kernels as programmatic dependent launches (launch_kernel): on
+// devices of compute capability 9.0 and later, unless YEEX_PDL=0. A step's kernel boundaries
+// cost less: one H200, the engine's T1 at 128^3 (three launches a step: H, E and the bench box's
+// source) 46.4-46.6 Gcells/s against 41.4-41.5 without; 512^3 the same (f32 54.4-54.5 against
+// 54.3-54.4, f64 28.2 against 28.1; results/2026-11-26-session19, call 7).
+bool dependent_launch(int device) {
+  int major = 0;
+  YEEX_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  return major >= 9 && env_switch("YEEX_PDL", true);
+}
+
 template <typename Real>
 class CudaEngine final : public Engine<Real> {
  public:
@@ -367,6 +399,7 @@ class CudaEngine final : public Engine<Real> {
       throw std::invalid_argument("cuda engine: a plane of " + std::to_string(layout_.pitch_z) +
                                   " elements; the sweep kernels take at most 2^31 - 1");
     YEEX_CUDA(cudaSetDevice(device_));
+    dependent_launch_ = dependent_launch(device_);
     int lowest = 0, highest = 0;
     YEEX_CUDA(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
     YEEX_CUDA(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, lowest));
@@ -428,22 +461,19 @@ class CudaEngine final : public Engine<Real> {
   void sample_probes(Index slot) override {
     if (probe_count_ == 0) return;
     YEEX_CUDA(cudaSetDevice(device_));
-    sample_probes_kernel<<<(probe_count_ + 127) / 128, 128, 0, stream_>>>(
-        pointers(), probes_.get(), probe_count_, probe_buffer_.get() + slot * probe_count_);
-    YEEX_CUDA(cudaGetLastError());
+    launch_kernel(sample_probes_kernel<Real>, (probe_count_ + 127) / 128, 128, stream_, pointers(), probes_.get(),
+                  probe_count_, probe_buffer_.get() + slot * probe_count_);
   }
 
   void sample_probes_at_cursor() override {
     YEEX_CUDA(cudaSetDevice(device_));
     const int threads = std::clamp((probe_count_ + 31) / 32 * 32, 32, 1024);
-    sample_probes_at_cursor_kernel<<<1, threads, 0, stream_>>>(pointers(), probes_.get(), probe_count_,
-                                                                probe_buffer_.get(), cursor_.get());
-    YEEX_CUDA(cudaGetLastError());
+    launch_kernel(sample_probes_at_cursor_kernel<Real>, 1, threads, stream_, pointers(), probes_.get(), probe_count_,
+                  probe_buffer_.get(), cursor_.get());
   }
   void set_cursor(Index step, Index slot) override {
     YEEX_CUDA(cudaSetDevice(device_));
-    set_cursor_kernel<<<1, 1, 0, stream_>>>(cursor_.get(), step, slot);
-    YEEX_CUDA(cudaGetLastError());
+    launch_kernel(set_cursor_kernel, 1, 1, stream_, cursor_.get(), step, slot);
   }
 
   // Recording: a CUDA graph captured from the border stream, the bulk stream forked into it at the
@@ -532,13 +562,25 @@ class CudaEngine final : public Engine<Real> {
   }
 
  private:
+  // Every engine kernel goes through here: with dependent_launch_ as a programmatic dependent
+  // launch (follow_previous_kernel), else as a plain one.
+  template <typename... Params, typename... Args>
+  void launch_kernel(void (*kernel)(Params...), dim3 grid, dim3 block, cudaStream_t on, Args&&... args) {
+    cudaLaunchAttribute attribute{};
+    attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attribute.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t config{};
+    config.gridDim = grid, config.blockDim = block, config.stream = on;
+    config.attrs = &attribute, config.numAttrs = dependent_launch_ ? 1 : 0;
+    YEEX_CUDA(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...));
+  }
+
   void launch_sources(const Real* samples, const Cursor* cursor) {
     if (source_count_ == 0) return;
     YEEX_CUDA(cudaSetDevice(device_));
     for (int round = 0; round < source_rounds_; ++round)  // one, unless sources share a node
-      inject_sources_kernel<<<(source_count_ + 127) / 128, 128, 0, stream_>>>(pointers(), sources_.get(), source_count_,
-                                                                              samples, round, cursor);
-    YEEX_CUDA(cudaGetLastError());
+      launch_kernel(inject_sources_kernel<Real>, (source_count_ + 127) / 128, 128, stream_, pointers(), sources_.get(),
+                    source_count_, samples, round, cursor);
   }
 
   Real* field(Component c) const { return fields_[static_cast<int>(c)].get(); }
@@ -589,9 +631,8 @@ class CudaEngine final : public Engine<Real> {
         const unsigned size[3] = {block.x, block.y, block.z};
         along += blocks(extent[axis], size[axis]);
       }
-      kernel<<<grid, block, 0, on>>>(f.ex, f.ey, f.ez, f.hx, f.hy, f.hz, material_class_.get(), phases_.get(),
-                                     layout_, boxes, cpml_);
-      YEEX_CUDA(cudaGetLastError());
+      launch_kernel(kernel, grid, block, on, f.ex, f.ey, f.ez, f.hx, f.hy, f.hz, material_class_.get(), phases_.get(),
+                    layout_, boxes, cpml_);
     };
     if (cpml_.faces == 0) return launch(yee_sweep_kernel<Real, UpdateH, false, 0, 0>, r, block_, stream);
     // The nodes of r outside the aligned plain box: the shell boxes' (cpml_split partitions r),
@@ -615,9 +656,8 @@ class CudaEngine final : public Engine<Real> {
         StripBoxes list;
         const auto flush = [&] {
           if (list.count == 0) return;
-          yee_strip_kernel<Real, UpdateH, kShellMinBlocks><<<list.first[list.count], shape, 0, shells>>>(
-              f.ex, f.ey, f.ez, f.hx, f.hy, f.hz, material_class_.get(), phases_.get(), layout_, list, cpml_);
-          YEEX_CUDA(cudaGetLastError());
+          launch_kernel(yee_strip_kernel<Real, UpdateH, kShellMinBlocks>, list.first[list.count], shape, shells, f.ex,
+                        f.ey, f.ez, f.hx, f.hy, f.hz, material_class_.get(), phases_.get(), layout_, list, cpml_);
           list = StripBoxes{};
         };
         for (std::size_t s1 = s0; s1 < strips.size(); ++s1) {
@@ -702,6 +742,7 @@ class CudaEngine final : public Engine<Real> {
   Index fork_nodes_ = shell_fork_nodes();
   bool cores_ = shell_cores();
   bool whole_rows_ = whole_rows<Real>();
+  bool dependent_launch_ = false;  // launch_kernel's programmatic dependent launches (dependent_launch())
   cudaStream_t stream_ = nullptr;         // Lane::bulk, lowest priority
   cudaStream_t border_stream_ = nullptr;  // Lane::border, highest priority
   cudaStream_t shell_stream_ = nullptr;   // a bulk sweep's CPML shell boxes, between the two (see sweep)

@@ -421,3 +421,51 @@ graph_report() {
   grep -h "PASSED\|FAILED\|not run" "$out"/tests_*.txt | sort | uniq -c | head -20
   grep -hv "^#" "$out"/strong_*.txt "$out"/weak_*.txt | grep -v "^scaling"
 }
+# --- nineteenth session ---
+# `gpus_and_tests`: the GPUs (nvidia-smi -L) into OUT_DIR/machine.txt, then the gpu test binaries
+# test_multi_gpu, test_cuda_engine and test_gpu_cli (gpu_test_pair); pack.
+gpus_and_tests() {
+  nvidia-smi -L > "$out/machine.txt"
+  gpu_test_pair test_multi_gpu test_cuda_engine test_gpu_cli
+  pack
+}
+# `machine_and_tests`: the GPUs with their driver and clocks and the link matrix into
+# OUT_DIR/machine.txt, then every gpu test binary of the build as tests_<binary>; pack.
+machine_and_tests() {
+  {
+    nvidia-smi --query-gpu=index,name,memory.total,driver_version,clocks.max.sm --format=csv
+    nvidia-smi topo -m
+  } > "$out/machine.txt" 2>&1
+  local t
+  for t in "$b"/tests/gpu/test_*; do run "tests_$(basename "$t")" 200 "$t" --gtest_color=no --gtest_brief=1; done
+  pack
+}
+# `box_deck NAME NX NY NZ [STEPS [nosource]]`: OUT_DIR/NAME.toml, the bench box's model on NX x NY x
+# NZ cells of 1 mm (default 400 steps; "nosource": without its dipole), no output files.
+box_deck() {
+  python3 - "$out/$1.toml" "$2" "$3" "$4" "${5:-400}" "${6:-}" <<'PY'
+import re, sys
+path, n, steps, nosource = sys.argv[1], [int(x) for x in sys.argv[2:5]], sys.argv[5], sys.argv[6]
+s = open("inputs/bench_box.toml").read()
+s = s.replace("cells = [512, 512, 512]", f"cells = [{n[0]}, {n[1]}, {n[2]}]").replace("steps = 100 ", f"steps = {steps} ")
+def scale(m):
+    v = [float(x) for x in m.group(2).split(",")]
+    return m.group(1) + "[" + ", ".join(f"{x / 0.512 * n[i] * 1e-3:.9g}" for i, x in enumerate(v)) + "]"
+s = re.sub(r"^((?:lower|upper) = )\[([^\]]*)\]", scale, s, flags=re.M)
+centre = ", ".join(f"{(c / 2 + 0.5) * 1e-3:.9g}" for c in n)
+s = re.sub(r"^position = \[[^\]]*\]", f"position = [{centre}]", s, flags=re.M)
+if nosource == "nosource":
+    s = s[: s.index("[[source]]")] + s[s.index("[output]"):]
+open(path, "w").write(s)
+PY
+}
+# `box_run NAME DECK [VAR=VALUE...] -- ARGS...`: yeex run of OUT_DIR/DECK.toml under the
+# environment, as NAME (its summary's stepping line is the rate).
+box_run() {
+  local name=$1 deck=$2 envs=()
+  shift 2
+  while (($#)) && [[ $1 != -- ]]; do envs+=("$1"); shift; done
+  shift
+  run "$name" 120 env "${envs[@]}" "$b/yeex" run "$out/$deck.toml" --engine cuda --output "$out/o_$name" "$@"
+  rm -rf "$out/o_$name"
+}

@@ -217,6 +217,25 @@ TEST(MultiGpu, GraphReplaysAnyBlockBitForBit) {
       }
 }
 
+// The cuda engine launches its kernels as programmatic dependent launches on Hopper and later
+// (cuda_engine.cu, dependent_launch), each kernel waiting for the ones ahead of it before it
+// touches memory; every other test runs that way. Here the plain launches (YEEX_PDL=0) against
+// that reference: one GPU, and the border-first backends with CPML (the shell stream forked),
+// replayed graphs included.
+TEST(MultiGpu, PlainLaunchesGiveTheSameBits) {
+  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
+  reference(), cpml_reference();  // with dependent launches
+  const testing::ScopedEnvironmentVariable plain("YEEX_PDL", "0");
+  const testing::ScopedEnvironmentVariable fork("YEEX_CPML_FORK_NODES", "0");
+  for (int slabs : {1, 4})
+    for (const auto& [exchange, depth] : {std::pair{"host-staged", 1}, std::pair{"overlap", 1}, std::pair{"b2r", 2},
+                                          std::pair{"graph", 1}, std::pair{"graph", 3}}) {
+      SCOPED_TRACE(std::string(exchange) + " on " + std::to_string(slabs) + " slabs, R = " + std::to_string(depth));
+      expect_matches_one_gpu({exchange, slabs, depth}, contract_deck(), reference);
+      expect_matches_one_gpu({exchange, slabs, depth}, cpml_contract_deck(), cpml_reference);
+    }
+}
+
 // Every bulk sweep's CPML shell on the engine's shell stream (forced: the contract's decks are
 // below the size that forks), under the border-first backends whose lanes it joins back into.
 TEST(MultiGpu, CpmlShellStreamMatchesOneGpu) {
