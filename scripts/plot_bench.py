@@ -5,7 +5,8 @@ that `yeex bench --json FILE` writes.
     scripts/plot_bench.py results/.../bench.json [--out DIR]
 
 Writes DIR/efficiency_<scaling>_<size>.png for every scaling and size in the file (DIR defaults
-to the JSON's folder). Needs matplotlib (pip install matplotlib).
+to the JSON's folder); a bench of a deck on its own grid (size 0) is named by that grid,
+efficiency_<scaling>_<nx>x<ny>x<nz>.png. Needs matplotlib (pip install matplotlib).
 """
 import argparse
 import json
@@ -48,13 +49,15 @@ def main():
     out_dir = args.out or args.json.parent
     out_dir.mkdir(parents=True, exist_ok=True)
     gpus = ", ".join(g["name"] for g in data["provenance"].get("gpus", [])[:1]) or data["engine"]
+    t1_grid = {r["size"]: r["grid"] for r in data["rows"] if r["exchange"] == "-"}
     for (scaling, size), lines in sorted(series(data["rows"]).items()):
         fig, (eff, rate) = plt.subplots(1, 2, figsize=(11, 4.2))
         for name, points in sorted(lines.items()):
             n = [p[0] for p in points]
             eff.plot(n, [100 * p[1] for p in points], marker="o", label=name)
             rate.plot(n, [p[2] for p in points], marker="o", label=name)
-        grid = f"{size}^3 total" if scaling == "strong" else f"{size}^3 per device"
+        name = f"{size}^3" if size else "x".join(str(n) for n in t1_grid[size])
+        grid = f"{name} total" if scaling == "strong" else f"{name} per device"
         eff.set(xlabel="devices", ylabel=f"{scaling} efficiency (%)", title=f"{scaling} scaling, {grid}")
         rate.set(xlabel="devices", ylabel="Gcells/s", title=f"throughput ({gpus}, {data['precision']})")
         for ax in (eff, rate):
@@ -63,7 +66,7 @@ def main():
         eff.axhline(100, color="grey", lw=0.8)
         eff.legend(fontsize=8)
         fig.tight_layout()
-        path = out_dir / f"efficiency_{scaling}_{size}.png"
+        path = out_dir / f"efficiency_{scaling}_{size if size else name}.png"
         fig.savefig(path, dpi=110)
         plt.close(fig)
         print(path)

@@ -416,6 +416,12 @@ void refuse_repeats(const std::string& option, const std::vector<T>& values) {
     }
 }
 
+// A bench grid as the user named it: "--size N", or the deck's own grid.
+std::string grid_label(Index size, const GridShape& grid) {
+  if (size > 0) return "--size " + std::to_string(size);
+  return "the deck's grid " + std::to_string(grid.nx) + " x " + std::to_string(grid.ny) + " x " + std::to_string(grid.nz);
+}
+
 // A bench whose every requested row would be skipped (more slabs than planes, a halo deeper than
 // a slab, a backend that cannot run here) is bad input, not a table of "skipped" lines.
 void refuse_if_nothing_runs(const BenchConfig& b) {
@@ -425,7 +431,7 @@ void refuse_if_nothing_runs(const BenchConfig& b) {
     const std::string reason = row_unavailable(b, row);
     if (reason.empty()) return;
     if (why.empty())
-      why = row.exchange + ", " + std::to_string(row.count) + " device(s), --size " + std::to_string(row.size) + ": " + reason;
+      why = row.exchange + ", " + std::to_string(row.count) + " device(s), " + grid_label(row.size, row.grid) + ": " + reason;
   }
   throw UsageError("none of the requested rows can run here (" + why + ")");
 }
@@ -557,9 +563,9 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
     b.sizes = o.sizes;
     if (o.deck) {
       b.deck = parse_deck_file(*o.deck);
-      if (o.sizes.empty()) b.sizes = {b.deck->grid.nx};
+      if (o.sizes.empty()) b.own_grid = b.deck->grid;
     }
-    if (b.sizes.empty()) b.sizes = {256};
+    if (b.sizes.empty() && !b.own_grid) b.sizes = {256};
     b.devices = pool.devices;
     b.processes = world;
     // The most devices (CPU engines: slabs, --subdomains, default 4) a row may use.
@@ -596,12 +602,12 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
     b.steps = o.steps;
     b.warmup = o.warmup;
     b.repeats = o.repeats;
-    for (Index n : b.sizes) {
-      const Index largest = b.weak ? n * b.counts.back() : n;
-      const std::size_t need = bytes_per_process(estimate_engine_bytes(bench_deck({n, n, largest}, 1, b.cpml_cells), b.precision_bits),
+    for (const auto& [n, grid] : bench_grids(b)) {
+      const GridShape largest = b.weak ? weak_grid(grid, b.counts.back()) : grid;
+      const std::size_t need = bytes_per_process(estimate_engine_bytes(bench_deck(largest, 1, b.cpml_cells), b.precision_bits),
                                                  pool, b.counts.back());
       const std::size_t have = available_memory(b.engine, b.devices.empty() ? 0 : b.devices.front());
-      if (need > have) throw UsageError("--size " + std::to_string(n) + ": needs about " + gib(need) + ", " + gib(have) + " available");
+      if (need > have) throw UsageError(grid_label(n, grid) + ": needs about " + gib(need) + ", " + gib(have) + " available");
     }
     if (o.json && root) check_output_file(*o.json, "--json");
     refuse_if_nothing_runs(b);
@@ -634,7 +640,9 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
   } else {
     if (b.cpml_cells > 0) std::printf("# CPML of %lld cells on all six faces (instead of PEC walls)\n", (long long)b.cpml_cells);
     std::printf("# yeex bench: %s, %s engine, %s, median of %d x %lld steps after %lld warm-up\n",
-                b.deck ? ("deck '" + b.deck->title + "' stretched onto each grid").c_str() : "PEC box with one dielectric block",
+                !b.deck       ? "PEC box with one dielectric block"
+                : b.own_grid ? ("deck '" + b.deck->title + "' on its own grid").c_str()
+                              : ("deck '" + b.deck->title + "' stretched onto each grid").c_str(),
                 b.engine.c_str(), b.precision_bits == 64 ? "float64" : "float32", b.repeats, (long long)b.steps,
                 (long long)b.warmup);
     std::printf("# memory copy bandwidth of one device: %.0f GB/s (read + write); effective GB/s = %d B/cell/step x Gcells/s per device\n",
@@ -643,7 +651,7 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
     if (world)
       std::printf("# MPI mode: %d ranks (%s), one %s each; a row of N uses ranks 0..N-1 while the others wait\n",
                   world->size(), mpi_library_version().c_str(), b.engine == "cuda" ? "GPU" : "z-slab");
-    std::printf("# strong efficiency = T1 / (N x TN) on the same global grid; weak = T1 / TN with N^3 per device; T1 measured in this run\n");
+    std::printf("# strong efficiency = T1 / (N x TN) on the same global grid; weak = T1 / TN with T1's grid per device (stacked along z); T1 measured in this run\n");
     std::printf("# eff.: T1 = the engine on 1 device (the '-' row); own: T1 = the backend's own 1-device row (what adding devices costs it)\n");
     std::printf("# exchange, wait: per step, slowest device, synchronous backends only (host clock)\n");
     if (sweep)
@@ -660,6 +668,7 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
   const auto report = [&](const BenchRow& r) {
     if (!root) return;
     const std::string grid = std::to_string(r.grid.nx) + "x" + std::to_string(r.grid.ny) + "x" + std::to_string(r.grid.nz);
+    const std::string size = r.size > 0 ? std::to_string(r.size) : "deck";  // the deck's own grid
     const double per_device = r.gcells_per_second * bytes / r.count;
     const double prediction = predicted(r);
     if (o.csv)
@@ -669,11 +678,11 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
                   std::isnan(prediction) ? "" : format("%.6e", prediction).c_str(), r.wait_per_step, r.efficiency,
                   std::isnan(r.own_efficiency) ? "" : format("%.4f", r.own_efficiency).c_str(), per_device, r.skipped.c_str());
     else if (!r.skipped.empty())
-      std::printf("%-7s %6lld %-15s %-12s %4d   skipped: %s\n", r.scaling.c_str(), (long long)r.size, grid.c_str(),
+      std::printf("%-7s %6s %-15s %-12s %4d   skipped: %s\n", r.scaling.c_str(), size.c_str(), grid.c_str(),
                   r.exchange.c_str(), r.count, r.skipped.c_str());
     else
-      std::printf("%-7s %6lld %-15s %-12s %4d %10.4f %9.2f %9.4f %9s %9.4f %6.1f%% %7s %9.0f\n", r.scaling.c_str(),
-                  (long long)r.size, grid.c_str(), (r.exchange + (r.halo_depth > 1 ? " R" + std::to_string(r.halo_depth) : "")).c_str(),
+      std::printf("%-7s %6s %-15s %-12s %4d %10.4f %9.2f %9.4f %9s %9.4f %6.1f%% %7s %9.0f\n", r.scaling.c_str(),
+                  size.c_str(), grid.c_str(), (r.exchange + (r.halo_depth > 1 ? " R" + std::to_string(r.halo_depth) : "")).c_str(),
                   r.count, r.seconds_per_step * 1e3, r.gcells_per_second, r.exchange_per_step * 1e3,
                   std::isnan(prediction) ? "-" : format("%.4f", prediction * 1e3).c_str(), r.wait_per_step * 1e3,
                   100 * r.efficiency, std::isnan(r.own_efficiency) ? "-" : format("%.1f%%", 100 * r.own_efficiency).c_str(),

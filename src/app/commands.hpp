@@ -48,7 +48,7 @@ struct RunOptions {
 struct BenchOptions {
   SplitOptions split;                  // engine, GPUs (the pool), backends via `exchanges`
   std::string precision = "f32";
-  std::vector<Index> sizes{256};      // with `deck`: default the deck's own nx
+  std::vector<Index> sizes{256};      // cube edges; empty with `deck`: the deck's own grid
   std::optional<std::filesystem::path> deck;  // bench this deck's model instead of the built-in box
   std::vector<int> counts;             // device or slab counts; default 1 and every power of 2 up to the pool
   std::vector<std::string> exchanges;  // default: every backend of the catalogue

@@ -174,16 +174,16 @@ int main(int argc, char** argv) {
                         "engine --subdomains, default 4)")
       ->delimiter(',')
       ->check(whole_number(1));
-  bench_cmd->add_option("--scaling", bench.scaling, "strong (fixed global grid), weak (size^3 per device) or both")
+  bench_cmd->add_option("--scaling", bench.scaling, "strong (fixed global grid), weak (each --size cube, or the --deck's grid, per device) or both")
       ->check(CLI::IsMember({"strong", "weak", "both"}))->capture_default_str();
   bench_cmd->add_option("--precision", bench.precision, "Field precision")->check(CLI::IsMember(precisions))->capture_default_str();
   bench.sizes.clear();
   std::string bench_deck_path;
   auto* bench_deck_option = bench_cmd->add_option("--deck", bench_deck_path,
-                        "Bench this deck's model (e.g. inputs/bench_box.toml) instead of the built-in box, stretched onto "
-                        "each --size (default: the deck's own size)")
+                        "Bench this deck's model (e.g. inputs/bench_box.toml) instead of the built-in box: on the deck's "
+                        "own grid, or stretched onto each --size cube")
       ->check(CLI::ExistingFile);
-  bench_cmd->add_option("--size", bench.sizes, "Cube edge(s) in cells (default 256, or the --deck's nx)")
+  bench_cmd->add_option("--size", bench.sizes, "Cube edge(s) in cells (default 256; with --deck, the deck's own grid)")
       ->check(whole_number(8, 4096));
   bench_cmd->add_option("--steps", bench.steps, "Steps per timed repeat")->check(whole_number(1, 1000000))->capture_default_str();
   bench_cmd->add_option("--warmup", bench.warmup, "Untimed steps first")->check(whole_number(0, 1000000))->capture_default_str();

@@ -121,14 +121,23 @@ std::string row_unavailable(const BenchConfig& b, const BenchRow& row) {
   return why.empty() ? "" : "--exchange " + row.exchange + ": " + why;
 }
 
+std::vector<BenchGrid> bench_grids(const BenchConfig& b) {
+  if (b.own_grid) return {{0, *b.own_grid}};
+  std::vector<BenchGrid> grids;
+  for (Index n : b.sizes) grids.push_back({n, {n, n, n}});
+  return grids;
+}
+
+GridShape weak_grid(const GridShape& grid, int count) { return {grid.nx, grid.ny, grid.nz * count}; }
+
 std::vector<BenchRow> plan_bench(const BenchConfig& b) {
   std::vector<BenchRow> rows;
-  for (Index n : b.sizes) {
-    // T1: one device, N^3 cells; it is the baseline of both scalings.
+  for (const auto& [n, grid] : bench_grids(b)) {
+    // T1: one device, the grid itself; it is the baseline of both scalings.
     BenchRow base;
     base.scaling = b.strong ? "strong" : "weak";
     base.size = n;
-    base.grid = {n, n, n};
+    base.grid = grid;
     base.exchange = "-";
     rows.push_back(base);
     for (const char* scaling : {"strong", "weak"}) {
@@ -141,7 +150,7 @@ std::vector<BenchRow> plan_bench(const BenchConfig& b) {
           BenchRow row;
           row.scaling = scaling;
           row.size = n;
-          row.grid = scaling == std::string("strong") ? GridShape{n, n, n} : GridShape{n, n, n * count};
+          row.grid = scaling == std::string("strong") ? grid : weak_grid(grid, count);
           row.exchange = exchange;
           row.count = count;
           row.halo_depth = exchange == "b2r" ? b.halo_depth : b.transport_halo_depth;

@@ -31,6 +31,7 @@ struct BenchConfig {
   std::string engine = "host";
   int precision_bits = 32;
   std::vector<Index> sizes{256};        // cube edge: the global grid (strong) or per device (weak)
+  std::optional<GridShape> own_grid;    // instead of the cubes: the deck's own grid (see bench_grids)
   std::optional<Deck> deck;             // the problem (stretched onto each grid); unset: bench_deck()
   std::vector<int> counts{1};           // devices (cuda) or host slabs; 1 is always measured
   std::vector<int> devices;             // cuda: the GPUs to use, in order (count N takes the first N)
@@ -49,7 +50,7 @@ struct BenchConfig {
 
 struct BenchRow {
   std::string scaling;   // "strong" or "weak"
-  Index size = 0;        // cube edge as given
+  Index size = 0;        // cube edge as given; 0: the deck's own grid (BenchConfig::own_grid)
   GridShape grid;        // global grid of this row
   std::string exchange;  // "-" for the 1-device baseline
   std::string exchange_choices;  // what the backend chose while it ran (HaloExchange::choices)
@@ -65,6 +66,17 @@ struct BenchRow {
   double own_efficiency = std::numeric_limits<double>::quiet_NaN();  // against this backend's own 1-device row (NaN: none)
   std::string skipped;    // why the row did not run, if it did not
 };
+
+// The grids of a bench, each with its cube edge: the config's own_grid (edge 0) where it has one,
+// else a cube per size. Each is the global grid in strong scaling and a device's share in weak
+// scaling, where N devices stack N of them along z.
+struct BenchGrid {
+  Index size = 0;
+  GridShape grid;
+};
+std::vector<BenchGrid> bench_grids(const BenchConfig& config);
+// A grid's share of `count` devices in weak scaling: `grid` stacked `count` times along z.
+GridShape weak_grid(const GridShape& grid, int count);
 
 // The rows run_bench measures, in its order, unmeasured: per size the engine's 1-device row
 // (exchange "-"), then each scaling's rows of every backend and count.

@@ -204,6 +204,38 @@ TEST(Cli, ExchangeListAndBench) {
   EXPECT_THAT(bench.output, HasSubstr(" own "));
 }
 
+// `bench --deck` without --size runs the deck on its own grid (cavity.toml: 25 x 10 x 30): T1 and
+// the strong rows on it, the weak rows on it stacked along z; with --size, on cubes stretched from
+// it. The table names the deck's grid "deck" in the size column, the JSON size 0.
+TEST(Cli, BenchRunsADeckOnItsOwnGrid) {
+  ScratchDir out;
+  const std::string deck = source_path("inputs/cavity.toml");
+  const auto own = run_yeex("bench --deck " + deck + " --engine host --counts 1,2 --scaling both --steps 2 --warmup 1 "
+                            "--repeats 1 --exchanges host-staged --json " + (out / "own.json").string());
+  ASSERT_EQ(own.exit_code, 0) << own.output;
+  EXPECT_THAT(own.output, HasSubstr("on its own grid"));
+  EXPECT_THAT(own.output, HasSubstr("deck 25x10x30"));
+  std::map<std::string, std::vector<Index>> grids;  // "scaling devices" -> grid
+  const auto own_json = read_json(out / "own.json");
+  for (const auto& row : own_json["rows"]) {
+    EXPECT_EQ(row["size"], 0) << row.dump();
+    EXPECT_EQ(row["skipped"], "") << row.dump();
+    grids[row["scaling"].get<std::string>() + " " + std::to_string(row["devices"].get<int>())] = row["grid"].get<std::vector<Index>>();
+  }
+  EXPECT_EQ(grids["strong 1"], (std::vector<Index>{25, 10, 30}));
+  EXPECT_EQ(grids["strong 2"], (std::vector<Index>{25, 10, 30}));
+  EXPECT_EQ(grids["weak 2"], (std::vector<Index>{25, 10, 60}));
+  const auto cube = run_yeex("bench --deck " + deck + " --engine host --size 12 --counts 2 --steps 2 --warmup 1 "
+                             "--repeats 1 --exchanges host-staged --json " + (out / "cube.json").string());
+  ASSERT_EQ(cube.exit_code, 0) << cube.output;
+  EXPECT_THAT(cube.output, HasSubstr("stretched onto each grid"));
+  const auto cube_json = read_json(out / "cube.json");
+  for (const auto& row : cube_json["rows"]) {
+    EXPECT_EQ(row["size"], 12) << row.dump();
+    EXPECT_EQ(row["grid"], (std::vector<Index>{12, 12, 12})) << row.dump();
+  }
+}
+
 TEST(Cli, BenchRecordsTopologyAndReadsAP2PSweep) {
   ScratchDir out;
   write_file(out / "p2p.json",
