@@ -279,20 +279,7 @@ final_report() {
 # deck NAME.toml instead, as NAME_BIN_REP).
 # `quarter_deck [NZ [NAME]]` writes the same with NZ planes (default 32) as OUT_DIR/NAME.toml (default
 # quarter). `env_bin NAME VAR=VALUE...` writes $b/NAME: $b/yeex under the environment VAR=VALUE.
-quarter_deck() {
-  python3 - "$out/${2:-quarter}.toml" "${1:-32}" <<'PY'
-import re, sys
-nz = int(sys.argv[2])
-s = open("inputs/bench_box.toml").read()
-s = s.replace("cells = [512, 512, 512]", f"cells = [128, 128, {nz}]").replace("steps = 100 ", "steps = 20000 ")
-size = [0.128, 0.128, nz * 1e-3]
-def scale(m):
-    v = [float(x) for x in m.group(2).split(",")]
-    return m.group(1) + "[" + ", ".join(f"{x / 0.512 * size[i]:.6g}" for i, x in enumerate(v)) + "]"
-s = re.sub(r"^((?:lower|upper|position) = )\[([^\]]*)\]", scale, s, flags=re.M)
-open(sys.argv[1], "w").write(s)
-PY
-}
+quarter_deck() { box_deck "${2:-quarter}" 128 128 "${1:-32}" 20000; }
 env_bin() {
   local name=$1
   shift
@@ -441,7 +428,8 @@ machine_and_tests() {
   pack
 }
 # `box_deck NAME NX NY NZ [STEPS [nosource]]`: OUT_DIR/NAME.toml, the bench box's model on NX x NY x
-# NZ cells of 1 mm (default 400 steps; "nosource": without its dipole), no output files.
+# NZ cells (default 400 steps; "nosource": without its dipole), no output files: every position
+# scaled with the box (the cell sizes stay 1 mm). quarter_deck is one of them.
 box_deck() {
   python3 - "$out/$1.toml" "$2" "$3" "$4" "${5:-400}" "${6:-}" <<'PY'
 import re, sys
@@ -450,10 +438,8 @@ s = open("inputs/bench_box.toml").read()
 s = s.replace("cells = [512, 512, 512]", f"cells = [{n[0]}, {n[1]}, {n[2]}]").replace("steps = 100 ", f"steps = {steps} ")
 def scale(m):
     v = [float(x) for x in m.group(2).split(",")]
-    return m.group(1) + "[" + ", ".join(f"{x / 0.512 * n[i] * 1e-3:.9g}" for i, x in enumerate(v)) + "]"
-s = re.sub(r"^((?:lower|upper) = )\[([^\]]*)\]", scale, s, flags=re.M)
-centre = ", ".join(f"{(c / 2 + 0.5) * 1e-3:.9g}" for c in n)
-s = re.sub(r"^position = \[[^\]]*\]", f"position = [{centre}]", s, flags=re.M)
+    return m.group(1) + "[" + ", ".join(f"{x / 0.512 * n[i] * 1e-3:.6g}" for i, x in enumerate(v)) + "]"
+s = re.sub(r"^((?:lower|upper|position) = )\[([^\]]*)\]", scale, s, flags=re.M)
 if nosource == "nosource":
     s = s[: s.index("[[source]]")] + s[s.index("[output]"):]
 open(path, "w").write(s)

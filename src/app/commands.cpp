@@ -561,11 +561,8 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
     b.engine = pool.engine;
     b.precision_bits = precision_bits(o.precision);
     b.sizes = o.sizes;
-    if (o.deck) {
-      b.deck = parse_deck_file(*o.deck);
-      if (o.sizes.empty()) b.own_grid = b.deck->grid;
-    }
-    if (b.sizes.empty() && !b.own_grid) b.sizes = {256};
+    if (o.deck) b.deck = parse_deck_file(*o.deck);
+    if (b.sizes.empty() && !b.deck) b.sizes = {256};  // with a deck: its own grid (bench_grids)
     b.devices = pool.devices;
     b.processes = world;
     // The most devices (CPU engines: slabs, --subdomains, default 4) a row may use.
@@ -640,9 +637,9 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
   } else {
     if (b.cpml_cells > 0) std::printf("# CPML of %lld cells on all six faces (instead of PEC walls)\n", (long long)b.cpml_cells);
     std::printf("# yeex bench: %s, %s engine, %s, median of %d x %lld steps after %lld warm-up\n",
-                !b.deck       ? "PEC box with one dielectric block"
-                : b.own_grid ? ("deck '" + b.deck->title + "' on its own grid").c_str()
-                              : ("deck '" + b.deck->title + "' stretched onto each grid").c_str(),
+                !b.deck           ? "PEC box with one dielectric block"
+                : b.sizes.empty() ? ("deck '" + b.deck->title + "' on its own grid").c_str()
+                                  : ("deck '" + b.deck->title + "' stretched onto each grid").c_str(),
                 b.engine.c_str(), b.precision_bits == 64 ? "float64" : "float32", b.repeats, (long long)b.steps,
                 (long long)b.warmup);
     std::printf("# memory copy bandwidth of one device: %.0f GB/s (read + write); effective GB/s = %d B/cell/step x Gcells/s per device\n",

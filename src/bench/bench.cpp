@@ -122,7 +122,7 @@ std::string row_unavailable(const BenchConfig& b, const BenchRow& row) {
 }
 
 std::vector<BenchGrid> bench_grids(const BenchConfig& b) {
-  if (b.own_grid) return {{0, *b.own_grid}};
+  if (b.sizes.empty() && b.deck) return {{0, b.deck->grid}};
   std::vector<BenchGrid> grids;
   for (Index n : b.sizes) grids.push_back({n, {n, n, n}});
   return grids;

@@ -30,8 +30,7 @@ Deck stretch_deck(const Deck& base, const GridShape& grid, Index steps);
 struct BenchConfig {
   std::string engine = "host";
   int precision_bits = 32;
-  std::vector<Index> sizes{256};        // cube edge: the global grid (strong) or per device (weak)
-  std::optional<GridShape> own_grid;    // instead of the cubes: the deck's own grid (see bench_grids)
+  std::vector<Index> sizes{256};        // cube edges (see bench_grids); empty with a deck: its own grid
   std::optional<Deck> deck;             // the problem (stretched onto each grid); unset: bench_deck()
   std::vector<int> counts{1};           // devices (cuda) or host slabs; 1 is always measured
   std::vector<int> devices;             // cuda: the GPUs to use, in order (count N takes the first N)
@@ -50,7 +49,7 @@ struct BenchConfig {
 
 struct BenchRow {
   std::string scaling;   // "strong" or "weak"
-  Index size = 0;        // cube edge as given; 0: the deck's own grid (BenchConfig::own_grid)
+  Index size = 0;        // cube edge as given; 0: the deck's own grid (bench_grids)
   GridShape grid;        // global grid of this row
   std::string exchange;  // "-" for the 1-device baseline
   std::string exchange_choices;  // what the backend chose while it ran (HaloExchange::choices)
@@ -67,8 +66,8 @@ struct BenchRow {
   std::string skipped;    // why the row did not run, if it did not
 };
 
-// The grids of a bench, each with its cube edge: the config's own_grid (edge 0) where it has one,
-// else a cube per size. Each is the global grid in strong scaling and a device's share in weak
+// The grids of a bench, each with its cube edge: a cube per size, or, with a deck and no sizes,
+// the deck's own grid (edge 0). Each is the global grid in strong scaling and a device's share in weak
 // scaling, where N devices stack N of them along z.
 struct BenchGrid {
   Index size = 0;

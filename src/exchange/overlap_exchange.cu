@@ -359,8 +359,8 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
 
   std::string name_;
   bool staged_;  // OverlapTransport::staged
-  bool kernel_;  // OverlapTransport::peer_kernel
-  std::vector<std::array<PushLaunch, kHaloPhaseCount>> push_runs_;  // [sender][phase], peer_kernel only
+  bool kernel_;  // OverlapTransport::peer_kernel or peer_flags: the push kernel
+  std::vector<std::array<PushLaunch, kHaloPhaseCount>> push_runs_;  // [sender][phase], the push kernel's only
   std::vector<std::array<std::vector<Push>, kHaloPhaseCount>> pushes_;  // [sender][phase]
   // [sender][phase]: its pushes landed (staged: in its buffers); none with peer_flags (counters)
   std::vector<std::array<Event, kHaloPhaseCount>> pushed_;
