@@ -16,9 +16,11 @@
 // border tile fences its stores out to system scope and counts the tile (a device-scope
 // counter); the block that counts the plane's last tile publishes the step to
 // the neighbour at once, while the rest of the GPU sweeps its bulk. The neighbour's flag hop and
-// its polling hide behind that bulk, and a step needs two grid.sync()s (three with sources, one
-// more for each further source on one node), plus one per band of 64 planes in a long sweep (see
-// sweep: they keep the blocks from drifting apart; band_planes).
+// its polling hide behind that bulk, and a step needs two grid.sync()s, plus one per band of 64
+// planes in a long sweep (see sweep: they keep the blocks from drifting apart; band_planes). In
+// one form of the kernel the E sweep adds a subdomain's sources itself where it has a few
+// (add_sweep_sources); else they go in rounds after it, a grid.sync() before each (one, plus one
+// for each further source on a node).
 //
 // Synchronisation: grid.sync() between phases on a GPU. Between GPUs, two counters in each
 // subdomain's own memory, holding absolute step numbers, each written by one neighbour only:
@@ -32,9 +34,9 @@
 // reads it: only a sweep's border tiles read a ghost plane (the update of plane k reads the other
 // field at k+1 for H, k-1 for E), and a subdomain publishes to the neighbour that writes its
 // ghost only after its own border tiles are done; the neighbour writes the next version of the
-// ghost in its next sweep, after it saw that. A source on a sent E plane changes it after the E
-// sweep: the thread that adds it stores the sum into the neighbour too, and that step's E plane
-// is published after the sources (late), by the leader, after a grid.sync().
+// ghost in its next sweep, after it saw that. A source the rounds add on a sent E plane changes
+// it after the E sweep: the thread that adds it stores the sum into the neighbour too, and that
+// step's E plane is published after the sources (late), by the leader, after a grid.sync().
 // The counters persist, so a call that continues the previous one starts without any host
 // synchronisation; the first call, or one whose first step does not follow the last, re-seeds:
 // two team barriers around a cudaMemcpyPeer of each sent plane, E and H, and a reset of the
@@ -154,6 +156,7 @@ struct PlanePush {
 // from L2, and the sweep was 20 % slower than the engine's (3.01 against 2.52 ms at 512^3).
 constexpr int kTileX = 32;
 constexpr unsigned kBandPlanes = 64;
+constexpr int kSweepSources = 4;
 
 // The loop divides nothing: a block's tile advances by the grid's block count, worked out on the
 // host as a step in (tile x, tile y, plane) with carries. The planes run upwards, or downwards
@@ -211,6 +214,10 @@ unsigned band_planes(unsigned tiles_per_plane, unsigned planes, unsigned blocks)
 // moves only the speed. Every subdomain runs the same trial schedule (trial steps from the largest
 // subdomain), so on several GPUs each trial times the whole team in one form, and the team's times
 // (each form's slowest subdomain) choose one form for all (agree).
+// Since the twentieth session the called form also adds a subdomain's few sources in its E sweep
+// where it can (sweep sources, add_sweep_sources), which saves the rounds' grid.sync(); the
+// inlined form keeps the rounds. Compiled into the inlined form too, that code made coop on one
+// H200 1.4 % slower at 512^3 (2.646 against 2.610 ms a step; results/2026-11-26-session20, call 3).
 // YEEX_COOP_CALL_SOURCES=0|1 fixes the form (no trials); YEEX_COOP_TUNE_LOG=1 prints each
 // subdomain's trial times and choice on stderr; YEEX_COOP_TRIAL_STEPS=N sets the steps per trial
 // (the tests split calls into trials with it).
@@ -243,6 +250,36 @@ SweepPlan make_sweep_plan(const FieldLayout& L, const NodeRange& r, unsigned blo
 // The local plane a sweep runs first.
 Index first_plane(const SweepPlan& s) { return s.downward ? s.k0 + Index(s.nz) - 1 : s.k0; }
 
+// A tile's place in the order of a sweep (tiles in x, then y, then planes in sweep order).
+__host__ __device__ __forceinline__ unsigned tile_key(const SweepPlan& s, unsigned tile_x, unsigned tile_y, unsigned k) {
+  return (k * s.tiles_y + tile_y) * s.tiles_x + tile_x;
+}
+
+// Where the E sweep `e` (tiles of kTileX x tile_y nodes) updates each of `sources`: its tile
+// (tile_key) and the thread of the tile's block at its node, for the sweep sources
+// (add_sweep_sources); none when there are more than kSweepSources sources or one lies outside the
+// sweep: then they go in rounds after the sweep (so do sources on a sent E plane: set_up).
+// YEEX_COOP_SWEEP_SOURCES=0 always takes the rounds.
+struct SweepSourcePlace {
+  unsigned key, thread;
+};
+std::vector<SweepSourcePlace> sweep_source_places(const FieldLayout& L, const SweepPlan& e, int tile_y,
+                                                  const std::vector<PointSource>& sources) {
+  if (const char* knob = std::getenv("YEEX_COOP_SWEEP_SOURCES"); knob && std::atoi(knob) == 0) return {};
+  if (sources.size() > static_cast<std::size_t>(kSweepSources)) return {};
+  std::vector<SweepSourcePlace> places;
+  for (const PointSource& source : sources) {
+    const Index in_plane = source.offset % L.pitch_z;
+    const Index i = in_plane % L.pitch_y - L.origin_x - e.i0, j = in_plane / L.pitch_y - L.origin_y - e.j0;
+    const Index k = source.offset / L.pitch_z - L.origin_z - e.k0;
+    if (i < 0 || i >= e.nx || j < 0 || j >= e.ny || k < 0 || k >= Index(e.nz)) return {};
+    const auto plane = static_cast<unsigned>(e.downward ? Index(e.nz) - 1 - k : k);
+    places.push_back({tile_key(e, static_cast<unsigned>(i / kTileX), static_cast<unsigned>(j / tile_y), plane),
+                      static_cast<unsigned>(i % kTileX + j % tile_y * kTileX)});
+  }
+  return places;
+}
+
 // Everything one subdomain's kernel needs, passed by value (__grid_constant__).
 template <typename Real>
 struct CoopKernelParams {
@@ -255,6 +292,12 @@ struct CoopKernelParams {
   int source_count;
   int source_rounds;           // 1 unless sources share a node (PointSource)
   const Real* source_samples;  // [step][source]
+  // Sweep sources (see add_sweep_sources): with sweep_sources = source_count, source q lies in the
+  // E sweep's tile source_key[q] (tile_key), on the node of thread source_thread[q] of the block
+  // that sweeps it (0: the sources go in rounds after the sweep).
+  int sweep_sources;
+  unsigned source_key[kSweepSources];
+  unsigned source_thread[kSweepSources];
   const ProbePoint* probes;
   int probe_count;
   Real* probe_buffer;  // [slot][probe]: slot 0 holds step probe_first (the advance() call's first)
@@ -389,6 +432,25 @@ __device__ __forceinline__ Index update_tile_node(const CoopKernelParams<Real>& 
   return c;
 }
 
+// Sweep sources (the called form of the kernel): when a subdomain has at most kSweepSources
+// sources, all inside its E sweep (sweep_source_places) and none on a node of the E plane it
+// sends, the E sweep adds them itself, without the rounds' grid.sync(): after the sweep, the
+// thread that updated a source's node (in the block that swept its tile: tile_key % blocks) adds
+// the source to it, in the order of the sources (the rounds' order for sources on one node). The
+// same sums in the same order as the rounds: the same bits. 128^3 over 4 H200s, one source: 18.1-
+// 18.8 against 19.3-20.0 us a step (results/2026-11-26-session20, calls 3-4). The sweep's loops carry
+// no test: tested in every tile of the bulk loop, the check cost coop on one H200 5 % at 512^3
+// (call 1), and the border tiles' sources added in the border loop, before the push, 2.6 % (call 2).
+template <typename Real>
+__device__ __forceinline__ void add_sweep_sources(const CoopKernelParams<Real>& p, Index n) {
+  for (int q = 0; q < p.sweep_sources; ++q)
+    if (p.source_key[q] % gridDim.x == blockIdx.x && p.source_thread[q] == threadIdx.x) {
+      const PointSource& src = p.sources[q];
+      add_source(component_array(p.fields, src.component)[src.offset], static_cast<Real>(src.coefficient),
+                 p.source_samples[n * p.source_count + q]);
+    }
+}
+
 // One sweep of step n (see SweepPlan): block b takes tiles b, b + grid, b + 2 grid, ... in the
 // sweep's order. The first plane's tiles, when push sends that plane (s.border_tiles), also go to
 // push's receiver, node by node, and are counted (count_border_tile); the bulk follows.
@@ -498,7 +560,12 @@ __global__ void __launch_bounds__(kBlockSize<Real, Cpml>, kMinBlocksPerSm<Real, 
     // first, sources ----
     sample_probes(p, n, rank, false);
     sweep<Real, false, Cpml>(p, p.e_sweep, p.push_e, &p.signals->border_tiles_done[1], n);
-    for (int round = 0; round < p.source_rounds; ++round) {
+    // The form that calls inject_sources adds the sweep sources where there are some; the other
+    // one never: sources in rounds only (see kernel forms).
+    const bool swept = CallSources && p.sweep_sources > 0;
+    if constexpr (CallSources)
+      if (swept) add_sweep_sources(p, n);
+    for (int round = 0; round < (swept ? 0 : p.source_rounds); ++round) {
       grid.sync();
       if constexpr (CallSources)
         inject_sources_call(p, n, rank, round);
@@ -773,6 +840,11 @@ class CoopExchange final : public HaloExchange<Real> {
       if (v.source_count > 0)
         YEEX_CUDA(cudaMemcpy(sources[s].data(), v.sources, sources[s].size() * sizeof(PointSource),
                              cudaMemcpyDeviceToHost));
+      const std::vector<SweepSourcePlace> places =
+          sweep_source_places(v.layout, p.e_sweep, threads / kTileX, sources[s]);
+      p.sweep_sources = static_cast<int>(places.size());
+      for (std::size_t q = 0; q < places.size(); ++q)
+        p.source_key[q] = places[q].key, p.source_thread[q] = places[q].thread;
     }
     // The plan's transfers, each sent by the subdomain that owns its planes.
     for (HaloPhase phase : {HaloPhase::BeforeH, HaloPhase::BeforeE}) {
@@ -811,11 +883,14 @@ class CoopExchange final : public HaloExchange<Real> {
           push.to[push.components] = ctx.engines[t.to]->field_data(c);
           ++push.components;
         }
-        // A source on a sent E plane changes it after the sweep (inject_sources).
+        // A source on a sent E plane changes it after the sweep, which stored it into the
+        // receiver: the rounds add it (inject_sources), and the plane is published late.
         for (const PointSource& source : sources[t.from])
           if (e_planes && source.offset >= push.plane && source.offset < push.plane + push.elements &&
-              std::find(t.components.begin(), t.components.end(), source.component) != t.components.end())
+              std::find(t.components.begin(), t.components.end(), source.component) != t.components.end()) {
             push.late = true;
+            sender.sweep_sources = 0;
+          }
         CoopSignals* theirs = sub_[t.to].signals;
         push.ready = e_planes ? &theirs->e_ready : &theirs->h_ready;
         waits = true;

@@ -268,12 +268,15 @@ TEST(MultiGpu, CoopBandsKeepTheBits) {
 // first launches (kFormTrials in coop_exchange.cu). Here each form runs the whole deck
 // (YEEX_COOP_CALL_SOURCES), and trials of 3 steps (YEEX_COOP_TRIAL_STEPS) split the run's calls
 // into several launches of alternating forms, whose probe samples must land in their own slots;
-// with the contract deck's two sources on one node (a late-pushed plane on 2 and 4 slabs), and with
-// CPML.
+// with the contract deck's two sources on one node (on 2 and 4 slabs on the E plane sent down),
+// and with CPML. The called form adds a slab's sources in its E sweep where it has at most four,
+// none on the plane it sends (sweep sources: on 3 slabs the pair too), else in rounds after it
+// (one slab: six sources; the slabs of the late push), as the inlined form always does;
+// YEEX_COOP_SWEEP_SOURCES=0 takes the rounds in both forms.
 TEST(MultiGpu, CoopFormsAndTrialsKeepTheBits) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
   for (const auto& [knob, value] : {std::pair{"YEEX_COOP_CALL_SOURCES", "0"}, std::pair{"YEEX_COOP_CALL_SOURCES", "1"},
-                                    std::pair{"YEEX_COOP_TRIAL_STEPS", "3"}})
+                                    std::pair{"YEEX_COOP_TRIAL_STEPS", "3"}, std::pair{"YEEX_COOP_SWEEP_SOURCES", "0"}})
     for (int slabs = 1; slabs <= 4; ++slabs) {
       SCOPED_TRACE(std::string(knob) + "=" + value + ", " + std::to_string(slabs) + " slabs");
       const testing::ScopedEnvironmentVariable set(knob, value);
