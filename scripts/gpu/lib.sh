@@ -455,3 +455,21 @@ box_run() {
   run "$name" 120 env "${envs[@]}" "$b/yeex" run "$out/$deck.toml" --engine cuda --output "$out/o_$name" "$@"
   rm -rf "$out/o_$name"
 }
+# --- twentieth session ---
+# `check_and_strong128`: the GPUs into OUT_DIR/machine.txt, scripts/gpu-check.sh, then strong 128^3
+# on 1, 2, 4 GPUs for every backend (400 steps x 9, b2r at R = 2), twice (strong_128_REP); pack.
+check_and_strong128() {
+  nvidia-smi -L > "$out/machine.txt"
+  run gpu_check 300 scripts/gpu-check.sh "$b" "$out/gpu-check"; pack
+  local rep long=("$b/yeex" bench --engine cuda --steps 400 --warmup 50 --repeats 9 --scaling strong)
+  for rep in 1 2; do
+    run "strong_128_$rep" 100 "${long[@]}" --size 128 --counts 1,2,4 --exchanges $all --halo-depth 2 --json "$out/strong_128_$rep.json"; pack
+  done
+}
+# `coop_start`: the GPUs into OUT_DIR/machine.txt, test_multi_gpu's coop cases (coop_tests sweep,
+# FILTER *oop*), and `long`: the arguments of strong 128^3 on 1 and 4 GPUs under coop (400 x 9).
+coop_start() {
+  nvidia-smi -L > "$out/machine.txt"
+  FILTER='*oop*' coop_tests sweep; pack
+  long=(bench --engine cuda --steps 400 --warmup 50 --repeats 9 --scaling strong --size 128 --counts 1,4 --exchanges coop)
+}

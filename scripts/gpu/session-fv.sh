@@ -7,12 +7,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh "$1"
-nvidia-smi -L > "$out/machine.txt"
-run gpu_check 300 scripts/gpu-check.sh "$b" "$out/gpu-check"; pack
-long=("$b/yeex" bench --engine cuda --steps 400 --warmup 50 --repeats 9 --scaling strong)
-for rep in 1 2; do
-  run "strong_128_$rep" 100 "${long[@]}" --size 128 --counts 1,2,4 --exchanges $all --halo-depth 2 --json "$out/strong_128_$rep.json"; pack
-done
+check_and_strong128
 run strong_640 150 "${bench[@]}" --scaling strong --size 640 --counts 1,4 --exchanges host-staged,overlap,graph --json "$out/strong_640.json"
 echo "done ($((SECONDS - t0)) s)" >> "$out/summary.txt"; pack
 cat "$out/summary.txt"

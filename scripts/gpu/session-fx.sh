@@ -9,9 +9,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh "$1"
-nvidia-smi -L > "$out/machine.txt"
-FILTER='*oop*' coop_tests sweep; pack
-long=(bench --engine cuda --steps 400 --warmup 50 --repeats 9 --scaling strong --size 128 --counts 1,4 --exchanges coop)
+coop_start
 for rep in 1 2 3; do
   for bin in yeex yeex-head; do run "strong128_${bin}_$rep" 100 "$b/$bin" "${long[@]}"; done
   pack
