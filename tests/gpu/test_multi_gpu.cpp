@@ -47,9 +47,11 @@ Deck contract_deck() {
   d.geometry.push_back({ShapeKind::box, "lossy", {5e-3, 5e-3, 8e-3}, {30e-3, 25e-3, 38e-3}});
   d.geometry.push_back({ShapeKind::box, "pec", {10e-3, 28e-3, 14e-3}, {20e-3, 29e-3, 33e-3}});
   add_sources(d, {11e-3, 12e-3, 22e-3, 23e-3, 34e-3});
-  // A second source on the node of the one at 23 mm, the first plane of the upper slab on 2 and on
-  // 4 GPUs (an E plane sent down: coop's late push): the engines add the two one after the other
-  // (number_rounds, kernels/engine.hpp).
+  // A second source on the node of the one at 23 mm (Ez), the first plane of the upper slab on 2 and
+  // of the third on 4 GPUs: the engines add the two one after the other (number_rounds,
+  // kernels/engine.hpp). On 4 slabs the Ex source at 12 mm and the Ey one at 34 mm lie on the first
+  // plane of the second and the fourth slab, whose Ex and Ey go down to the neighbour (coop's late
+  // push).
   Source second = d.sources[3];
   second.frequency = 20e9;
   second.amplitude = -0.6;
@@ -268,11 +270,11 @@ TEST(MultiGpu, CoopBandsKeepTheBits) {
 // first launches (kFormTrials in coop_exchange.cu). Here each form runs the whole deck
 // (YEEX_COOP_CALL_SOURCES), and trials of 3 steps (YEEX_COOP_TRIAL_STEPS) split the run's calls
 // into several launches of alternating forms, whose probe samples must land in their own slots;
-// with the contract deck's two sources on one node (on 2 and 4 slabs on the E plane sent down),
-// and with CPML. The called form adds a slab's sources in its E sweep where it has at most four,
-// none on the plane it sends (sweep sources: on 3 slabs the pair too), else in rounds after it
-// (one slab: six sources; the slabs of the late push), as the inlined form always does;
-// YEEX_COOP_SWEEP_SOURCES=0 takes the rounds in both forms.
+// with the contract deck's two sources on one node and its late pushes (on 4 slabs), and with
+// CPML. The called form adds a slab's sources in its E sweep where it has at most four, none on a
+// component of the plane it sends (sweep sources: every slab on 2 and 3 slabs, the pair
+// included), else in rounds after it (one slab: six sources; the two slabs of the late push on 4),
+// as the inlined form always does; YEEX_COOP_SWEEP_SOURCES=0 takes the rounds in both forms.
 TEST(MultiGpu, CoopFormsAndTrialsKeepTheBits) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
   for (const auto& [knob, value] : {std::pair{"YEEX_COOP_CALL_SOURCES", "0"}, std::pair{"YEEX_COOP_CALL_SOURCES", "1"},
@@ -285,14 +287,22 @@ TEST(MultiGpu, CoopFormsAndTrialsKeepTheBits) {
     }
 }
 
-// The run reports the form coop chose and why (run.json's run.exchange_choices, the summary).
+// The run reports the form coop chose and why (run.json's run.exchange_choices, the summary), and
+// on how many of the slabs that hold sources the called form adds them in the E sweep: both of 2;
+// none of 1 (six sources); 2 of 4 (the second and the fourth slab have a source on an Ex or Ey
+// node of the plane they send down).
 TEST(MultiGpu, CoopReportsItsKernelForm) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
   const RunResult timed = run_on(2, "coop", 1);  // 120 steps in calls of 8 and 50: four trials
-  EXPECT_THAT(timed.exchange_choices, ::testing::MatchesRegex("kernel form sources (inlined|called) \\(timed: "
-                                                            "[0-9.]+ us/step inlined, [0-9.]+ called\\)"));
+  EXPECT_THAT(timed.exchange_choices,
+              ::testing::MatchesRegex("kernel form sources (inlined|called) \\(timed: [0-9.]+ us/step inlined, "
+                                      "[0-9.]+ called\\); the called form sweeps the sources of 2 of 2 slabs "
+                                      "with sources"));
   const testing::ScopedEnvironmentVariable fixed("YEEX_COOP_CALL_SOURCES", "1");
-  EXPECT_EQ(run_on(2, "coop", 1).exchange_choices, "kernel form sources called (fixed by YEEX_COOP_CALL_SOURCES)");
+  const std::string called =
+      "kernel form sources called (fixed by YEEX_COOP_CALL_SOURCES); the called form sweeps the sources of ";
+  EXPECT_EQ(run_on(1, "coop", 1).exchange_choices, called + "0 of 1 slab with sources");
+  EXPECT_EQ(run_on(4, "coop", 1).exchange_choices, called + "2 of 4 slabs with sources");
   EXPECT_EQ(run_on(2, "overlap", 1).exchange_choices, "");
 }
 
