@@ -473,3 +473,15 @@ coop_start() {
   FILTER='*oop*' coop_tests sweep; pack
   long=(bench --engine cuda --steps 400 --warmup 50 --repeats 9 --scaling strong --size 128 --counts 1,4 --exchanges coop)
 }
+# `slab_weak EXCHANGES`: OUT_DIR/slab160.toml (the bench box on 640 x 640 x 160, 2000 steps: one
+# GPU's slab of 640^3 over 4) and `weak`: the arguments of weak scaling on it, on 1, 2 and 4 GPUs,
+# for EXCHANGES (the 4-GPU row is 640^3, the slabs stacked along z).
+slab_weak() {
+  box_deck slab160 640 640 160 2000
+  weak=(--deck "$out/slab160.toml" --scaling weak --counts 1,2,4 --exchanges "$1")
+}
+# `slab_start EXCHANGES`: the GPUs into OUT_DIR/machine.txt, then slab_weak EXCHANGES.
+slab_start() {
+  nvidia-smi -L > "$out/machine.txt"
+  slab_weak "$1"
+}

@@ -7,9 +7,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh "$1"
-nvidia-smi -L > "$out/machine.txt"
-box_deck slab160 640 640 160 2000
-weak=(--deck "$out/slab160.toml" --scaling weak --counts 1,2,4 --exchanges host-staged,overlap)
+slab_start host-staged,overlap
 for rep in 1 2; do
   run "weak_$rep" 200 "${bench[@]}" "${weak[@]}"
   run "weak_conn32_$rep" 200 env CUDA_DEVICE_MAX_CONNECTIONS=32 "${bench[@]}" "${weak[@]}"

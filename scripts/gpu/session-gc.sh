@@ -12,8 +12,7 @@ nvidia-smi -L > "$out/machine.txt"
 run tests_wide 300 env YEEX_WIDE_E_BORDER=1 "$b/tests/gpu/test_multi_gpu" --gtest_color=no --gtest_brief=1 \
   --gtest_filter='-*coop*:*Coop*'
 pack
-box_deck slab160 640 640 160 2000
-weak=(--deck "$out/slab160.toml" --scaling weak --counts 1,2,4 --exchanges host-staged,overlap,graph)
+slab_weak host-staged,overlap,graph
 for rep in 1 2; do
   run "weak_$rep" 200 "${bench[@]}" "${weak[@]}"
   run "weak_wide_$rep" 200 env YEEX_WIDE_E_BORDER=1 "${bench[@]}" "${weak[@]}"

@@ -10,9 +10,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh "$1"
-nvidia-smi -L > "$out/machine.txt"
-box_deck slab160 640 640 160 2000
-weak=(--deck "$out/slab160.toml" --scaling weak --counts 1,2,4 --exchanges host-staged,overlap)
+slab_start host-staged,overlap
 for rep in 1 2; do
   for way in default nosplit notransfer; do run "weak_${way}_$rep" 200 env YEEX_BF_EXPERIMENT=$way "${bench[@]}" "${weak[@]}"; done
   pack

@@ -77,6 +77,7 @@
 
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/cuda_engine.hpp"
+#include "src/exchange/coop_plan.hpp"
 #include "src/exchange/form_trials.hpp"
 #include "src/runtime/clock.hpp"
 
@@ -147,58 +148,6 @@ struct PlanePush {
   unsigned long long* ready = nullptr;  // the receiver's counter
 };
 
-// A sweep over a box of nodes in tiles of 32 x (kBlockSize / 32) nodes (x, y) of one plane, one
-// tile per block at a time, tiles in x, then y, then plane order: the order in which the engine's
-// sweep kernel runs its blocks (32 x 4 when this was measured, 64 x 2 since the tenth session). A
-// block's y neighbours then mostly lie in its own tile (served by L1) and the blocks at work cover
-// a few contiguous rows (z neighbours in L2). The first version strode
-// through the box one node per thread (a block = 256 nodes of one row): every y neighbour came
-// from L2, and the sweep was 20 % slower than the engine's (3.01 against 2.52 ms at 512^3).
-constexpr int kTileX = 32;
-constexpr unsigned kBandPlanes = 64;
-constexpr int kSweepSources = 4;
-
-// The loop divides nothing: a block's tile advances by the grid's block count, worked out on the
-// host as a step in (tile x, tile y, plane) with carries. The planes run upwards, or downwards
-// (the H sweep, whose top plane is the one it sends).
-struct SweepPlan {
-  unsigned tiles = 0;              // in the box; 0: nothing to do
-  unsigned tiles_x = 1, tiles_y = 1;  // per row, per plane
-  unsigned step_x = 0, step_y = 0, step_z = 0;  // the grid's block count in tiles
-  int nx = 0, ny = 0;              // box extent in x and y
-  unsigned nz = 0;                 // and in planes
-  bool downward = false;           // planes from the top down
-  unsigned band_planes = 0;        // see sweep (0: no bands)
-  unsigned border_tiles = 0;       // the first plane's tiles when a neighbour gets that plane, else 0
-  Index i0 = 0, j0 = 0, k0 = 0;    // the box's first node (local)
-  Index first_offset = 0;          // array offset of the box's first node
-};
-
-// Planes per band of a sweep (see sweep) over `planes` planes of `tiles_per_plane` tiles by
-// `blocks` blocks: about kBandPlanes, rounded to a multiple of the planes whose tiles the blocks
-// share evenly (blocks / gcd(blocks, tiles_per_plane)) when such a multiple lies within a quarter
-// of it. Then every block sweeps as many tiles as any other in each full band, and none waits at
-// the band's grid.sync() for the others' one extra tile. At 512^3 in float (264 blocks, 256 tiles a
-// plane: 33 planes) bands of 66 ran a step in 2.6055 ms against 2.6195 with 64, twice each, one
-// H200 (results/2026-11-24-session12/call3). In double (396 blocks, 512 tiles: 99 planes, the same
-// 5.23 ms) and with CPML the unit is too long and bands stay at 64.
-// A short sweep has no bands: its blocks have no time to drift apart, and a band's grid.sync()
-// costs more than it saves. One H200, coop on one GPU, bands against none, by the sweep's tiles
-// per block (results/2026-11-24-session13, calls 14, 15): f32 128^3 (8 tiles) 37.9 against 40.9
-// Gcells/s, 256^3 (62) 47.7 / 49.2, 320^3 (121) 50.0 / 50.4, 384^3 (209) 50.2 / 49.2, 448^3
-// (333) 51.0 / 47.6; f64 256^3 (83) 25.7 / 26.4, 512^3 (662) 25.7 / 24.5; CPML 256^3 (99)
-// 30.1 / 30.8, 512^3 (794) 36.6 / 36.3. So bands from kBandMinTiles tiles per block (between
-// 121 and 209). YEEX_COOP_BAND overrides the choice, 0 turns bands off.
-constexpr Index kBandMinTiles = 160;
-
-unsigned band_planes(unsigned tiles_per_plane, unsigned planes, unsigned blocks) {
-  if (const char* band = std::getenv("YEEX_COOP_BAND")) return static_cast<unsigned>(std::max(0, std::atoi(band)));
-  if (Index(tiles_per_plane) * planes < kBandMinTiles * blocks) return 0;
-  const unsigned even = blocks / std::gcd(blocks, tiles_per_plane);
-  const unsigned near = std::max(1u, (kBandPlanes + even / 2) / even) * even;
-  return 4 * near >= 3 * kBandPlanes && 4 * near <= 5 * kBandPlanes ? near : kBandPlanes;
-}
-
 // The two forms of the kernel (coop_kernel's CallSources): inject_sources inlined, or called.
 // Inlined, the source code raises the kernel's register pressure and the float kernel spills (56
 // bytes of stack at its 32 registers, the CPML one 8); called, no kernel spills. Which form runs
@@ -221,65 +170,6 @@ unsigned band_planes(unsigned tiles_per_plane, unsigned planes, unsigned blocks)
 // YEEX_COOP_CALL_SOURCES=0|1 fixes the form (no trials); YEEX_COOP_TUNE_LOG=1 prints each
 // subdomain's trial times and choice on stderr; YEEX_COOP_TRIAL_STEPS=N sets the steps per trial
 // (the tests split calls into trials with it).
-
-SweepPlan make_sweep_plan(const FieldLayout& L, const NodeRange& r, unsigned blocks, bool downward, int block_size) {
-  const int tile_y = block_size / kTileX;
-  SweepPlan s;
-  if (r.empty()) return s;
-  s.nx = static_cast<int>(r.i1 - r.i0);
-  s.ny = static_cast<int>(r.j1 - r.j0);
-  s.nz = static_cast<unsigned>(r.k1 - r.k0);
-  s.downward = downward;
-  s.tiles_x = static_cast<unsigned>((s.nx + kTileX - 1) / kTileX);
-  s.tiles_y = static_cast<unsigned>((s.ny + tile_y - 1) / tile_y);
-  s.band_planes = band_planes(s.tiles_x * s.tiles_y, s.nz, blocks);
-  const Index tiles = Index(s.tiles_x) * s.tiles_y * (r.k1 - r.k0);
-  if (tiles > Index(std::numeric_limits<unsigned>::max()))
-    throw std::invalid_argument("coop: a subdomain of " + std::to_string(r.count()) + " nodes has more tiles than 2^32");
-  s.tiles = static_cast<unsigned>(tiles);
-  s.step_x = blocks % s.tiles_x;
-  s.step_y = blocks / s.tiles_x % s.tiles_y;
-  s.step_z = blocks / s.tiles_x / s.tiles_y;
-  s.i0 = r.i0;
-  s.j0 = r.j0;
-  s.k0 = r.k0;
-  s.first_offset = L.offset(r.i0, r.j0, r.k0);
-  return s;
-}
-
-// The local plane a sweep runs first.
-Index first_plane(const SweepPlan& s) { return s.downward ? s.k0 + Index(s.nz) - 1 : s.k0; }
-
-// A tile's place in the order of a sweep (tiles in x, then y, then planes in sweep order).
-__host__ __device__ __forceinline__ unsigned tile_key(const SweepPlan& s, unsigned tile_x, unsigned tile_y,
-                                                      unsigned k) {
-  return (k * s.tiles_y + tile_y) * s.tiles_x + tile_x;
-}
-
-// Where the E sweep `e` (tiles of kTileX x tile_y nodes) updates each of `sources`: its tile
-// (tile_key) and the thread of the tile's block at its node, for the sweep sources
-// (add_sweep_sources); none when there are more than kSweepSources sources or one lies outside the
-// sweep: then they go in rounds after the sweep (so do sources on a sent E plane: set_up).
-// YEEX_COOP_SWEEP_SOURCES=0 always takes the rounds.
-struct SweepSourcePlace {
-  unsigned key, thread;
-};
-std::vector<SweepSourcePlace> sweep_source_places(const FieldLayout& L, const SweepPlan& e, int tile_y,
-                                                  const std::vector<PointSource>& sources) {
-  if (const char* knob = std::getenv("YEEX_COOP_SWEEP_SOURCES"); knob && std::atoi(knob) == 0) return {};
-  if (sources.size() > static_cast<std::size_t>(kSweepSources)) return {};
-  std::vector<SweepSourcePlace> places;
-  for (const PointSource& source : sources) {
-    const Index in_plane = source.offset % L.pitch_z;
-    const Index i = in_plane % L.pitch_y - L.origin_x - e.i0, j = in_plane / L.pitch_y - L.origin_y - e.j0;
-    const Index k = source.offset / L.pitch_z - L.origin_z - e.k0;
-    if (i < 0 || i >= e.nx || j < 0 || j >= e.ny || k < 0 || k >= Index(e.nz)) return {};
-    const auto plane = static_cast<unsigned>(e.downward ? Index(e.nz) - 1 - k : k);
-    places.push_back({tile_key(e, static_cast<unsigned>(i / kTileX), static_cast<unsigned>(j / tile_y), plane),
-                      static_cast<unsigned>(i % kTileX + j % tile_y * kTileX)});
-  }
-  return places;
-}
 
 // Everything one subdomain's kernel needs, passed by value (__grid_constant__).
 template <typename Real>
@@ -385,31 +275,6 @@ __device__ void count_border_tile(const PlanePush<Real>& push, unsigned long lon
     release(push.ready, static_cast<unsigned long long>(n + 1));
 }
 
-// A block's place in a sweep: its tile's (x, y, plane in sweep order). The tile's index in the
-// sweep is not kept (registers are scarce): the sweep ends at k = nz, its first plane is k = 0.
-struct TileCursor {
-  unsigned tile_x, tile_y, k;
-
-  __device__ explicit TileCursor(const SweepPlan& s)
-      : tile_x(blockIdx.x % s.tiles_x), tile_y(blockIdx.x / s.tiles_x % s.tiles_y),
-        k(blockIdx.x / s.tiles_x / s.tiles_y) {}
-
-  // The block's next tile: gridDim.x further.
-  __device__ void advance(const SweepPlan& s) {
-    tile_x += s.step_x;
-    if (tile_x >= s.tiles_x) {
-      tile_x -= s.tiles_x;
-      ++tile_y;
-    }
-    tile_y += s.step_y;
-    if (tile_y >= s.tiles_y) {
-      tile_y -= s.tiles_y;
-      ++k;
-    }
-    k += s.step_z;
-  }
-};
-
 // Updates this thread's node of the cursor's tile; returns its array offset, or -1 where the tile
 // sticks out of the box. With Cpml, the nodes in a CPML slab take update_cell_with_cpml, as in the
 // engine's split sweep (same bits).
@@ -481,7 +346,7 @@ __device__ __forceinline__ void add_sweep_sources(const CoopKernelParams<Real>& 
 template <typename Real, bool UpdateH, bool Cpml>
 __device__ void sweep(const CoopKernelParams<Real>& p, const SweepPlan& s, const PlanePush<Real>& push,
                       unsigned long long* tiles_done, Index n) {
-  TileCursor at(s);
+  TileCursor at(s, blockIdx.x);
   if (blockIdx.x >= s.tiles) at.k = s.nz;
   if (s.border_tiles) {
 #pragma unroll 1

@@ -1,0 +1,147 @@
+// coop's sweep plan (src/exchange/coop_plan.hpp): the tile cursor its persistent kernel runs, the
+// bands of a long sweep, and where the sweep sources are added. The GPU side (the fields, bit for
+// bit, under every split and form) is tests/gpu/test_multi_gpu.cpp's coop cases.
+#include "src/exchange/coop_plan.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <vector>
+
+#include "tests/support/run_helpers.hpp"
+
+namespace yeex {
+namespace {
+
+// The keys (tile_key) of the tiles block `block` sweeps, in its order: the kernel's walk (TileCursor
+// from the block's first tile, advance() until the sweep's end; a block past the last tile sweeps
+// none). A walk longer than the sweep's tiles stops there (a broken cursor fails, never hangs).
+std::vector<unsigned> walk(const SweepPlan& s, unsigned block) {
+  std::vector<unsigned> keys;
+  if (block >= s.tiles) return keys;
+  for (TileCursor at(s, block); at.k < s.nz && keys.size() <= s.tiles; at.advance(s))
+    keys.push_back(tile_key(s, at.tile_x, at.tile_y, at.k));
+  return keys;
+}
+
+struct Box {
+  Index nx, ny, nz;  // the subdomain's nodes
+  NodeRange range;   // the sweep's, local
+};
+
+FieldLayout layout_of(const Box& b) { return FieldLayout::make(b.nx, b.ny, b.nz, 1, sizeof(float)); }
+
+const std::vector<Box>& boxes() {
+  static const std::vector<Box> list = {
+      {41, 37, 12, {0, 40, 0, 36, 0, 12}},   // tiles cut off in x and y
+      {64, 64, 8, {0, 64, 0, 64, 0, 8}},     // whole tiles
+      {33, 9, 5, {1, 32, 1, 8, 1, 4}},       // a box inside the array
+      {129, 65, 3, {0, 129, 0, 65, 2, 3}}};  // one plane
+  return list;
+}
+
+// Block b sweeps tiles b, b + blocks, b + 2 blocks, ... in the sweep's order, and the blocks
+// together every tile once: the cursor's carries (make_sweep_plan's step in tiles) hold for every
+// box, tile shape, grid and direction, grids of one block and of more blocks than tiles included.
+TEST(CoopPlan, EveryBlockWalksItsTilesInSweepOrder) {
+  for (const Box& box : boxes())
+    for (int block_size : {1024, 512, 256})
+      for (unsigned blocks : {1u, 3u, 7u, 64u, 132u, 1000u})
+        for (bool downward : {false, true}) {
+          const SweepPlan s = make_sweep_plan(layout_of(box), box.range, blocks, downward, block_size);
+          SCOPED_TRACE(::testing::Message() << "box " << box.nx << " x " << box.ny << " x " << box.nz << ", blocks of "
+                                            << block_size << ", " << blocks << " blocks, downward " << downward);
+          ASSERT_EQ(s.tiles, s.tiles_x * s.tiles_y * s.nz);
+          std::vector<int> seen(s.tiles, 0);
+          for (unsigned b = 0; b < blocks; ++b) {
+            const std::vector<unsigned> keys = walk(s, b);
+            for (std::size_t n = 0; n < keys.size(); ++n) {
+              ASSERT_EQ(keys[n], b + n * blocks);
+              ++seen[keys[n]];
+            }
+            if (b < s.tiles) EXPECT_GE(keys.back() + blocks, s.tiles);  // it stops after its last tile
+          }
+          for (unsigned key = 0; key < s.tiles; ++key) EXPECT_EQ(seen[key], 1) << "tile " << key;
+        }
+}
+
+// The node thread t of the block that sweeps tile `key` updates (the kernel's update_tile_node).
+Index node_of(const SweepPlan& s, const FieldLayout& L, int block_size, unsigned key, unsigned t) {
+  const int tile_y = block_size / kTileX;
+  const unsigned tx = key % s.tiles_x, ty = key / s.tiles_x % s.tiles_y, k = key / s.tiles_x / s.tiles_y;
+  const Index i = Index(tx) * kTileX + t % kTileX, j = Index(ty) * tile_y + t / kTileX;
+  const Index plane = s.downward ? Index(s.nz) - 1 - k : k;
+  return s.first_offset + i + j * L.pitch_y + plane * L.pitch_z;
+}
+
+PointSource source_at(const FieldLayout& L, Index i, Index j, Index k, Component c = Component::Ez) {
+  PointSource source;
+  source.component = c;
+  source.offset = L.offset(i, j, k);
+  return source;
+}
+
+// The sweep sources: each source's tile and thread are those whose update writes its node, so the
+// thread that adds it after the sweep is the one that stored the value (no other thread's store
+// to wait for). Sources sharing a node share the place.
+TEST(CoopPlan, SweepSourcesNameTheThreadThatUpdatesTheirNode) {
+  for (const Box& box : boxes())
+    for (int block_size : {1024, 256})
+      for (bool downward : {false, true}) {
+        const FieldLayout L = layout_of(box);
+        const SweepPlan s = make_sweep_plan(L, box.range, 132, downward, block_size);
+        const NodeRange& r = box.range;
+        const std::vector<PointSource> sources = {
+            source_at(L, r.i0, r.j0, r.k0), source_at(L, r.i1 - 1, r.j1 - 1, r.k1 - 1, Component::Ex),
+            source_at(L, (r.i0 + r.i1) / 2, r.j1 - 1, r.k0, Component::Ey), source_at(L, r.i0, r.j0, r.k0)};
+        const std::vector<SweepSourcePlace> places = sweep_source_places(L, s, block_size / kTileX, sources);
+        ASSERT_EQ(places.size(), sources.size());
+        for (std::size_t q = 0; q < sources.size(); ++q) {
+          ASSERT_LT(places[q].key, s.tiles);
+          ASSERT_LT(places[q].thread, static_cast<unsigned>(block_size));
+          EXPECT_EQ(node_of(s, L, block_size, places[q].key, places[q].thread), sources[q].offset) << "source " << q;
+        }
+        EXPECT_EQ(places[0].key, places[3].key);
+        EXPECT_EQ(places[0].thread, places[3].thread);
+      }
+}
+
+// Where the E sweep cannot add the sources itself, the list is empty and they go in rounds: more
+// than kSweepSources of them, one outside the sweep (a ghost plane, a node the sweep skips), or
+// YEEX_COOP_SWEEP_SOURCES=0. None at all: empty too.
+TEST(CoopPlan, SweepSourcesFallBackToTheRounds) {
+  const Box box{41, 37, 12, {0, 40, 0, 36, 0, 12}};
+  const FieldLayout L = layout_of(box);
+  const SweepPlan s = make_sweep_plan(L, box.range, 132, false, 1024);
+  const PointSource inside = source_at(L, 3, 4, 5);
+  EXPECT_EQ(sweep_source_places(L, s, 32, {inside}).size(), 1u);
+  EXPECT_TRUE(sweep_source_places(L, s, 32, {}).empty());
+  EXPECT_TRUE(sweep_source_places(L, s, 32, std::vector<PointSource>(kSweepSources + 1, inside)).empty());
+  EXPECT_EQ(sweep_source_places(L, s, 32, std::vector<PointSource>(kSweepSources, inside)).size(),
+            static_cast<std::size_t>(kSweepSources));
+  EXPECT_TRUE(sweep_source_places(L, s, 32, {inside, source_at(L, 3, 4, -1)}).empty());  // a ghost plane
+  EXPECT_TRUE(sweep_source_places(L, s, 32, {source_at(L, 40, 4, 5)}).empty());         // x beyond the sweep
+  EXPECT_TRUE(sweep_source_places(L, s, 32, {source_at(L, 3, 36, 5)}).empty());          // y beyond it
+  const testing::ScopedEnvironmentVariable rounds("YEEX_COOP_SWEEP_SOURCES", "0");
+  EXPECT_TRUE(sweep_source_places(L, s, 32, {inside}).empty());
+}
+
+// Bands (see band_planes): none on a short sweep, else about 64 planes, a multiple of the planes
+// whose tiles the blocks share evenly where one lies close enough: the measured cases of its
+// comment (512^3 in float: 264 blocks, 256 tiles a plane, bands of 66; in double: 396 blocks, 512
+// tiles, 64), and YEEX_COOP_BAND's override.
+TEST(CoopPlan, BandsFollowTheEvenShareOfTheBlocks) {
+  EXPECT_EQ(band_planes(256, 512, 264), 66u);
+  EXPECT_EQ(band_planes(512, 512, 396), 64u);
+  EXPECT_EQ(band_planes(16, 32, 132), 0u);                     // 128^3 over 4 GPUs: 4 tiles a block
+  EXPECT_EQ(band_planes(256, 159, 264), 0u);                   // just under kBandMinTiles a block
+  EXPECT_EQ(band_planes(256, 165, 264), 66u);                  // just over
+  EXPECT_EQ(make_sweep_plan(layout_of({512, 512, 512, {0, 512, 0, 512, 0, 512}}),
+                            {0, 512, 0, 512, 0, 512}, 264, false, 1024).band_planes, 66u);
+  const testing::ScopedEnvironmentVariable band("YEEX_COOP_BAND", "5");
+  EXPECT_EQ(band_planes(16, 32, 132), 5u);
+}
+
+}  // namespace
+}  // namespace yeex
