@@ -298,6 +298,16 @@ __device__ __forceinline__ Index update_tile_node(const CoopKernelParams<Real>& 
   return c;
 }
 
+// Adds source q (`src`, p.sources[q]) of step n to its node, as the cuda engine's
+// inject_sources_kernel does; returns the node.
+template <typename Real>
+__device__ __forceinline__ Real& add_point_source(const CoopKernelParams<Real>& p, const PointSource& src, Index q,
+                                                  Index n) {
+  Real& e = component_array(p.fields, src.component)[src.offset];
+  add_source(e, static_cast<Real>(src.coefficient), p.source_samples[n * p.source_count + q]);
+  return e;
+}
+
 // Sweep sources (the called form of the kernel): when a subdomain has at most kSweepSources
 // sources, all inside its E sweep (sweep_source_places) and none on a node of the E plane it
 // sends, the E sweep adds them itself, without the rounds' grid.sync(): after the sweep, the
@@ -310,11 +320,8 @@ __device__ __forceinline__ Index update_tile_node(const CoopKernelParams<Real>& 
 template <typename Real>
 __device__ __forceinline__ void add_sweep_sources(const CoopKernelParams<Real>& p, Index n) {
   for (int q = 0; q < p.sweep_sources; ++q)
-    if (p.source_key[q] % gridDim.x == blockIdx.x && p.source_thread[q] == threadIdx.x) {
-      const PointSource& src = p.sources[q];
-      add_source(component_array(p.fields, src.component)[src.offset], static_cast<Real>(src.coefficient),
-                 p.source_samples[n * p.source_count + q]);
-    }
+    if (p.source_key[q] % gridDim.x == blockIdx.x && p.source_thread[q] == threadIdx.x)
+      add_point_source(p, p.sources[q], q, n);
 }
 
 // One sweep of step n (see SweepPlan): block b takes tiles b, b + grid, b + 2 grid, ... in the
@@ -375,8 +382,7 @@ template <typename Real>
 __device__ void inject_sources(const CoopKernelParams<Real>& p, Index n, unsigned rank, int round) {
   if (Index(rank) >= p.source_count || p.sources[rank].round != round) return;
   const PointSource src = p.sources[rank];
-  Real& e = component_array(p.fields, src.component)[src.offset];
-  add_source(e, static_cast<Real>(src.coefficient), p.source_samples[n * p.source_count + rank]);
+  const Real& e = add_point_source(p, src, Index(rank), n);
   const PlanePush<Real>& push = p.push_e;
   if (!push.late || src.offset < push.plane || src.offset >= push.plane + push.elements) return;
   for (int q = 0; q < push.components; ++q)
