@@ -56,8 +56,8 @@ def main():
             n = [p[0] for p in points]
             eff.plot(n, [100 * p[1] for p in points], marker="o", label=name)
             rate.plot(n, [p[2] for p in points], marker="o", label=name)
-        name = f"{size}^3" if size else "x".join(str(n) for n in t1_grid[size])
-        grid = f"{name} total" if scaling == "strong" else f"{name} per device"
+        label = f"{size}^3" if size else "x".join(str(edge) for edge in t1_grid[size])
+        grid = f"{label} total" if scaling == "strong" else f"{label} per device"
         eff.set(xlabel="devices", ylabel=f"{scaling} efficiency (%)", title=f"{scaling} scaling, {grid}")
         rate.set(xlabel="devices", ylabel="Gcells/s", title=f"throughput ({gpus}, {data['precision']})")
         for ax in (eff, rate):
@@ -66,7 +66,7 @@ def main():
         eff.axhline(100, color="grey", lw=0.8)
         eff.legend(fontsize=8)
         fig.tight_layout()
-        path = out_dir / f"efficiency_{scaling}_{size if size else name}.png"
+        path = out_dir / f"efficiency_{scaling}_{size if size else label}.png"
         fig.savefig(path, dpi=110)
         plt.close(fig)
         print(path)
