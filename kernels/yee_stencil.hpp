@@ -67,6 +67,19 @@ struct FieldPointers {
   Real* hz;
 };
 
+// The array of component c.
+template <typename Real>
+YEEX_HOST_DEVICE Real* component_array(const FieldPointers<Real>& f, Component c) {
+  switch (c) {
+    case Component::Ex: return f.ex;
+    case Component::Ey: return f.ey;
+    case Component::Ez: return f.ez;
+    case Component::Hx: return f.hx;
+    case Component::Hy: return f.hy;
+    default: return f.hz;
+  }
+}
+
 // What one node's update computes, before anything is stored: the new values of its three H (or
 // E) components, x y z, and the six differences of the curl by the axis they differentiate
 // along: diff[d] = {F[d+1] difference, F[d+2] difference} along axis d (component indices mod 3),

@@ -172,6 +172,44 @@ __global__ void __launch_bounds__(256, MinBlocks)
   sweep_node<Real, UpdateH, Cpml, Axes>(f, material_class, phases, L, cpml, i, j, k);
 }
 
+// The pushing sweep (SweepPush in cuda_engine.hpp), planes of blocks along z: the blocks of
+// blockIdx.z = 0 come first from the block scheduler, so they take the pushed plane (with `top`
+// the range's last plane, the others then its planes in order from the first). They wait before
+// it, store each node's pushed components into the neighbour after its update, and the last of
+// them signals. A wait that gave up (a stalled neighbour, PeerFlags) leaves the plane unswept and
+// unsignalled: the run is an error by then, and the neighbours' waits stop at the abort bit.
+// Spreading the pushed plane's blocks over the first 16 planes' (a swap of tiles), so that the
+// pushing blocks, whose fence holds them while their stores cross the link, would sit among
+// blocks that keep the memory busy, made no difference at 640^3 and cost 2 us a step at 128^3
+// (results/2026-11-26-session21, call 5).
+template <typename Real, bool UpdateH>
+__global__ void __launch_bounds__(256)
+    yee_pushing_sweep_kernel(Real* __restrict__ ex, Real* __restrict__ ey, Real* __restrict__ ez,
+                             Real* __restrict__ hx, Real* __restrict__ hy, Real* __restrict__ hz,
+                             const std::uint8_t* __restrict__ material_class,
+                             const PhaseCoefficients<Real>* __restrict__ phases, FieldLayout L, NodeRange box,
+                             const __grid_constant__ SweepPush<Real> push) {
+  follow_previous_kernel();
+  const bool pushed = blockIdx.z == 0;
+  const int k = static_cast<int>(push.top ? (pushed ? box.k1 - 1 : box.k0 + blockIdx.z - 1) : box.k0 + blockIdx.z);
+  // The block's verdict through the barrier itself: shared memory would cost the kernel L1.
+  if (pushed && !__syncthreads_and(threadIdx.x != 0 || threadIdx.y != 0 || await_counters(push.wait, false))) return;
+  const int i = static_cast<int>(box.i0) + static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  const int j = static_cast<int>(box.j0) + static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
+  const FieldPointers<Real> f{ex, ey, ez, hx, hy, hz};
+  if (i < box.i1 && j < box.j1) {
+    sweep_node<Real, UpdateH, false, 0>(f, material_class, phases, L, CpmlView<Real>{}, i, j, k);
+    if (pushed) {
+      const Index c = L.narrow_offset(i, j, k);
+      for (int q = 0; q < push.components; ++q) push.to[q][c + push.shift] = component_array(f, push.component[q])[c];
+    }
+  }
+  if (pushed && arrive_last(push.signal.arrivals, gridDim.x * gridDim.y)) {
+    signal(push.signal);
+    consume_signals(push.wait);
+  }
+}
+
 // The strips of a split with cores (cpml_split), up to kStripBoxes of one block shape in one launch:
 // a 1-D grid in which box b has blocks first[b] .. first[b + 1] - 1, blocks_x[b] x blocks_y[b] x
 // (its planes) of them. Small boxes each in a launch of their own cost launch tails: at 512^3 on an
@@ -555,6 +593,20 @@ class CudaEngine final : public Engine<Real> {
     YEEX_CUDA(cudaStreamSynchronize(stream_));
   }
 
+  // SweepPush: one launch of the pushing kernel over r, a plane of blocks per node plane.
+  template <bool UpdateH>
+  void sweep_pushing(const NodeRange& r, const SweepPush<Real>& push) {
+    if (cpml_.faces != 0) throw std::invalid_argument("cuda engine: a pushing sweep needs a run without CPML");
+    if (r.empty()) return;
+    YEEX_CUDA(cudaSetDevice(device_));
+    const FieldPointers<Real> f = pointers();
+    const dim3 block(block_.x, block_.y, 1);
+    const dim3 grid(static_cast<unsigned>((r.i1 - r.i0 + block.x - 1) / block.x),
+                    static_cast<unsigned>((r.j1 - r.j0 + block.y - 1) / block.y), static_cast<unsigned>(r.k1 - r.k0));
+    launch_kernel(yee_pushing_sweep_kernel<Real, UpdateH>, grid, block, stream_, f.ex, f.ey, f.ez, f.hx, f.hy, f.hz,
+                  material_class_.get(), phases_.get(), layout_, r, push);
+  }
+
   CudaEngineView<Real> view() {
     return {pointers(),     material_class_.get(), classes_.get(), layout_,   sources_.get(),
             source_count_,  source_rounds_,        samples_.get(), probes_.get(), probe_count_,
@@ -777,6 +829,18 @@ std::unique_ptr<Engine<Real>> make_cuda_engine(const EngineSetup<Real>& setup) {
 }
 template std::unique_ptr<Engine<float>> make_cuda_engine<float>(const EngineSetup<float>&);
 template std::unique_ptr<Engine<double>> make_cuda_engine<double>(const EngineSetup<double>&);
+
+template <typename Real>
+void cuda_sweep_pushing(Engine<Real>& engine, bool update_h, const NodeRange& range, const SweepPush<Real>& push) {
+  auto* cuda = dynamic_cast<CudaEngine<Real>*>(&engine);
+  if (!cuda) throw std::invalid_argument("engine '" + engine.name() + "' is not the cuda engine");
+  if (update_h)
+    cuda->template sweep_pushing<true>(range, push);
+  else
+    cuda->template sweep_pushing<false>(range, push);
+}
+template void cuda_sweep_pushing<float>(Engine<float>&, bool, const NodeRange&, const SweepPush<float>&);
+template void cuda_sweep_pushing<double>(Engine<double>&, bool, const NodeRange&, const SweepPush<double>&);
 
 template <typename Real>
 CudaEngineView<Real> cuda_engine_view(Engine<Real>& engine) {

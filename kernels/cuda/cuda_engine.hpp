@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "kernels/cuda/peer_counters.hpp"
 #include "kernels/engine.hpp"
 
 namespace yeex {
@@ -34,6 +35,30 @@ struct CudaEngineView {
 // Throws std::invalid_argument unless `engine` is a cuda engine.
 template <typename Real>
 CudaEngineView<Real> cuda_engine_view(Engine<Real>& engine);
+
+// A pushing sweep (the graph backend's, src/exchange/border_first_exchange.hpp, "Pushing
+// sweeps"): one sweep kernel whose first blocks take one boundary plane of the range, its last
+// plane (`top`) or its first. Before that plane they wait for `wait`; after each node's update
+// they store its `components` into the neighbour's arrays `to` (peer pointers) at the node's
+// offset plus `shift`; once every one of them has stored (fenced at system scope), the last one
+// signals `signal` and counts `wait` consumed. The other blocks sweep the rest of the range as the
+// plain sweep does, in the same kernel, so that the plane travels while the bulk is swept. The
+// plain kernel only: the engine refuses a pushing sweep of a run with CPML.
+template <typename Real>
+struct SweepPush {
+  static constexpr int kMaxComponents = 3;
+  bool top = false;
+  int components = 0;
+  Component component[kMaxComponents] = {};
+  Real* to[kMaxComponents] = {};
+  Index shift = 0;  // a node's element offset in `to`, less its own
+  CounterWait wait;
+  SignalTargets signal;
+};
+// Sweeps H (update_h) or E over `range` of a cuda engine as a pushing sweep, on Lane::bulk.
+// Throws std::invalid_argument unless `engine` is a cuda engine without CPML.
+template <typename Real>
+void cuda_sweep_pushing(Engine<Real>& engine, bool update_h, const NodeRange& range, const SweepPush<Real>& push);
 
 // Peer access between two GPUs: whether the driver allows it, and turning it on (both ways;
 // idempotent).

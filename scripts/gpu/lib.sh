@@ -485,3 +485,20 @@ slab_start() {
   nvidia-smi -L > "$out/machine.txt"
   slab_weak "$1"
 }
+# --- twenty-first session ---
+# `pushing_start`: slab_start graph, test_multi_gpu's graph and thin-slab cases (coop_tests graph,
+# FILTER *raph*:*Thin*), and $b/yeex-split: graph with the border split (YEEX_PUSHING_SWEEPS=0).
+pushing_start() {
+  slab_start graph
+  FILTER='*raph*:*Thin*' coop_tests graph; pack
+  env_bin yeex-split YEEX_PUSHING_SWEEPS=0
+}
+# `pushing_report`: closes the summary, then prints it, the tests' verdicts and every strong and
+# weak row of OUT_DIR/strong*.txt and weak*.txt (file, scaling, grid, backend, N, ms a step,
+# Gcells/s, efficiency, own).
+pushing_report() {
+  echo "done ($((SECONDS - t0)) s)" >> "$out/summary.txt"; pack
+  cat "$out/summary.txt"
+  grep -h "PASSED\|FAILED\|Failure" "$out"/coop_tests_*.txt | head
+  grep -H "strong \|weak " "$out"/strong*.txt "$out"/weak*.txt | grep -v "#" | sed "s|$out/||" | awk '{print $1, $3, $4, $5, $6, $7, $12, $13}'
+}

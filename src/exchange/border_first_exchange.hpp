@@ -60,6 +60,17 @@
 // Replay changes when the work is issued, not what it is: the same sweeps, transfers and waits in
 // the same order on each lane.
 //
+// Pushing sweeps (the graph backend at halo depth 1 without CPML; overlap_exchange.cu says when
+// it takes them): the border split above costs a GPU that holds one slab the boundaries of four
+// extra kernels a step, which nothing overlaps (8-9 us a step at 640^3 on 4 H200s,
+// results/2026-11-26-session20, call 11). A transport that can push a plane from inside the sweep
+// that computes it sweeps each step that exchanges itself, on the bulk lane alone: H as one
+// kernel whose first blocks take the plane the step sends up (waiting first for the E planes it
+// reads, which also says the receiver has read the ghost plane they overwrite), store it into the
+// receiver and signal; then E likewise with the plane it sends down; then sources and probes.
+// What a kernel waits for was signalled by a neighbour's kernel of an earlier half step, whose
+// waits in turn go further back: no cycle, no deadlock, whatever the block scheduler does.
+//
 // Transport contract (the subclass):
 //   start(s): at the top of every advance() call, by every subdomain's thread.
 //   issue(s, phase): enqueues on s's border lane the phase's transfers s takes part in: its
@@ -95,6 +106,10 @@ class BorderFirstExchange : public HaloExchange<Real> {
   virtual bool replayable() const { return false; }
   // At the end of every advance() call, by every subdomain's thread.
   virtual void finish(int s) { (void)s; }
+  // Pushing sweeps (see above): whether the transport sweeps every step that exchanges itself,
+  // and that step's H and E sweeps of s (local node ranges), issued on the bulk lane.
+  virtual bool pushing_sweeps() const { return false; }
+  virtual void sweep_pushing(int s, const NodeRange& h, const NodeRange& e) { (void)s, (void)h, (void)e; }
 
  private:
   // Steps a recording holds at least (whole blocks of R steps; YEEX_GRAPH_STEPS overrides it, for

@@ -248,18 +248,6 @@ __device__ __forceinline__ bool stopped(const CoopKernelParams<Real>& p) {
              cuda::memory_order_relaxed) != kFine;
 }
 
-template <typename Real>
-__device__ __forceinline__ Real* component_array(const FieldPointers<Real>& f, Component c) {
-  switch (c) {
-    case Component::Ex: return f.ex;
-    case Component::Ey: return f.ey;
-    case Component::Ez: return f.ez;
-    case Component::Hx: return f.hx;
-    case Component::Hy: return f.hy;
-    default: return f.hz;
-  }
-}
-
 // Run by thread 0 of a block that finished a border tile of step n (its threads' stores to the
 // receiver fenced out, then __syncthreads()): counts the tile; the plane's last one publishes.
 // Every tile of a step is counted before any of the next (grid.sync() between), so the last

@@ -157,6 +157,15 @@ __global__ void push_kernel(const __grid_constant__ PushRuns<Real> runs) {
   signal_when_last(runs.signal);
 }
 
+// The largest plane (nodes) for which graph takes pushing sweeps. On 4 H200s they saved a third
+// of the step at 128^3 (strong, 19-20 us a step against 25-26 with the border split: 57-62 %
+// against 45-47 %), and cost 6-12 us at 256^3 (79-84 % against 89-90 %) and 100-220 us at 640^3
+// (83-91 % against 98 %): each sweep kernel whose first blocks push runs longer than the plain
+// one by more than the pushed plane's share (Nsight Compute, no waits: 816 us against 600 at 640 x
+// 640 x 160), the pushing blocks' system-scope fences and stores into the neighbour holding their
+// slots (results/2026-11-26-session21, calls 1-5). The border split hides those behind the bulk.
+constexpr Index kPushingPlaneNodes = Index(1) << 15;
+
 constexpr unsigned kPushBlock = 256;
 // Blocks per run along x: enough to fill the links, few enough that the pushes leave the bulk
 // sweep most of the GPU. b2r strong 512^3 on 4 H200s: 95.9 % with 4 or 8, 94.2 % with 32 (the
@@ -204,12 +213,18 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
       for (std::size_t s = 0; s < engines.size(); ++s)  // the push kernel signals its receivers
         for (int phase = 0; phase < kHaloPhaseCount; ++phase)
           push_runs_[s][phase].runs.signal = flags_->targets(static_cast<int>(s), receivers_[s][phase], phase);
+      set_up_pushing_sweeps();
     } else if (plan.halo_depth > 1) {  // R = 1 needs no ready: the events of the other phase stand for the ghost reads
       for (Engine<Real>* e : engines) ready_.push_back(make_event(e->device()));
     }
   }
 
   std::string name() const override { return name_; }
+  std::string choices() const override {
+    if (!flags_ || !exchanges_anything()) return "";
+    return pushing_ ? "pushing sweeps (each sweep one kernel whose first blocks push its border plane)"
+                    : "border split (" + no_pushing_ + ")";
+  }
 
  protected:
   void start(int s) override {
@@ -217,6 +232,25 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
     YEEX_CUDA(cudaSetDevice(engine.device()));
     engine.synchronize();
     this->context_.team->barrier();  // every GPU idle: nobody still reads a ghost plane, every owned plane is final
+    if (pushing_ && !primed_[s]) {
+      // The first H sweep's wait: the E planes of the start, which no E sweep has pushed.
+      issue_flagged(s, HaloPhase::BeforeH, bulk(s));
+      primed_[s] = true;
+    }
+  }
+
+  bool pushing_sweeps() const override { return pushing_; }
+  void sweep_pushing(int s, const NodeRange& h, const NodeRange& e) override {
+    Engine<Real>& engine = *this->context_.engines[s];
+    const auto& [push_h, push_e] = plane_pushes_[s];
+    if (push_h.components > 0)
+      cuda_sweep_pushing(engine, true, h, push_h);
+    else
+      engine.update_h(h, Lane::bulk);
+    if (push_e.components > 0)
+      cuda_sweep_pushing(engine, false, e, push_e);
+    else
+      engine.update_e(e, Lane::bulk);
   }
 
   bool replayable() const override { return flags_ != nullptr; }
@@ -228,7 +262,7 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
   }
 
   void issue(int s, HaloPhase phase) override {
-    if (flags_) return issue_flagged(s, phase);
+    if (flags_) return issue_flagged(s, phase, border(s));
     const cudaStream_t stream = border(s);
     const auto& pushes = pushes_[s][static_cast<int>(phase)];
     if (!ready_.empty()) {
@@ -275,9 +309,8 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
   // issue() of the flags transport: with R > 1 first "ready" to the senders into s and from the
   // receivers of s (ready_'s record and waits, without the barrier), then the push kernel, whose
   // last block signals its receivers (pushed_'s record).
-  void issue_flagged(int s, HaloPhase phase) {
+  void issue_flagged(int s, HaloPhase phase, cudaStream_t stream) {
     const int p = static_cast<int>(phase);
-    const cudaStream_t stream = border(s);
     if (this->context_.plan.halo_depth > 1) {
       flags_->signal(s, senders_[s][p], PeerFlags::kReady, stream);
       flags_->wait(s, receivers_[s][p], PeerFlags::kReady, stream);
@@ -356,6 +389,91 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
   cudaStream_t border(int s) const {
     return static_cast<cudaStream_t>(this->context_.engines[s]->native_stream(Lane::border));
   }
+  bool exchanges_anything() const {
+    for (HaloPhase phase : kAllHaloPhases)
+      if (!this->context_.plan.transfers(phase).empty()) return true;
+    return false;
+  }
+  cudaStream_t bulk(int s) const {
+    return static_cast<cudaStream_t>(this->context_.engines[s]->native_stream(Lane::bulk));
+  }
+
+  // Pushing sweeps (border_first_exchange.hpp) where the flags transport can take them: halo depth
+  // 1, no CPML, one GPU a slab, planes of at most kPushingPlaneNodes nodes (YEEX_PUSHING_SWEEPS=1:
+  // any), each pushed plane the boundary plane of the sweep that computes it, sent to the
+  // neighbour whose planes that sweep reads, and no source on a pushed node (the sources go in
+  // after the sweep has pushed). Else the border split (YEEX_PUSHING_SWEEPS=0: always), and
+  // choices() says why.
+  // plane_pushes_[s]: [0] H's push of s (up), [1] E's (down); no components: no push.
+  void set_up_pushing_sweeps() {
+    const auto& plan = this->context_.plan;
+    const SlabDecomposition& d = *this->context_.decomposition;
+    const auto& engines = this->context_.engines;
+    const auto refuse = [&](std::string why) {
+      no_pushing_ = std::move(why);
+      plane_pushes_.clear();
+    };
+    const char* not_boundary = "a halo plan whose pushed planes are not their sweeps' boundary planes";
+    const char* env = std::getenv("YEEX_PUSHING_SWEEPS");
+    const std::string forced = env ? env : "";
+    if (forced == "0") return refuse("YEEX_PUSHING_SWEEPS=0");
+    if (plan.halo_depth != 1) return refuse("halo depth " + std::to_string(plan.halo_depth) + ": pushing sweeps need 1");
+    const GridShape& grid = d.grid();
+    if (const Index plane = grid.nx * grid.ny; plane > kPushingPlaneNodes && forced != "1")
+      return refuse("planes of " + std::to_string(plane) + " nodes: pushing sweeps pay off up to " +
+                    std::to_string(kPushingPlaneNodes));
+    for (Engine<Real>* e : engines)
+      if (e->cpml().faces > 0) return refuse("CPML: pushing sweeps need a run without");
+    // A pushing sweep's waiting blocks may fill their GPU: what they wait for must run on another.
+    for (std::size_t a = 0; a < engines.size(); ++a)
+      for (std::size_t b = a + 1; b < engines.size(); ++b)
+        if (engines[a]->device() == engines[b]->device())
+          return refuse("two slabs on GPU " + std::to_string(engines[a]->device()) + ": pushing sweeps need one GPU a slab");
+    plane_pushes_.assign(engines.size(), {});
+    for (HaloPhase phase : {HaloPhase::BeforeE, HaloPhase::BeforeH})
+      for (const HaloTransfer& t : plan.transfers(phase)) {
+        const bool h = phase == HaloPhase::BeforeE;  // H planes go before E
+        const HaloPhase read = h ? HaloPhase::BeforeH : HaloPhase::BeforeE;
+        const SweepRanges ranges = update_ranges(d, t.from, 1, 0);
+        const NodeRange sweep = d.to_local(t.from, h ? ranges.h : ranges.e);
+        const Index plane = d.local_k(t.from, t.source.begin);
+        SweepPush<Real>& push = plane_pushes_[t.from][h ? 0 : 1];
+        if (t.source.count() != 1 || plane != (h ? sweep.k1 - 1 : sweep.k0) || push.components > 0 ||
+            t.components.size() > SweepPush<Real>::kMaxComponents ||
+            senders_[t.from][static_cast<int>(read)] != std::vector<int>{t.to})
+          return refuse(not_boundary);
+        if (std::string why = source_on(t); !why.empty()) return refuse(std::move(why));
+        push.top = h;
+        for (Component c : t.components) {
+          push.component[push.components] = c;
+          push.to[push.components++] = engines[t.to]->field_data(c);
+        }
+        push.shift = this->plane_offset(t.to, t.destination.begin) - this->plane_offset(t.from, t.source.begin);
+        push.signal = flags_->targets(t.from, {t.to}, static_cast<int>(phase));
+        push.wait = flags_->wait_for(t.from, {t.to}, static_cast<int>(read));
+      }
+    for (std::size_t s = 0; s < engines.size(); ++s)  // a sweep that reads received planes waits in its pushing blocks
+      for (const auto& [read, push] : {std::pair{HaloPhase::BeforeH, 0}, std::pair{HaloPhase::BeforeE, 1}})
+        if (!senders_[s][static_cast<int>(read)].empty() && plane_pushes_[s][push].components == 0)
+          return refuse(not_boundary);
+    primed_.assign(engines.size(), 0);
+    pushing_ = true;
+  }
+
+  // "a source on ..." when one of the sender's sources lies on a node transfer t pushes, else "".
+  std::string source_on(const HaloTransfer& t) const {
+    const CudaEngineView<Real> v = cuda_engine_view(*this->context_.engines[t.from]);
+    std::vector<PointSource> sources(static_cast<std::size_t>(v.source_count));
+    YEEX_CUDA(cudaSetDevice(v.device));
+    if (!sources.empty())
+      YEEX_CUDA(cudaMemcpy(sources.data(), v.sources, sources.size() * sizeof(PointSource), cudaMemcpyDeviceToHost));
+    const Index first = this->plane_offset(t.from, t.source.begin), end = first + v.layout.pitch_z;
+    for (const PointSource& source : sources)
+      if (source.offset >= first && source.offset < end &&
+          std::find(t.components.begin(), t.components.end(), source.component) != t.components.end())
+        return "a source on a pushed node of subdomain " + std::to_string(t.from) + ": pushing sweeps push before the sources";
+    return "";
+  }
 
   std::string name_;
   bool staged_;  // OverlapTransport::staged
@@ -368,6 +486,12 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
   // [subdomain][phase]: the subdomains that push to it, and that it pushes to
   std::vector<std::array<std::vector<int>, kHaloPhaseCount>> senders_, receivers_;
   std::unique_ptr<PeerFlags> flags_;  // peer_flags only
+  // Pushing sweeps (set_up_pushing_sweeps): taken, or why not; the pushes by subdomain; whether a
+  // subdomain has pushed its first E planes (start()).
+  bool pushing_ = false;
+  std::string no_pushing_;
+  std::vector<std::array<SweepPush<Real>, 2>> plane_pushes_;
+  std::vector<char> primed_;  // not vector<bool>: each subdomain's thread sets its own
 };
 
 }  // namespace

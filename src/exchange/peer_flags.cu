@@ -12,57 +12,16 @@ struct PeerFlags::Block {
   unsigned arrivals[kChannels];               // [channel]: blocks of a signalling kernel arrived
 };
 
-namespace {
+static_assert(CounterWait::kMaxPoisons >= 2 * PeerFlags::kChannels * 2,
+              "a wait poisons every channel's counters both ways with two neighbours");
 
-constexpr unsigned long long kAbortBit = 1ull << 63;
-constexpr int kMaxTargets = SignalTargets::kMax;
-constexpr int kMaxPoisons = 2 * PeerFlags::kChannels * 2;  // theirs for us and ours, every channel
+namespace {
 
 // After the stream's earlier work: one more signal (one block of one thread: it arrives last).
 __global__ void signal_kernel(const SignalTargets t) { signal_when_last(t); }
 
-struct WaitParams {
-  unsigned long long* counter[kMaxTargets];
-  unsigned long long* consumed[kMaxTargets];
-  int side[kMaxTargets];
-  int count;
-  int channel;
-  unsigned long long* poison[kMaxPoisons];
-  int poisons;
-  unsigned long long* failure;
-};
-
-__device__ __forceinline__ unsigned long long global_time_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
-// One thread. Polls with relaxed system-scope loads, then one acquire fence (as coop's waits).
-__global__ void wait_kernel(const __grid_constant__ WaitParams p) {
-  for (int i = 0; i < p.count; ++i) {
-    cuda::atomic_ref<unsigned long long, cuda::thread_scope_system> flag(*p.counter[i]);
-    const unsigned long long target = *p.consumed[i] + 1;
-    unsigned long long value = flag.load(cuda::memory_order_relaxed);
-    if (value < target) {
-      const unsigned long long start = global_time_ns();
-      for (unsigned polls = 1; value < target; ++polls) {  // the abort bit makes value huge
-        if (polls % 256 == 0 && global_time_ns() - start > PeerFlags::kFlagWaitSeconds * 1000000000ull) break;
-        value = flag.load(cuda::memory_order_relaxed);
-      }
-    }
-    if (value >= target && !(value & kAbortBit)) {
-      *p.consumed[i] = target;
-      continue;
-    }
-    // Give up: say why (the first reason stays), and stop the neighbours and our own later waits.
-    if (*p.failure == 0) *p.failure = (value & kAbortBit ? 2ull : 1ull) << 8 | unsigned(p.channel) << 1 | unsigned(p.side[i]);
-    for (int j = 0; j < p.poisons; ++j)
-      cuda::atomic_ref<unsigned long long, cuda::thread_scope_system>(*p.poison[j]).fetch_or(kAbortBit);
-    return;
-  }
-  cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_system);
-}
+// One thread: the stream's later work runs once the signals have come (or the wait gave up).
+__global__ void wait_kernel(const __grid_constant__ CounterWait w) { await_counters(w, true); }
 
 std::string channel_name(int channel) {
   return channel == PeerFlags::kReady ? std::string("ready") : std::string(phase_name(static_cast<HaloPhase>(channel)));
@@ -106,27 +65,32 @@ void PeerFlags::signal(int from, const std::vector<int>& receivers, int channel,
   YEEX_CUDA(cudaGetLastError());
 }
 
-void PeerFlags::wait(int at, const std::vector<int>& senders, int channel, cudaStream_t stream) const {
-  if (senders.empty()) return;
-  WaitParams p{};
+CounterWait PeerFlags::wait_for(int at, const std::vector<int>& senders, int channel) const {
+  CounterWait w;
   Block* me = blocks_[static_cast<std::size_t>(at)];
-  p.channel = channel;
+  w.channel = channel;
   for (int from : senders) {
-    p.counter[p.count] = counter(at, channel, from);
-    p.consumed[p.count] = &me->consumed[channel][side(at, from)];
-    p.side[p.count++] = side(at, from);
+    w.counter[w.count] = counter(at, channel, from);
+    w.consumed[w.count] = &me->consumed[channel][side(at, from)];
+    w.side[w.count++] = side(at, from);
   }
   const int count = static_cast<int>(devices_.size());
   for (int neighbour : {at - 1, at + 1}) {
     if (neighbour < 0 || neighbour >= count) continue;
     for (int c = 0; c < kChannels; ++c) {
-      p.poison[p.poisons++] = counter(neighbour, c, at);  // what it waits for from us
-      p.poison[p.poisons++] = counter(at, c, neighbour);  // what we wait for from it
+      w.poison[w.poisons++] = counter(neighbour, c, at);  // what it waits for from us
+      w.poison[w.poisons++] = counter(at, c, neighbour);  // what we wait for from it
     }
   }
-  p.failure = &me->failure;
+  w.failure = &me->failure;
+  return w;
+}
+
+void PeerFlags::wait(int at, const std::vector<int>& senders, int channel, cudaStream_t stream) const {
+  if (senders.empty()) return;
+  const CounterWait w = wait_for(at, senders, channel);
   YEEX_CUDA(cudaSetDevice(devices_[static_cast<std::size_t>(at)]));
-  wait_kernel<<<1, 1, 0, stream>>>(p);
+  wait_kernel<<<1, 1, 0, stream>>>(w);
   YEEX_CUDA(cudaGetLastError());
 }
 

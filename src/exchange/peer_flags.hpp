@@ -23,46 +23,16 @@
 #include <vector>
 
 #include "decomposition/grid.hpp"
-
-#ifdef __CUDACC__
-#include <cuda/atomic>
-#endif
+#include "kernels/cuda/peer_counters.hpp"
 
 namespace yeex {
-
-// One signal: the counters it adds 1 to (one per receiver). A kernel that signals after its own
-// work (the push kernel) also counts its blocks' arrivals, so that its last block signals.
-struct SignalTargets {
-  static constexpr int kMax = 2;  // neighbours
-  unsigned long long* counter[kMax] = {};
-  int count = 0;
-  unsigned* arrivals = nullptr;  // the sender's, for this channel; 0 between launches
-};
-
-#ifdef __CUDACC__
-// Called by every thread of every block of a kernel after its stores into the receivers: the
-// block that arrives last (every other block's stores fenced before its arrival) signals, with
-// release at system scope, and resets the arrivals for the next launch.
-__device__ inline void signal_when_last(const SignalTargets& t) {
-  if (t.count == 0) return;
-  cuda::atomic_thread_fence(cuda::memory_order_release, cuda::thread_scope_system);
-  __syncthreads();
-  if (threadIdx.x != 0 || threadIdx.y != 0 || threadIdx.z != 0) return;
-  const unsigned blocks = gridDim.x * gridDim.y * gridDim.z;
-  cuda::atomic_ref<unsigned, cuda::thread_scope_device> arrivals(*t.arrivals);
-  if (arrivals.fetch_add(1, cuda::memory_order_acq_rel) + 1 != blocks) return;
-  arrivals.store(0, cuda::memory_order_relaxed);
-  for (int i = 0; i < t.count; ++i)
-    cuda::atomic_ref<unsigned long long, cuda::thread_scope_system>(*t.counter[i]).fetch_add(1, cuda::memory_order_release);
-}
-#endif
 
 class PeerFlags {
  public:
   static constexpr int kReady = 3;     // the channel after the halo phases (kHaloPhaseCount of them)
   static constexpr int kChannels = 4;
   static constexpr int kLower = 0, kUpper = 1;  // sides, seen from the counter's owner
-  static constexpr unsigned long long kFlagWaitSeconds = 10;
+  static constexpr unsigned long long kFlagWaitSeconds = CounterWait::kSeconds;
 
   // devices[s]: the GPU of subdomain s; neighbours are s - 1 and s + 1.
   explicit PeerFlags(std::vector<int> devices);
@@ -78,6 +48,8 @@ class PeerFlags {
   // Enqueues on `stream` (of `at`'s GPU): work issued afterwards runs once every one of `senders`
   // (neighbours of `at`) has signalled `channel` one more time than `at` has waited for it.
   void wait(int at, const std::vector<int>& senders, int channel, cudaStream_t stream) const;
+  // The same wait's counters, for a kernel of `at` that waits inside (await_counters).
+  CounterWait wait_for(int at, const std::vector<int>& senders, int channel) const;
   // Why subdomain s stopped, or "" when it did not; call after its GPU's work is done.
   std::string failure(int s) const;
 

@@ -219,6 +219,51 @@ TEST(MultiGpu, GraphReplaysAnyBlockBitForBit) {
       }
 }
 
+// graph at halo depth 1 without CPML, one GPU a slab, planes of at most 32768 nodes, sweeps each
+// step as two pushing sweeps
+// (overlap_exchange.cu, set_up_pushing_sweeps): one kernel a sweep, whose first blocks wait for
+// the neighbour, take the border plane and push it. The contract deck with its sources off the
+// pushed nodes (on 4 slabs the Ex source at 12 mm and the Ey one at 34 mm lie on pushed planes:
+// here at 13 and 33 mm, an Ey and an Ex node next to a slab boundary; the Ez pair on the pushed
+// plane at 23 mm stays, Ez does not travel), against its one-GPU run: pushing, issued directly and
+// replayed in blocks of 1 and 7 steps, with plain launches, and with the split (YEEX_PUSHING_SWEEPS=0).
+// The report says which the run took and why not: the contract deck's sources on 4 slabs, R = 2.
+TEST(MultiGpu, GraphPushingSweepsKeepTheBits) {
+  if (cuda_device_count() < 2) GTEST_SKIP() << "pushing sweeps need a GPU a slab: fewer than 2 GPUs";
+  Deck deck = contract_deck();
+  deck.sources.clear();
+  add_sources(deck, {11e-3, 13e-3, 22e-3, 23e-3, 33e-3});
+  deck.sources.push_back(deck.sources[3]);
+  deck.sources.back().frequency = 20e9;
+  deck.sources.back().amplitude = -0.6;
+  const RunResult one_gpu = run_on(1, "host-staged", 1, deck);
+  const std::string pushing = "pushing sweeps (each sweep one kernel whose first blocks push its border plane)";
+  for (int slabs = 2; slabs <= std::min(4, cuda_device_count()); ++slabs) {
+    for (const auto& [knob, value] : {std::pair{"", ""}, std::pair{"YEEX_GRAPH_STEPS", "1"},
+                                      std::pair{"YEEX_GRAPH_STEPS", "7"}, std::pair{"YEEX_PDL", "0"},
+                                      std::pair{"YEEX_PUSHING_SWEEPS", "0"}}) {
+      SCOPED_TRACE(std::to_string(slabs) + " slabs, " + knob + "=" + value);
+      const testing::ScopedEnvironmentVariable set(*knob ? knob : "YEEX_NO_KNOB", value);
+      const RunResult r = run_on(slabs, "graph", 1, deck);
+      testing::expect_same_bits(r, one_gpu);
+      EXPECT_EQ(r.exchange_choices, std::string(knob) == "YEEX_PUSHING_SWEEPS" ? "border split (YEEX_PUSHING_SWEEPS=0)" : pushing);
+    }
+  }
+  if (cuda_device_count() >= 4)
+    EXPECT_EQ(run_on(4, "graph", 1).exchange_choices,
+              "border split (a source on a pushed node of subdomain 1: pushing sweeps push before the sources)");
+  EXPECT_EQ(run_on(2, "graph", 2, deck).exchange_choices, "border split (halo depth 2: pushing sweeps need 1)");
+  // Planes above kPushingPlaneNodes take the split unless YEEX_PUSHING_SWEEPS=1 forces them.
+  Deck wide = deck;
+  wide.grid.nx = 200, wide.grid.ny = 180;
+  EXPECT_EQ(run_on(2, "graph", 1, wide).exchange_choices,
+            "border split (planes of 36000 nodes: pushing sweeps pay off up to 32768)");
+  const testing::ScopedEnvironmentVariable forced("YEEX_PUSHING_SWEEPS", "1");
+  const RunResult r = run_on(2, "graph", 1, wide);
+  EXPECT_EQ(r.exchange_choices, pushing);
+  testing::expect_same_bits(r, run_on(1, "host-staged", 1, wide));
+}
+
 // The cuda engine launches its kernels as programmatic dependent launches on Hopper and later
 // (cuda_engine.cu, dependent_launch), each kernel waiting for the ones ahead of it before it
 // touches memory; every other test runs that way. Here the plain launches (YEEX_PDL=0) against
