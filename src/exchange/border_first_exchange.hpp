@@ -60,12 +60,12 @@
 // Replay changes when the work is issued, not what it is: the same sweeps, transfers and waits in
 // the same order on each lane.
 //
-// Pushing sweeps (the graph backend at halo depth 1 without CPML; overlap_exchange.cu says when
-// it takes them): the border split above costs a GPU that holds one slab the boundaries of four
-// extra kernels a step, which nothing overlaps (8-9 us a step at 640^3 on 4 H200s,
-// results/2026-11-26-session20, call 11). A transport that can push a plane from inside the sweep
-// that computes it sweeps each step that exchanges itself, on the bulk lane alone: H as one
-// kernel whose first blocks take the plane the step sends up (waiting first for the E planes it
+// Pushing sweeps (the graph backend at halo depth 1 without CPML, on small planes;
+// overlap_exchange.cu says when it takes them): the border split above costs a GPU that holds one
+// slab the boundaries of four extra kernels a step and their cross-lane events, which nothing
+// overlaps (128^3 on 4 H200s: 25 us a step against the pushing sweeps' 20). A transport that can
+// push a plane from inside the sweep that computes it sweeps each step that exchanges itself, on
+// the bulk lane alone: H as one kernel whose first blocks take the plane the step sends up (waiting first for the E planes it
 // reads, which also says the receiver has read the ghost plane they overwrite), store it into the
 // receiver and signal; then E likewise with the plane it sends down; then sources and probes.
 // What a kernel waits for was signalled by a neighbour's kernel of an earlier half step, whose

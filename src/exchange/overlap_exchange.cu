@@ -25,6 +25,10 @@
 //     it (a sender's next signal follows its wait for this receiver's, which follows the reads it
 //     would overwrite). On 4 H200s, 128^3: the chain of a step 52 us issued, 15 us replayed
 //     (results/2026-11-26-session18, graph-chain).
+//     At R = 1 without CPML, for planes of at most kPushingPlaneNodes, graph sweeps instead with
+//     pushing sweeps (border_first_exchange.hpp; set_up_pushing_sweeps): the sweep kernels' first
+//     blocks wait on the same counters, store the border plane into the receiver and signal, so
+//     a step is two kernels and no push or wait kernel (128^3 on 4 H200s: 20 us against 25).
 // `overlap` and `host-staged` run halo depth 1, `b2r` the same transports with R > 1, `graph`
 // any depth.
 //
@@ -157,13 +161,14 @@ __global__ void push_kernel(const __grid_constant__ PushRuns<Real> runs) {
   signal_when_last(runs.signal);
 }
 
-// The largest plane (nodes) for which graph takes pushing sweeps. On 4 H200s they saved a third
-// of the step at 128^3 (strong, 19-20 us a step against 25-26 with the border split: 57-62 %
-// against 45-47 %), and cost 6-12 us at 256^3 (79-84 % against 89-90 %) and 100-220 us at 640^3
-// (83-91 % against 98 %): each sweep kernel whose first blocks push runs longer than the plain
-// one by more than the pushed plane's share (Nsight Compute, no waits: 816 us against 600 at 640 x
-// 640 x 160), the pushing blocks' system-scope fences and stores into the neighbour holding their
-// slots (results/2026-11-26-session21, calls 1-5). The border split hides those behind the bulk.
+// The largest plane (nodes) for which graph takes pushing sweeps. On 4 H200s they saved a quarter
+// of the step at 128^3 (strong, 18.7-20.2 us a step against 24.4-25.6 with the border split:
+// 57-62 % against 45-47 %), and cost 6-12 us at 256^3 (79-84 % against 89-90 %) and 90-210 us at
+// 640^3 (83-91 % against 98 %): a sweep kernel whose first blocks push runs far longer than the
+// plain one, with the same DRAM traffic (Nsight Compute, no waits, 640 x 640 x 160 a GPU: 814-827
+// us against 600; without the stores into the neighbour 698), its first blocks' stores across the
+// link holding the slots the rest of the sweep needs (results/2026-11-26-session21, calls 1-5).
+// The border split runs those on their own stream beside the bulk.
 constexpr Index kPushingPlaneNodes = Index(1) << 15;
 
 constexpr unsigned kPushBlock = 256;

@@ -14,6 +14,10 @@
 // counter it signals and in its own, so that its neighbours and its own later waits stop too.
 // failure(s) reads the status (after the GPU's work is done): a stalled neighbour is an error,
 // never a hang.
+// The kernels' side of the protocol (signal, bounded wait) is kernels/cuda/peer_counters.hpp:
+// signal() and wait() enqueue one-thread kernels that run it; targets() and wait_for() hand the
+// same counters to a kernel that signals or waits itself (the push kernel, the cuda engine's
+// pushing sweeps).
 #pragma once
 
 #include <cuda_runtime.h>
