@@ -161,11 +161,17 @@ __global__ void push_kernel(const __grid_constant__ PushRuns<Real> runs) {
   signal_when_last(runs.signal);
 }
 
-// The largest plane (nodes) for which graph takes pushing sweeps. On 4 H200s they saved a quarter
-// of the step at 128^3 (strong, 18.7-20.2 us a step against 24.4-25.6 with the border split:
-// 57-62 % against 45-47 %), and cost 6-12 us at 256^3 (79-84 % against 89-90 %) and 90-210 us at
-// 640^3 (83-91 % against 98 %): a sweep kernel whose first blocks push runs far longer than the
-// plain one, with the same DRAM traffic (Nsight Compute, no waits, 640 x 640 x 160 a GPU: 814-827
+// The largest plane (nodes) for which graph takes pushing sweeps. Strong scaling on 4 H200s, ms a
+// step, pushing against the border split (results/2026-11-26-session21, calls 1-8):
+//   128^3 0.0187-0.0202 against 0.0244-0.0256 (57-62 % against 45-47 %)
+//   160^3 0.0235 against 0.0288-0.0291 (90.8 % against 73.0-73.9 %)
+//   192^3 0.0412-0.0417 against 0.0458-0.0460 (83.6-84.5 % against 75.8-75.9 %)
+//   224^3 0.0679-0.0683 against 0.0631-0.0635 (80.1-80.5 % against 86.1-86.6 %)
+//   256^3 (79-84 % against 89-90 %), 640^3 (83-91 % against 98 %).
+// So they pay up to 192^2 nodes at least (call 8, after this limit was set and verified on the
+// GPU; raising it to 192^2 is the next step, with a GPU run of the tests' large-plane case). On
+// large planes a sweep kernel whose first blocks push runs far longer than the plain one, with
+// the same DRAM traffic (Nsight Compute, no waits, 640 x 640 x 160 a GPU: 814-827
 // us against 600; without the stores into the neighbour 698), its first blocks' stores across the
 // link holding the slots the rest of the sweep needs (results/2026-11-26-session21, calls 1-5).
 // The border split runs those on their own stream beside the bulk.
