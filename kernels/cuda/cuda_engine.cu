@@ -178,7 +178,7 @@ __global__ void __launch_bounds__(256, MinBlocks)
 // it, store each node's pushed components into the neighbour after its update, and the last of
 // them signals. A wait that gave up (a stalled neighbour, PeerFlags) leaves the plane unswept and
 // unsignalled: the run is an error by then, and the neighbours' waits stop at the abort bit.
-// Spreading the pushed plane's blocks over the first 16 planes' (a swap of tiles), so that the
+// Spreading the pushed plane's blocks over the first 16 planes (a swap of tiles), so that the
 // pushing blocks, whose fence holds them while their stores cross the link, would sit among
 // blocks that keep the memory busy, made no difference at 640^3 and cost 1.3 us a step at 128^3
 // (results/2026-11-26-session21, call 5).
