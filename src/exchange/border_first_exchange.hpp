@@ -102,6 +102,8 @@ class BorderFirstExchange : public HaloExchange<Real> {
   virtual void start(int s) { (void)s; }
   virtual void issue(int s, HaloPhase phase) = 0;
   virtual void await(int s, HaloPhase phase) { (void)s, (void)phase; }
+  // Whether the plan has transfers in any phase (a run on one subdomain has none).
+  bool exchanges_any() const { return exchanges_any_; }
   // Whether the steps may be recorded and replayed (see Replay above).
   virtual bool replayable() const { return false; }
   // At the end of every advance() call, by every subdomain's thread.

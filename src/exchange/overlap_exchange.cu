@@ -232,7 +232,7 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
 
   std::string name() const override { return name_; }
   std::string choices() const override {
-    if (!flags_ || !exchanges_anything()) return "";
+    if (!flags_ || !this->exchanges_any()) return "";
     return pushing_ ? "pushing sweeps (each sweep one kernel whose first blocks push its border plane)"
                     : "border split (" + no_pushing_ + ")";
   }
@@ -400,17 +400,12 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
   cudaStream_t border(int s) const {
     return static_cast<cudaStream_t>(this->context_.engines[s]->native_stream(Lane::border));
   }
-  bool exchanges_anything() const {
-    for (HaloPhase phase : kAllHaloPhases)
-      if (!this->context_.plan.transfers(phase).empty()) return true;
-    return false;
-  }
   cudaStream_t bulk(int s) const {
     return static_cast<cudaStream_t>(this->context_.engines[s]->native_stream(Lane::bulk));
   }
 
   // Pushing sweeps (border_first_exchange.hpp) where the flags transport can take them: halo depth
-  // 1, no CPML, one GPU a slab, planes of at most kPushingPlaneNodes nodes (YEEX_PUSHING_SWEEPS=1:
+  // 1, no CPML, planes of at most kPushingPlaneNodes nodes (YEEX_PUSHING_SWEEPS=1:
   // any), each pushed plane the boundary plane of the sweep that computes it, sent to the
   // neighbour whose planes that sweep reads, and no source on a pushed node (the sources go in
   // after the sweep has pushed). Else the border split (YEEX_PUSHING_SWEEPS=0: always), and
@@ -435,11 +430,8 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
                     std::to_string(kPushingPlaneNodes));
     for (Engine<Real>* e : engines)
       if (e->cpml().faces > 0) return refuse("CPML: pushing sweeps need a run without");
-    // A pushing sweep's waiting blocks may fill their GPU: what they wait for must run on another.
-    for (std::size_t a = 0; a < engines.size(); ++a)
-      for (std::size_t b = a + 1; b < engines.size(); ++b)
-        if (engines[a]->device() == engines[b]->device())
-          return refuse("two slabs on GPU " + std::to_string(engines[a]->device()) + ": pushing sweeps need one GPU a slab");
+    // A pushing sweep's waiting blocks may fill their GPU, so what they wait for must run on another:
+    // graph runs one slab a GPU (the registry refuses more), which this relies on.
     plane_pushes_.assign(engines.size(), {});
     for (HaloPhase phase : {HaloPhase::BeforeE, HaloPhase::BeforeH})
       for (const HaloTransfer& t : plan.transfers(phase)) {
