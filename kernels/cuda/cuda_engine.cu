@@ -851,6 +851,17 @@ CudaEngineView<Real> cuda_engine_view(Engine<Real>& engine) {
 template CudaEngineView<float> cuda_engine_view<float>(Engine<float>&);
 template CudaEngineView<double> cuda_engine_view<double>(Engine<double>&);
 
+template <typename Real>
+std::vector<PointSource> host_sources(const CudaEngineView<Real>& view) {
+  std::vector<PointSource> sources(static_cast<std::size_t>(view.source_count));
+  if (sources.empty()) return sources;
+  YEEX_CUDA(cudaSetDevice(view.device));
+  YEEX_CUDA(cudaMemcpy(sources.data(), view.sources, sources.size() * sizeof(PointSource), cudaMemcpyDeviceToHost));
+  return sources;
+}
+template std::vector<PointSource> host_sources<float>(const CudaEngineView<float>&);
+template std::vector<PointSource> host_sources<double>(const CudaEngineView<double>&);
+
 bool can_access_peer(int a, int b) {
   int yes = 0;
   return a == b || (cudaDeviceCanAccessPeer(&yes, a, b) == cudaSuccess && yes);

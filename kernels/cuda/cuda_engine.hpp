@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "kernels/cuda/peer_counters.hpp"
 #include "kernels/engine.hpp"
@@ -35,6 +36,9 @@ struct CudaEngineView {
 // Throws std::invalid_argument unless `engine` is a cuda engine.
 template <typename Real>
 CudaEngineView<Real> cuda_engine_view(Engine<Real>& engine);
+// The view's sources, copied into host memory (as the engine holds them: offsets, rounds).
+template <typename Real>
+std::vector<PointSource> host_sources(const CudaEngineView<Real>& view);
 
 // A pushing sweep (the graph backend's, src/exchange/border_first_exchange.hpp, "Pushing
 // sweeps"): one sweep kernel whose first blocks take one boundary plane of the range, its last

@@ -706,10 +706,7 @@ class CoopExchange final : public HaloExchange<Real> {
       p.signals = sub_[s].signals;
       p.cpml = v.cpml;
       sub_[s].stream = v.stream;
-      sources[s].resize(static_cast<std::size_t>(v.source_count));
-      if (v.source_count > 0)
-        YEEX_CUDA(cudaMemcpy(sources[s].data(), v.sources, sources[s].size() * sizeof(PointSource),
-                             cudaMemcpyDeviceToHost));
+      sources[s] = host_sources(v);
       const std::vector<SweepSourcePlace> places =
           sweep_source_places(v.layout, p.e_sweep, threads / kTileX, sources[s]);
       p.sweep_sources = static_cast<int>(places.size());
@@ -755,12 +752,10 @@ class CoopExchange final : public HaloExchange<Real> {
         }
         // A source on a sent E plane changes it after the sweep, which stored it into the
         // receiver: the rounds add it (inject_sources), and the plane is published late.
-        for (const PointSource& source : sources[t.from])
-          if (e_planes && source.offset >= push.plane && source.offset < push.plane + push.elements &&
-              std::find(t.components.begin(), t.components.end(), source.component) != t.components.end()) {
-            push.late = true;
-            sender.sweep_sources = 0;
-          }
+        if (e_planes && this->sends_a_source(t, sources[t.from])) {
+          push.late = true;
+          sender.sweep_sources = 0;
+        }
         CoopSignals* theirs = sub_[t.to].signals;
         push.ready = e_planes ? &theirs->e_ready : &theirs->h_ready;
         waits = true;

@@ -6,6 +6,7 @@
 // geometry; it allocates in its constructor, never in advance().
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <stdexcept>
@@ -129,6 +130,17 @@ class HaloExchange {
   // planes: a run of planes is contiguous).
   Index plane_offset(int s, Index k) const {
     return context_.engines[s]->layout().plane_offset(context_.decomposition->local_k(s, k));
+  }
+
+  // Whether one of `sources` (subdomain t.from's) adds to a node that transfer t sends: on one of
+  // its source planes, in one of its components. Backends that send a plane before the step's
+  // sources are added check it (graph's pushing sweeps, coop's early pushes).
+  bool sends_a_source(const HaloTransfer& t, const std::vector<PointSource>& sources) const {
+    const Index first = plane_offset(t.from, t.source.begin), end = plane_offset(t.from, t.source.end);
+    return std::any_of(sources.begin(), sources.end(), [&](const PointSource& source) {
+      return source.offset >= first && source.offset < end &&
+             std::find(t.components.begin(), t.components.end(), source.component) != t.components.end();
+    });
   }
 
   ExchangeContext<Real> context_;

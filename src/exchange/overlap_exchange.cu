@@ -3,7 +3,7 @@
 // the sweeps that computed them, on the border lane, while the bulk lane sweeps the rest of the
 // slab. GPUs are ordered by CUDA events (timing disabled); no host thread waits for a GPU inside
 // the step loop. Two transports:
-//   peer (overlap, b2r): every GPU copies the planes its neighbours need straight into their
+//   peer (overlap; b2r where slabs share a GPU, or forced): every GPU copies the planes its neighbours need straight into their
 //     ghost planes, over NVLink with peer access: by the copy engines (cudaMemcpyPeerAsync, one
 //     copy per component and psi chunk), or by one kernel per phase (peer_kernel: push_kernel
 //     stores every run of the phase, to every receiver, through peer pointers). A copy costs the
@@ -15,7 +15,7 @@
 //   staged (host-staged, b2r under --no-peer): every GPU copies them down into a pinned host
 //     buffer of the transfer (D2H), and the receiver copies the buffer up into its ghost planes
 //     (H2D) on its own border lane once the sender's event says the D2H is done. No peer access.
-//   flags (graph): the push kernel's pushes, its last block signalling the receivers' counters
+//   flags (graph; b2r where each GPU holds one slab, registry.cpp): the push kernel's pushes, its last block signalling the receivers' counters
 //     (src/exchange/peer_flags.hpp) once every block's stores are fenced; await() is a one-thread
 //     kernel that waits for them. No event, no host barrier in a step: the schedule records the
 //     steps once and replays them as a CUDA graph (border_first_exchange.hpp, Replay). The counters stand
@@ -29,7 +29,7 @@
 //     pushing sweeps (border_first_exchange.hpp; set_up_pushing_sweeps): the sweep kernels' first
 //     blocks wait on the same counters, store the border plane into the receiver and signal, so
 //     a step is two kernels and no push or wait kernel (128^3 on 4 H200s: 20 us against 25).
-// `overlap` and `host-staged` run halo depth 1, `b2r` the same transports with R > 1, `graph`
+// `overlap` and `host-staged` run halo depth 1, `b2r` these transports with R > 1, `graph`
 // any depth.
 //
 // Data path. Subdomain s owns planes [b, e); L is its lower and U its upper neighbour. Each
@@ -168,14 +168,14 @@ __global__ void push_kernel(const __grid_constant__ PushRuns<Real> runs) {
 //   192^3 0.0412-0.0417 against 0.0458-0.0460 (83.6-84.5 % against 75.8-75.9 %)
 //   224^3 0.0679-0.0683 against 0.0631-0.0635 (80.1-80.5 % against 86.1-86.6 %)
 //   256^3 (79-84 % against 89-90 %), 640^3 (83-91 % against 98 %).
-// So they pay up to 192^2 nodes at least (call 8, after this limit was set and verified on the
-// GPU; raising it to 192^2 is the next step, with a GPU run of the tests' large-plane case). On
+// So they pay up to 192^2 nodes at least, the limit (the 200 x 200 planes of the tests' wide case
+// above it). On
 // large planes a sweep kernel whose first blocks push runs far longer than the plain one, with
 // the same DRAM traffic (Nsight Compute, no waits, 640 x 640 x 160 a GPU: 814-827
 // us against 600; without the stores into the neighbour 698), its first blocks' stores across the
 // link holding the slots the rest of the sweep needs (results/2026-11-26-session21, calls 1-5).
 // The border split runs those on their own stream beside the bulk.
-constexpr Index kPushingPlaneNodes = Index(1) << 15;
+constexpr Index kPushingPlaneNodes = Index(192) * 192;
 
 constexpr unsigned kPushBlock = 256;
 // Blocks per run along x: enough to fill the links, few enough that the pushes leave the bulk
@@ -192,8 +192,10 @@ unsigned push_blocks_per_run() {
 template <typename Real>
 class OverlapExchange final : public BorderFirstExchange<Real> {
  public:
-  OverlapExchange(ExchangeContext<Real> context, std::string name, OverlapTransport transport)
+  OverlapExchange(ExchangeContext<Real> context, std::string name, OverlapTransport transport,
+                  std::string transport_choice)
       : BorderFirstExchange<Real>(std::move(context)), name_(std::move(name)),
+        transport_choice_(std::move(transport_choice)),
         staged_(transport == OverlapTransport::staged),
         kernel_(transport == OverlapTransport::peer_kernel || transport == OverlapTransport::peer_flags) {
     const auto& plan = this->context_.plan;
@@ -232,6 +234,7 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
 
   std::string name() const override { return name_; }
   std::string choices() const override {
+    if (!transport_choice_.empty()) return transport_choice_;
     if (!flags_ || !this->exchanges_any()) return "";
     return pushing_ ? "pushing sweeps (each sweep one kernel whose first blocks push its border plane)"
                     : "border split (" + no_pushing_ + ")";
@@ -445,7 +448,9 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
             t.components.size() > SweepPush<Real>::kMaxComponents ||
             senders_[t.from][static_cast<int>(read)] != std::vector<int>{t.to})
           return refuse(not_boundary);
-        if (std::string why = source_on(t); !why.empty()) return refuse(std::move(why));
+        if (this->sends_a_source(t, host_sources(cuda_engine_view(*engines[t.from]))))
+          return refuse("a source on a pushed node of subdomain " + std::to_string(t.from) +
+                        ": pushing sweeps push before the sources");
         push.top = h;
         for (Component c : t.components) {
           push.component[push.components] = c;
@@ -463,22 +468,8 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
     pushing_ = true;
   }
 
-  // "a source on ..." when one of the sender's sources lies on a node transfer t pushes, else "".
-  std::string source_on(const HaloTransfer& t) const {
-    const CudaEngineView<Real> v = cuda_engine_view(*this->context_.engines[t.from]);
-    std::vector<PointSource> sources(static_cast<std::size_t>(v.source_count));
-    YEEX_CUDA(cudaSetDevice(v.device));
-    if (!sources.empty())
-      YEEX_CUDA(cudaMemcpy(sources.data(), v.sources, sources.size() * sizeof(PointSource), cudaMemcpyDeviceToHost));
-    const Index first = this->plane_offset(t.from, t.source.begin), end = first + v.layout.pitch_z;
-    for (const PointSource& source : sources)
-      if (source.offset >= first && source.offset < end &&
-          std::find(t.components.begin(), t.components.end(), source.component) != t.components.end())
-        return "a source on a pushed node of subdomain " + std::to_string(t.from) + ": pushing sweeps push before the sources";
-    return "";
-  }
-
   std::string name_;
+  std::string transport_choice_;  // make_overlap_exchange's
   bool staged_;  // OverlapTransport::staged
   bool kernel_;  // OverlapTransport::peer_kernel or peer_flags: the push kernel
   std::vector<std::array<PushLaunch, kHaloPhaseCount>> push_runs_;  // [sender][phase], the push kernel's only
@@ -501,12 +492,13 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
 
 template <typename Real>
 std::unique_ptr<HaloExchange<Real>> make_overlap_exchange(ExchangeContext<Real> context, std::string name,
-                                                          OverlapTransport transport) {
-  return std::make_unique<OverlapExchange<Real>>(std::move(context), std::move(name), transport);
+                                                          OverlapTransport transport, std::string transport_choice) {
+  return std::make_unique<OverlapExchange<Real>>(std::move(context), std::move(name), transport,
+                                                 std::move(transport_choice));
 }
 template std::unique_ptr<HaloExchange<float>> make_overlap_exchange(ExchangeContext<float>, std::string,
-                                                                    OverlapTransport);
+                                                                    OverlapTransport, std::string);
 template std::unique_ptr<HaloExchange<double>> make_overlap_exchange(ExchangeContext<double>, std::string,
-                                                                     OverlapTransport);
+                                                                     OverlapTransport, std::string);
 
 }  // namespace yeex

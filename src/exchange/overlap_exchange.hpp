@@ -17,10 +17,12 @@ enum class OverlapTransport { peer, peer_kernel, staged, peer_flags };
 // Border planes on the high-priority stream, halo pushes right behind them, bulk on the
 // low-priority stream; GPUs ordered by events (peer_flags: by counters). `name` is "overlap" (peer,
 // halo depth 1), "host-staged" (staged, halo depth 1), "graph" (peer_flags, any halo depth), or
-// "b2r" when peer or staged runs with a halo depth R > 1. Throws std::invalid_argument unless
-// every engine is a cuda engine.
+// "b2r" when a transport runs with a halo depth R > 1. `transport_choice`, where the transport was
+// chosen for the run, says which and why; choices() reports it (graph: whether it sweeps with
+// pushing sweeps, and why not). Throws std::invalid_argument unless every engine is a cuda engine.
 template <typename Real>
 std::unique_ptr<HaloExchange<Real>> make_overlap_exchange(ExchangeContext<Real> context, std::string name,
-                                                          OverlapTransport transport);
+                                                          OverlapTransport transport,
+                                                          std::string transport_choice = "");
 
 }  // namespace yeex

@@ -66,6 +66,34 @@ template <typename Real>
 std::unique_ptr<HaloExchange<Real>> make_graph_exchange(ExchangeContext<Real> context, std::string name) {
   return make_overlap_exchange<Real>(std::move(context), std::move(name), OverlapTransport::peer_flags);
 }
+
+// b2r with peer access: graph's transport (the push kernel, the GPUs ordered by counters on the
+// GPUs, the steps replayed as CUDA graphs) where every GPU holds one slab, as graph requires; else,
+// or with YEEX_B2R_TRANSPORT=events or YEEX_PEER_PUSH=copy, overlap's (events and host barriers,
+// every step issued by the host). The bits are the same; the run's exchange_choices says which.
+// Strong 128^3 on 4 H200s, R = 2: events 25-37 % over sessions 18-21, counters (graph at R = 2)
+// 48-54 % in session 18.
+template <typename Real>
+std::unique_ptr<HaloExchange<Real>> make_b2r_peer_exchange(ExchangeContext<Real> context, std::string name) {
+  std::vector<int> devices;
+  for (const Engine<Real>* e : context.engines) devices.push_back(e->device());
+  const auto set_to = [](const char* variable, const char* value) {
+    const char* v = std::getenv(variable);
+    return v && std::string(v) == value;
+  };
+  std::string events;  // why not the counters
+  if (set_to("YEEX_B2R_TRANSPORT", "events")) events = "YEEX_B2R_TRANSPORT=events";
+  else if (set_to("YEEX_PEER_PUSH", "copy")) events = "YEEX_PEER_PUSH=copy";
+  else if (most_slabs_per_gpu(devices) > 1) events = "slabs sharing a GPU";
+  if (events.empty())
+    return make_overlap_exchange<Real>(std::move(context), std::move(name), OverlapTransport::peer_flags,
+                                       "counters on the GPUs, steps replayed as CUDA graphs");
+  const char* push = std::getenv("YEEX_PEER_PUSH");
+  const bool kernel = !push || std::string(push) == "kernel";
+  return make_overlap_exchange<Real>(std::move(context), std::move(name),
+                                     kernel ? OverlapTransport::peer_kernel : OverlapTransport::peer,
+                                     "events and host barriers, steps issued by the host (" + events + ")");
+}
 #endif
 
 struct Entry {
@@ -135,7 +163,7 @@ std::vector<Entry> entries() {
                     return why;
                   },
                   YEEX_GPU_FACTORY(make_coop_exchange)});
-  list.push_back({{"b2r", "B+2R: R ghost planes exchanged once every R steps (--halo-depth R > 1), border recomputed; on GPUs pushed behind the border planes while the bulk sweeps (overlap's schedule: peer to peer, staged through pinned host buffers with --no-peer), staging on the host"},
+  list.push_back({{"b2r", "B+2R: R ghost planes exchanged once every R steps (--halo-depth R > 1), border recomputed; on GPUs pushed behind the border planes while the bulk sweeps (peer to peer: graph's counters and replayed steps where each GPU holds one slab, else overlap's events; staged through pinned host buffers with --no-peer), staging on the host"},
                   [](const ExchangeRequest& r) -> std::string {
                     if (r.halo_depth < 2) return "needs --halo-depth R with R > 1";
                     return r.engine == "cuda" ? needs_peer_copies(r) : "";
@@ -220,9 +248,9 @@ std::unique_ptr<HaloExchange<Real>> make_exchange(const std::string& name, Excha
     if constexpr (sizeof(Real) == 4) make = e.make_f32; else make = e.make_f64;
     if (name == "b2r") {  // a halo depth on the transport of the engine
 #if YEEX_HAVE_CUDA
-      // overlap's pushes with peer access; without it, host-staged's.
+      // with peer access graph's or overlap's pushes (make_b2r_peer_exchange); without, host-staged's.
       if (context.peer_access && context.engines.front()->device() >= 0)
-        return make_peer_exchange<Real>(std::move(context), name);
+        return make_b2r_peer_exchange<Real>(std::move(context), name);
 #endif
       return make_staged_exchange<Real>(std::move(context), name);
     }

@@ -201,6 +201,27 @@ TEST(MultiGpu, EitherPeerPushMatchesOneGpu) {
     }
 }
 
+// b2r takes graph's transport where each GPU holds one slab (registry.cpp, make_b2r_peer_exchange),
+// else overlap's events: asked for (YEEX_B2R_TRANSPORT=events), or slabs sharing a GPU. The same
+// bits either way, CPML's psi included, and the report says which it took.
+TEST(MultiGpu, B2rEitherTransportMatchesOneGpu) {
+  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
+  const std::string counters = "counters on the GPUs, steps replayed as CUDA graphs";
+  const std::string events = "events and host barriers, steps issued by the host (";
+  for (int slabs = 2; slabs <= 4; ++slabs) {
+    const bool shared = slabs > cuda_device_count();
+    EXPECT_EQ(run_on(slabs, "b2r", 2).exchange_choices, shared ? events + "slabs sharing a GPU)" : counters);
+    const testing::ScopedEnvironmentVariable forced("YEEX_B2R_TRANSPORT", "events");
+    for (Index depth : {2, 3}) {
+      SCOPED_TRACE("b2r with events on " + std::to_string(slabs) + " slabs, R = " + std::to_string(depth));
+      const RunResult r = run_on(slabs, "b2r", depth);
+      EXPECT_EQ(r.exchange_choices, events + "YEEX_B2R_TRANSPORT=events)");
+      testing::expect_same_bits(r, reference());
+      expect_matches_one_gpu({"b2r", slabs, depth}, cpml_contract_deck(), cpml_reference);
+    }
+  }
+}
+
 // graph records a block of steps once and replays it (border_first_exchange.hpp, Replay). The
 // contract's runs (calls of 8, 50, 50 and 12 steps) replay one block of 32 steps in each call of
 // 50 by default; blocks of one (rounded up to R steps: YEEX_GRAPH_STEPS=1) replay nearly every
@@ -219,7 +240,7 @@ TEST(MultiGpu, GraphReplaysAnyBlockBitForBit) {
       }
 }
 
-// graph at halo depth 1 without CPML, one GPU a slab, planes of at most 32768 nodes, sweeps each
+// graph at halo depth 1 without CPML, one GPU a slab, planes of at most 192^2 nodes, sweeps each
 // step as two pushing sweeps
 // (overlap_exchange.cu, set_up_pushing_sweeps): one kernel a sweep, whose first blocks wait for
 // the neighbour, take the border plane and push it. The contract deck with its sources off the
@@ -255,9 +276,9 @@ TEST(MultiGpu, GraphPushingSweepsKeepTheBits) {
   EXPECT_EQ(run_on(2, "graph", 2, deck).exchange_choices, "border split (halo depth 2: pushing sweeps need 1)");
   // Planes above kPushingPlaneNodes take the split unless YEEX_PUSHING_SWEEPS=1 forces them.
   Deck wide = deck;
-  wide.grid.nx = 200, wide.grid.ny = 180;
+  wide.grid.nx = 200, wide.grid.ny = 200;
   EXPECT_EQ(run_on(2, "graph", 1, wide).exchange_choices,
-            "border split (planes of 36000 nodes: pushing sweeps pay off up to 32768)");
+            "border split (planes of 40000 nodes: pushing sweeps pay off up to 36864)");
   const testing::ScopedEnvironmentVariable forced("YEEX_PUSHING_SWEEPS", "1");
   const RunResult r = run_on(2, "graph", 1, wide);
   EXPECT_EQ(r.exchange_choices, pushing);
