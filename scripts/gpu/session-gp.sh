@@ -27,8 +27,7 @@ for rep in 1 2; do
   run "weak512_b2rev_$rep" 100 "$b/yeex-b2rev" bench --engine cuda --steps 50 --warmup 10 --repeats 5 --scaling weak --size 512 --counts 1,4 --exchanges b2r --halo-depth 2
   pack
 done
-sed -e 's/^cells = \[512, 512, 512\]/cells = [256, 256, 4096]/' -e 's/^cell_size = \[1e-3, 1e-3, 1e-3\]/cell_size = [2e-3, 2e-3, 1.25e-4]/' \
-  inputs/bench_box.toml > "$out/tall.toml"
+tall_deck
 grep -E "^cells|^cell_size" "$out/tall.toml" >> "$out/summary.txt"
 tall=(bench --engine cuda --deck "$out/tall.toml" --steps 50 --warmup 10 --repeats 5 --scaling strong --counts 1,4)
 for rep in 1 2; do

@@ -16,8 +16,7 @@ run strong_128 100 "${long[@]}" --size 128 --counts 1,4 --exchanges $all --halo-
 run strong_128_b2rev 60 "$b/yeex-b2rev" bench --engine cuda --steps 400 --warmup 50 --repeats 9 --scaling strong --size 128 --counts 1,4 --exchanges b2r --halo-depth 2
 run weak_512 150 "${bench[@]}" --scaling weak --size 512 --counts 1,4 --exchanges $all --halo-depth 2 --json "$out/weak_512.json"; pack
 run strong_640 150 "${bench[@]}" --scaling strong --size 640 --counts 1,4 --exchanges $all --halo-depth 2 --json "$out/strong_640.json"; pack
-sed -e 's/^cells = \[512, 512, 512\]/cells = [256, 256, 4096]/' -e 's/^cell_size = \[1e-3, 1e-3, 1e-3\]/cell_size = [2e-3, 2e-3, 1.25e-4]/' \
-  inputs/bench_box.toml > "$out/tall.toml"
+tall_deck
 run strong_tall 200 "${bench[@]}" --deck "$out/tall.toml" --scaling strong --counts 1,4 --exchanges $all --halo-depth 2 --json "$out/strong_tall.json"
 echo "done ($((SECONDS - t0)) s)" >> "$out/summary.txt"; pack
 cat "$out/summary.txt"
