@@ -65,11 +65,12 @@
 // slab the boundaries of four extra kernels a step and their cross-lane events, which nothing
 // overlaps (128^3 on 4 H200s: 25 us a step against the pushing sweeps' 20). A transport that can
 // push a plane from inside the sweep that computes it sweeps each step that exchanges itself, on
-// the bulk lane alone: H as one kernel whose first blocks take the plane the step sends up (waiting first for the E planes it
-// reads, which also says the receiver has read the ghost plane they overwrite), store it into the
-// receiver and signal; then E likewise with the plane it sends down; then sources and probes.
-// What a kernel waits for was signalled by a neighbour's kernel of an earlier half step, whose
-// waits in turn go further back: no cycle, no deadlock, whatever the block scheduler does.
+// the bulk lane alone: H as one kernel whose first blocks take the plane the step sends up (waiting
+// first for the E planes it reads, which also says the receiver has read the ghost plane they
+// overwrite), store it into the receiver and signal; then E likewise with the plane it sends down;
+// then sources and probes. What a kernel waits for was signalled by a neighbour's kernel of an
+// earlier half step, whose waits in turn go further back: no cycle, no deadlock, whatever the block
+// scheduler does.
 //
 // Transport contract (the subclass):
 //   start(s): at the top of every advance() call, by every subdomain's thread.

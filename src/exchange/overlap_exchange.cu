@@ -3,28 +3,28 @@
 // the sweeps that computed them, on the border lane, while the bulk lane sweeps the rest of the
 // slab. GPUs are ordered by CUDA events (timing disabled); no host thread waits for a GPU inside
 // the step loop. Two transports:
-//   peer (overlap; b2r where slabs share a GPU, or forced): every GPU copies the planes its neighbours need straight into their
-//     ghost planes, over NVLink with peer access: by the copy engines (cudaMemcpyPeerAsync, one
-//     copy per component and psi chunk), or by one kernel per phase (peer_kernel: push_kernel
-//     stores every run of the phase, to every receiver, through peer pointers). A copy costs the
-//     host thread an API call and the lane a copy's latency, one after the other: B+2R sends six
-//     components to each neighbour, twelve copies per block. The kernel costs one launch, and its
-//     runs move side by side. b2r (R = 2) on 4 H200s, copies -> kernel: strong 128^3 23.5-31.4 ->
-//     34.2-43.4 %, 256^3 71.5-72.4 -> 82.0-82.5 %, 512^3 96.4 -> 95.9 %; weak 512^3/GPU the same
-//     (98.1-99.0 % either way) (results/2026-11-21-session6);
+//   peer (overlap; b2r where slabs share a GPU, or forced): every GPU copies the planes its
+//     neighbours need straight into their ghost planes, over NVLink with peer access: by the copy
+//     engines (cudaMemcpyPeerAsync, one copy per component and psi chunk), or by one kernel per
+//     phase (peer_kernel: push_kernel stores every run of the phase, to every receiver, through
+//     peer pointers). A copy costs the host thread an API call and the lane a copy's latency, one
+//     after the other: B+2R sends six components to each neighbour, twelve copies per block. The
+//     kernel costs one launch, and its runs move side by side. b2r (R = 2) on 4 H200s, copies ->
+//     kernel: strong 128^3 23.5-31.4 -> 34.2-43.4 %, 256^3 71.5-72.4 -> 82.0-82.5 %, 512^3 96.4 ->
+//     95.9 %; weak 512^3/GPU the same (98.1-99.0 % either way) (results/2026-11-21-session6);
 //   staged (host-staged, b2r under --no-peer): every GPU copies them down into a pinned host
 //     buffer of the transfer (D2H), and the receiver copies the buffer up into its ghost planes
 //     (H2D) on its own border lane once the sender's event says the D2H is done. No peer access.
-//   flags (graph; b2r where each GPU holds one slab, registry.cpp): the push kernel's pushes, its last block signalling the receivers' counters
-//     (src/exchange/peer_flags.hpp) once every block's stores are fenced; await() is a one-thread
-//     kernel that waits for them. No event, no host barrier in a step: the schedule records the
-//     steps once and replays them as a CUDA graph (border_first_exchange.hpp, Replay). The counters stand
-//     where the events stand below (a signal where a pushed or ready record is, a wait where its
-//     wait is), and as they only grow, the host barriers that order records before waits are not
-//     needed: a wait for the n-th signal cannot be met by an earlier one, and a later one implies
-//     it (a sender's next signal follows its wait for this receiver's, which follows the reads it
-//     would overwrite). On 4 H200s, 128^3: the chain of a step 52 us issued, 15 us replayed
-//     (results/2026-11-26-session18, graph-chain).
+//   flags (graph; b2r where each GPU holds one slab, registry.cpp): the push kernel's pushes, its
+//     last block signalling the receivers' counters (src/exchange/peer_flags.hpp) once every
+//     block's stores are fenced; await() is a one-thread kernel that waits for them. No event, no
+//     host barrier in a step: the schedule records the steps once and replays them as a CUDA graph
+//     (border_first_exchange.hpp, Replay). The counters stand where the events stand below (a
+//     signal where a pushed or ready record is, a wait where its wait is), and as they only grow,
+//     the host barriers that order records before waits are not needed: a wait for the n-th signal
+//     cannot be met by an earlier one, and a later one implies it (a sender's next signal follows
+//     its wait for this receiver's, which follows the reads it would overwrite). On 4 H200s, 128^3:
+//     the chain of a step 52 us issued, 15 us replayed (results/2026-11-26-session18, graph-chain).
 //     At R = 1 without CPML, for planes of at most kPushingPlaneNodes, graph sweeps instead with
 //     pushing sweeps (border_first_exchange.hpp; set_up_pushing_sweeps): the sweep kernels' first
 //     blocks wait on the same counters, store the border plane into the receiver and signal, so
@@ -169,12 +169,13 @@ __global__ void push_kernel(const __grid_constant__ PushRuns<Real> runs) {
 //   224^3 0.0679-0.0683 against 0.0631-0.0635 (80.1-80.5 % against 86.1-86.6 %)
 //   256^3 (79-84 % against 89-90 %), 640^3 (83-91 % against 98 %).
 // So they pay up to 192^2 nodes at least, the limit (the 200 x 200 planes of the tests' wide case
-// above it). On
-// large planes a sweep kernel whose first blocks push runs far longer than the plain one, with
-// the same DRAM traffic (Nsight Compute, no waits, 640 x 640 x 160 a GPU: 814-827
-// us against 600; without the stores into the neighbour 698), its first blocks' stores across the
-// link holding the slots the rest of the sweep needs (results/2026-11-26-session21, calls 1-5).
-// The border split runs those on their own stream beside the bulk.
+// above it). On large planes a sweep kernel whose first blocks push runs far longer than the plain
+// one, with the same DRAM traffic (Nsight Compute, no waits, 640 x 640 x 160 a GPU: 814-827 us
+// against 600; without the stores into the neighbour 698; results/2026-11-26-session21, calls
+// 1-5). Why is open: without its system-scope fences it ran as slow, and a variant with no stores
+// in the sweep at all (the waiting plane swept last, a push kernel after it) lost as much
+// (results/2026-11-26-session22, calls 6-7). The border split runs the border planes on their own
+// stream beside the bulk.
 constexpr Index kPushingPlaneNodes = Index(192) * 192;
 
 constexpr unsigned kPushBlock = 256;

@@ -54,12 +54,19 @@ std::unique_ptr<HaloExchange<Real>> make_staged_exchange(ExchangeContext<Real> c
 // push kernel; YEEX_PEER_PUSH=copy or =kernel picks one for both. overlap gains nothing clear
 // from the kernel (two copies a phase): on 4 H200s within the run-to-run spread at 128^3-512^3
 // (results/2026-11-21-session6), so it keeps the copy engines, NVIDIA's copy_overlap design.
+// `transport_choice`: make_overlap_exchange's.
 template <typename Real>
-std::unique_ptr<HaloExchange<Real>> make_peer_exchange(ExchangeContext<Real> context, std::string name) {
+std::unique_ptr<HaloExchange<Real>> make_peer_transport(ExchangeContext<Real> context, std::string name,
+                                                        std::string transport_choice) {
   const char* push = std::getenv("YEEX_PEER_PUSH");
   const bool kernel = push ? std::string(push) == "kernel" : context.plan.halo_depth > 1;
   return make_overlap_exchange<Real>(std::move(context), std::move(name),
-                                     kernel ? OverlapTransport::peer_kernel : OverlapTransport::peer);
+                                     kernel ? OverlapTransport::peer_kernel : OverlapTransport::peer,
+                                     std::move(transport_choice));
+}
+template <typename Real>
+std::unique_ptr<HaloExchange<Real>> make_peer_exchange(ExchangeContext<Real> context, std::string name) {
+  return make_peer_transport<Real>(std::move(context), std::move(name), "");
 }
 
 template <typename Real>
@@ -71,8 +78,8 @@ std::unique_ptr<HaloExchange<Real>> make_graph_exchange(ExchangeContext<Real> co
 // GPUs, the steps replayed as CUDA graphs) where every GPU holds one slab, as graph requires; else,
 // or with YEEX_B2R_TRANSPORT=events or YEEX_PEER_PUSH=copy, overlap's (events and host barriers,
 // every step issued by the host). The bits are the same; the run's exchange_choices says which.
-// Strong 128^3 on 4 H200s, R = 2: events 25-37 % over sessions 18-21, counters (graph at R = 2)
-// 48-54 % in session 18.
+// Strong 128^3 on 4 H200s, R = 2: counters 50.1-53.2 %, events 29.6-33.0 % in the same calls
+// (results/2026-11-26-session22, call 1).
 template <typename Real>
 std::unique_ptr<HaloExchange<Real>> make_b2r_peer_exchange(ExchangeContext<Real> context, std::string name) {
   std::vector<int> devices;
@@ -88,11 +95,8 @@ std::unique_ptr<HaloExchange<Real>> make_b2r_peer_exchange(ExchangeContext<Real>
   if (events.empty())
     return make_overlap_exchange<Real>(std::move(context), std::move(name), OverlapTransport::peer_flags,
                                        "counters on the GPUs, steps replayed as CUDA graphs");
-  const char* push = std::getenv("YEEX_PEER_PUSH");
-  const bool kernel = !push || std::string(push) == "kernel";
-  return make_overlap_exchange<Real>(std::move(context), std::move(name),
-                                     kernel ? OverlapTransport::peer_kernel : OverlapTransport::peer,
-                                     "events and host barriers, steps issued by the host (" + events + ")");
+  return make_peer_transport<Real>(std::move(context), std::move(name),
+                                   "events and host barriers, steps issued by the host (" + events + ")");
 }
 #endif
 
