@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Twenty-third session, call 1 (all GPUs): (a) session 22's last commit (build yeex-base, ded7d4d:
+# b2r's events branch through make_peer_transport) under test_multi_gpu's b2r and contract cases;
+# (b) an experiment build (yeex): coop's long sweeps in drawn units instead of bands
+# (YEEX_COOP_DRAW_ROWS rows of 32 nodes a unit, drawn by every warp from a counter; 0: bands), its
+# coop tests with bands forced on the tests' small grids (so every sweep draws), then coop on one
+# GPU at 512^3 (f32, f64, CPML f32) and weak 512^3 a GPU, base against each row count.
+#   BUILD_DIR=build/slim scripts/gpu/session-gw.sh OUT_DIR
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+source scripts/gpu/lib.sh "$1"
+machine_info
+n=$(nvidia-smi -L | wc -l)
+run base_tests 200 "$b/tests/gpu/test_multi_gpu-base" --gtest_color=no --gtest_brief=1 --gtest_filter='*B2r*:*b2r*:*EitherPeer*:*Contract*'
+pack
+run drawn_tests 200 env YEEX_COOP_BAND=2 YEEX_COOP_DRAW_ROWS=3 "$b/tests/gpu/test_multi_gpu" --gtest_color=no --gtest_brief=1 --gtest_filter='*Coop*:*coop*'
+pack
+args=(bench --engine cuda --gpus 1 --counts 1 --warmup 10 --steps 60 --repeats 5 --exchanges coop --size 512)
+for rep in 1 2; do
+  run "one_base_$rep" 60 "$b/yeex-base" "${args[@]}"
+  for rows in 0 2 4 8 16; do run "one_r${rows}_$rep" 60 env YEEX_COOP_DRAW_ROWS=$rows "$b/yeex" "${args[@]}"; done
+done
+pack
+for v in "--precision f64" "--cpml 10"; do
+  tag=$(echo "$v" | tr -d ' -')
+  run "one_${tag}_base" 60 "$b/yeex-base" "${args[@]}" $v
+  for rows in 0 4 8; do run "one_${tag}_r$rows" 60 env YEEX_COOP_DRAW_ROWS=$rows "$b/yeex" "${args[@]}" $v; done
+done
+pack
+weak=(bench --engine cuda --warmup 10 --steps 60 --repeats 5 --exchanges coop --scaling weak --size 512 --counts 1,"$n")
+run weak_base 90 "$b/yeex-base" "${weak[@]}"
+for rows in 4 8; do run "weak_r$rows" 90 env YEEX_COOP_DRAW_ROWS=$rows "$b/yeex" "${weak[@]}"; done
+echo "done ($((SECONDS - t0)) s)" >> "$out/summary.txt"; pack
+cat "$out/summary.txt"
+tail -3 "$out/base_tests.txt" "$out/drawn_tests.txt"
+grep -H "coop \|engine\| cuda " "$out"/one*.txt "$out"/weak*.txt | grep -v "#" | sed "s|$out/||" | cut -c1-150
