@@ -337,7 +337,11 @@ __device__ __forceinline__ void add_sweep_sources(const CoopKernelParams<Real>& 
 //   on per-plane counters of H instead (no grid.sync()): 31-35, and 46 B read (the blocks drift);
 //   each block walking its own column of tiles, waiting on its neighbours' counters: 27.7 B read,
 //   but 36.9, latency-bound (one node per thread and plane, two waits per plane);
-// - tiles of 64 x 16 or 128 x 8 nodes: 51.1 / 51.3.
+// - tiles of 64 x 16 or 128 x 8 nodes: 51.1 / 51.3;
+// - no bands, every warp drawing its next unit (2-16 rows of 32 nodes) from a counter in sweep
+//   order: 20.2-46.6 with one counter (contention: faster with larger units), 43.0-43.7 with 16-32
+//   counters (each counter's blocks drift against the others'), 46.7 with 4; the bands 51.6-51.9
+//   in the same calls (results/2026-11-26-session23).
 template <typename Real, bool UpdateH, bool Cpml>
 __device__ void sweep(const CoopKernelParams<Real>& p, const SweepPlan& s, const PlanePush<Real>& push,
                       unsigned long long* tiles_done, Index n) {
