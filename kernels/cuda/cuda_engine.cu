@@ -308,13 +308,13 @@ __global__ void set_cursor_kernel(Cursor* cursor, Index step, Index slot) {
   *cursor = {step, slot};
 }
 
-// Owned device allocation.
+// Owned device allocation of n elements.
 template <typename T>
 class DeviceArray {
  public:
   DeviceArray() = default;
   explicit DeviceArray(std::size_t n) : n_(n) {
-    if (n) YEEX_CUDA(cudaMalloc(&p_, n * sizeof(T)));
+    if (n) YEEX_CUDA(cudaMalloc(&p_, allocation_bytes(n * sizeof(T))));  // rounded up where large
   }
   DeviceArray(const T* host, std::size_t n) : DeviceArray(n) {
     if (n) YEEX_CUDA(cudaMemcpy(p_, host, n * sizeof(T), cudaMemcpyHostToDevice));

@@ -514,7 +514,8 @@ std::size_t estimate_engine_bytes(const Deck& deck, int precision_bits) {
   const std::size_t elements = static_cast<std::size_t>(L.elements());
   const std::size_t sources = deck.sources.size() * static_cast<std::size_t>(deck.step_count()) * real;
   const std::size_t psi = cpml_psi_elements(deck) * real;
-  return elements * (kComponentCount * real + 1) + sources + psi + (std::size_t(1) << 20);
+  return kComponentCount * allocation_bytes(elements * real) + allocation_bytes(elements) + sources + psi +
+         (std::size_t(1) << 20);
 }
 
 }  // namespace yeex

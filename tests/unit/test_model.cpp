@@ -1,14 +1,18 @@
 // The model builder: material classes per node (boxes, spheres and cylinders, each component at
 // its own staggered position), the pinned components of a PEC box, sources and probes mapped to
-// nodes, checksums that chain over z-slabs.
+// nodes, checksums that chain over z-slabs; the rounded sizes of large device arrays the memory
+// estimate counts.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <set>
 
+#include "kernels/field_layout.hpp"
 #include "src/solver/field_stats.hpp"
+#include "src/solver/solver.hpp"
 #include "tests/support/engine_fixture.hpp"
+#include "tests/support/run_helpers.hpp"
 
 namespace yeex {
 namespace {
@@ -328,6 +332,38 @@ TEST(Model, HostEngineIsDeterministic) {
     sum = checksum<float>(run.field(Component::Ez), run.engine->layout(), run.range);
   }
   EXPECT_EQ(sums[0], sums[1]);
+}
+
+}  // namespace
+}  // namespace yeex
+
+namespace yeex {
+namespace {
+
+// Large device arrays are allocated in whole multiples of kArrayRounding (allocation_bytes, where
+// the arrays land moves the sweeps), small ones at their size; the memory estimate counts the
+// rounded sizes. YEEX_ARRAY_ROUNDING_MIB changes the unit, 0 turns the rounding off.
+TEST(Model, LargeArraysAreAllocatedInWholeRoundingUnits) {
+  constexpr std::size_t MiB = std::size_t(1) << 20;
+  EXPECT_EQ(allocation_bytes(100 * MiB + 1), 100 * MiB + 1);              // under kRoundedArrayBytes
+  EXPECT_EQ(allocation_bytes(kRoundedArrayBytes), kRoundedArrayBytes);    // already a multiple
+  EXPECT_EQ(allocation_bytes(611078400), 608 * MiB);                      // 512^3 f32, two ghost planes
+  EXPECT_EQ(allocation_bytes(kRoundedArrayBytes + 1), kRoundedArrayBytes + kArrayRounding);
+  {
+    const testing::ScopedEnvironmentVariable unit("YEEX_ARRAY_ROUNDING_MIB", "8");
+    EXPECT_EQ(allocation_bytes(611078400), 584 * MiB);
+  }
+  {
+    const testing::ScopedEnvironmentVariable plain("YEEX_ARRAY_ROUNDING_MIB", "0");
+    EXPECT_EQ(allocation_bytes(611078400), std::size_t(611078400));
+  }
+  Deck d = small_deck();
+  d.grid = {512, 512, 512};
+  d.geometry.clear();
+  const FieldLayout L = FieldLayout::make(513, 513, 513, 1, sizeof(float));
+  const auto field = static_cast<std::size_t>(L.elements()) * sizeof(float);
+  EXPECT_GE(estimate_engine_bytes(d, 32), kComponentCount * allocation_bytes(field) + allocation_bytes(field / 4));
+  EXPECT_GT(allocation_bytes(field), field);
 }
 
 }  // namespace
