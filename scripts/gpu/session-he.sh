@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Twenty-third session, call 9 (all GPUs): what call 6 left of scripts/gpu-check.sh for the
+# committed allocation rounding: the CLI's and topology's gpu tests (the memory refusals use the
+# estimate that now counts rounded arrays), and the default deck's checksum on 1 slab and on 4
+# slabs of one GPU under coop and overlap.
+#   BUILD_DIR=build/slim scripts/gpu/session-he.sh OUT_DIR
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+source scripts/gpu/lib.sh "$1"
+machine_info
+gpu_test_pair test_gpu_cli test_topology_gpu
+sums() { "$b/yeex" run inputs/dipole_box.toml --engine cuda --gpus 1 --quiet --json --output "$out/run_$1" "${@:2}" | grep -A6 '"checksum"'; }
+run slabs1 60 sums 1
+for exchange in coop overlap; do run "slabs4_$exchange" 60 sums "4_$exchange" --subdomains 4 --exchange "$exchange"; done
+rm -rf "$out"/run_*
+echo "done ($((SECONDS - t0)) s)" >> "$out/summary.txt"; pack
+cat "$out/summary.txt"; tail -n 2 "$out"/test_*.txt
+for f in slabs4_coop slabs4_overlap; do cmp -s "$out/slabs1.txt" "$out/$f.txt" && echo "$f: the one-slab checksum" || echo "$f: DIFFERENT"; done
+cat "$out/slabs1.txt"
