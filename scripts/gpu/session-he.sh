@@ -9,9 +9,14 @@ cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh "$1"
 machine_info
 gpu_test_pair test_gpu_cli test_topology_gpu
-sums() { "$b/yeex" run inputs/dipole_box.toml --engine cuda --gpus 1 --quiet --json --output "$out/run_$1" "${@:2}" | grep -A6 '"checksum"'; }
-run slabs1 60 sums 1
-for exchange in coop overlap; do run "slabs4_$exchange" 60 sums "4_$exchange" --subdomains 4 --exchange "$exchange"; done
+# `sums NAME [OPTIONS]`: the default deck's checksum block into OUT_DIR/NAME.txt.
+sums() {
+  timeout 60 "$b/yeex" run inputs/dipole_box.toml --engine cuda --gpus 1 --quiet --json --output "$out/run_$1" "${@:2}" |
+    grep -A6 '"checksum"' > "$out/$1.txt"
+  echo "$1 exit ${PIPESTATUS[0]} ($((SECONDS - t0)) s)" >> "$out/summary.txt"
+}
+sums slabs1
+for exchange in coop overlap; do sums "slabs4_$exchange" --subdomains 4 --exchange "$exchange"; done
 rm -rf "$out"/run_*
 echo "done ($((SECONDS - t0)) s)" >> "$out/summary.txt"; pack
 cat "$out/summary.txt"; tail -n 2 "$out"/test_*.txt
