@@ -13,7 +13,7 @@ for rep in 1 2; do
     e=(env YEEX_ARRAY_ROUNDING_MIB=$mib)
     run "f32_m${mib}_$rep" 60 "${e[@]}" "${x[@]}" --scaling weak --size 512 --exchanges b2r,graph
     run "f64_m${mib}_$rep" 60 "${e[@]}" "${x[@]}" --scaling weak --size 512 --precision f64 --exchanges graph
-    run "sizes_m${mib}_$rep" 60 "${e[@]}" "${x[@]}" --scaling strong --size 384,640 --exchanges graph
+    run "sizes_m${mib}_$rep" 60 "${e[@]}" "${x[@]}" --scaling strong --size 384 640 --exchanges graph
   done
 done
 echo "done ($((SECONDS - t0)) s)" >> "$out/summary.txt"; pack
