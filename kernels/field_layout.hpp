@@ -17,12 +17,13 @@ namespace yeex {
 // Where a large array lands in device memory moves the sweeps that stream it, by about a percent
 // either way. So a device array of kRoundedArrayBytes or more takes an allocation rounded up to a
 // multiple of kArrayRounding (allocation_bytes; at most 32 MiB more an array). Two H200s, against
-// the plain sizes in the same call (results/2026-11-26-session23, calls 4-5):
+// the plain sizes in the same call (results/2026-11-26-session23, calls 4-7 and 10):
 // - 512^3 f32, one GPU: b2r's slab (two ghost planes) 99.1 -> 99.8-100.0 % of the engine's rate,
 //   and the engine itself 54.52 -> 54.67 Gcells/s; weak on 2 GPUs b2r 98.6 -> 99.5 %;
 // - 512^3 f64: the engine 28.30 -> 28.74;
 // - 640^3 strong on 2 GPUs (slabs of 640 x 640 x 320): graph 98.9 -> 100.2 %, overlap 98.6 -> 99.9 %.
-// At 256^3 (arrays of 66 MiB) one GPU ran 0.9 % slower rounded, hence the threshold.
+// One H200 at 384^3 -0.3 %, on a 640 x 640 x 160 slab -0.5 %; at 256^3 (arrays of 66 MiB) -0.9 %,
+// hence the threshold. One H100 (call 10): 512^3 f32 unchanged, f64 +0.4 %, 640^3 +1.3 %.
 // YEEX_ARRAY_ROUNDING_MIB=N rounds to N MiB instead (0: the plain sizes).
 constexpr std::size_t kArrayRounding = std::size_t(32) << 20;
 constexpr std::size_t kRoundedArrayBytes = std::size_t(128) << 20;
