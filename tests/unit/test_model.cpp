@@ -334,12 +334,6 @@ TEST(Model, HostEngineIsDeterministic) {
   EXPECT_EQ(sums[0], sums[1]);
 }
 
-}  // namespace
-}  // namespace yeex
-
-namespace yeex {
-namespace {
-
 // Large device arrays are allocated in whole multiples of kArrayRounding (allocation_bytes, where
 // the arrays land moves the sweeps), small ones at their size; the memory estimate counts the
 // rounded sizes. YEEX_ARRAY_ROUNDING_MIB changes the unit, 0 turns the rounding off.
@@ -347,7 +341,7 @@ TEST(Model, LargeArraysAreAllocatedInWholeRoundingUnits) {
   constexpr std::size_t MiB = std::size_t(1) << 20;
   EXPECT_EQ(allocation_bytes(100 * MiB + 1), 100 * MiB + 1);              // under kRoundedArrayBytes
   EXPECT_EQ(allocation_bytes(kRoundedArrayBytes), kRoundedArrayBytes);    // already a multiple
-  EXPECT_EQ(allocation_bytes(611078400), 608 * MiB);                      // 512^3 f32, two ghost planes
+  EXPECT_EQ(allocation_bytes(611078400), 608 * MiB);                      // a field of 512^3 cells, f32
   EXPECT_EQ(allocation_bytes(kRoundedArrayBytes + 1), kRoundedArrayBytes + kArrayRounding);
   {
     const testing::ScopedEnvironmentVariable unit("YEEX_ARRAY_ROUNDING_MIB", "8");
