@@ -341,7 +341,9 @@ __device__ __forceinline__ void add_sweep_sources(const CoopKernelParams<Real>& 
 // - no bands, every warp drawing its next unit (2-16 rows of 32 nodes) from a counter in sweep
 //   order: 20.2-46.6 with one counter (contention: faster with larger units), 43.0-43.7 with 16-32
 //   counters (each counter's blocks drift against the others'), 46.7 with 4; the bands 51.6-51.9
-//   in the same calls (results/2026-11-26-session23).
+//   in the same calls; bands of 33, 99, 132, 198, 264 planes: 51.3, 51.7, 51.3, 50.6, 49.7 against
+//   52.0 at 66; the next tile's rows prefetched into L2 while a block waits at a band's barrier:
+//   +0.1 % (results/2026-11-26-session23).
 template <typename Real, bool UpdateH, bool Cpml>
 __device__ void sweep(const CoopKernelParams<Real>& p, const SweepPlan& s, const PlanePush<Real>& push,
                       unsigned long long* tiles_done, Index n) {
