@@ -645,6 +645,7 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
     std::printf("# memory copy bandwidth of one device: %.0f GB/s (read + write); effective GB/s = %d B/cell/step x Gcells/s per device\n",
                 copy, int(bytes));
     if (!b.peer_access) std::printf("# --no-peer: peer access between GPUs is off\n");
+    if (const std::string set = tuning_environment_line(); !set.empty()) std::printf("# environment: %s\n", set.c_str());
     if (world)
       std::printf("# MPI mode: %d ranks (%s), one %s each; a row of N uses ranks 0..N-1 while the others wait\n",
                   world->size(), mpi_library_version().c_str(), b.engine == "cuda" ? "GPU" : "z-slab");

@@ -20,6 +20,25 @@ std::string utc_now() {
   return buffer;
 }
 
+nlohmann::json tuning_environment() {
+  nlohmann::json set = nlohmann::json::object();
+  for (char** entry = environ; entry && *entry; ++entry) {
+    const std::string text(*entry);
+    if (text.rfind("YEEX_", 0) != 0 && text.rfind("NCCL_", 0) != 0) continue;
+    const std::size_t equals = text.find('=');
+    set[text.substr(0, equals)] = equals == std::string::npos ? "" : text.substr(equals + 1);
+  }
+  return set;
+}
+
+std::string tuning_environment_line() {
+  std::string line;
+  const nlohmann::json set = tuning_environment();
+  for (const auto& [name, value] : set.items())
+    line += (line.empty() ? "" : " ") + name + "=" + value.get<std::string>();
+  return line;
+}
+
 nlohmann::json provenance() {
   nlohmann::json p;
   p["yeex_version"] = kYeexVersion;
@@ -43,6 +62,7 @@ nlohmann::json provenance() {
   p["gpus"] = nlohmann::json::array();
 #endif
   p["topology"] = to_json(detect_topology());
+  p["environment"] = tuning_environment();
   return p;
 }
 
