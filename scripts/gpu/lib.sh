@@ -540,3 +540,8 @@ issue3_table() {
   done
   echo "done ($((SECONDS - t0)) s)" >> "$out/summary.txt"; pack
 }
+# --- twenty-third session ---
+# coop_one_512: the arguments (after the binary) of coop on one GPU at 512^3, 60 steps x 5 after 10.
+coop_one_512=(bench --engine cuda --gpus 1 --counts 1 --warmup 10 --steps 60 --repeats 5 --exchanges coop --size 512)
+# `all_gpus BIN`: sets x, $b/BIN's bench on 1 GPU and on all of them, 50 steps x 5 after 10.
+all_gpus() { x=("$b/$1" bench --engine cuda --steps 50 --warmup 10 --repeats 5 --counts 1,"$(nvidia-smi -L | wc -l)"); }

@@ -15,7 +15,7 @@ run base_tests 200 "$b/tests/gpu/test_multi_gpu-base" --gtest_color=no --gtest_b
 pack
 run drawn_tests 200 env YEEX_COOP_BAND=2 YEEX_COOP_DRAW_ROWS=3 "$b/tests/gpu/test_multi_gpu" --gtest_color=no --gtest_brief=1 --gtest_filter='*Coop*:*coop*'
 pack
-args=(bench --engine cuda --gpus 1 --counts 1 --warmup 10 --steps 60 --repeats 5 --exchanges coop --size 512)
+args=("${coop_one_512[@]}")
 for rep in 1 2; do
   run "one_base_$rep" 60 "$b/yeex-base" "${args[@]}"
   for rows in 0 2 4 8 16; do run "one_r${rows}_$rep" 60 env YEEX_COOP_DRAW_ROWS=$rows "$b/yeex" "${args[@]}"; done

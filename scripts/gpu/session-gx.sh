@@ -7,7 +7,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh "$1"
 machine_info
-args=(bench --engine cuda --gpus 1 --counts 1 --warmup 10 --steps 60 --repeats 5 --exchanges coop --size 512)
+args=("${coop_one_512[@]}")
 for rep in 1 2; do
   run "one_base_$rep" 60 "$b/yeex-base" "${args[@]}"
   for rc in 4:16 8:16 16:16 8:4 8:32 2:32; do

@@ -8,8 +8,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh "$1"
 machine_info
-n=$(nvidia-smi -L | wc -l)
-x=("$b/yeex-alloc" bench --engine cuda --steps 50 --warmup 10 --repeats 5 --counts 1,"$n")
+all_gpus yeex-alloc
 for mib in 0 16 32; do
   for rep in 1 2; do
     run "weak_m${mib}_$rep" 90 env YEEX_EXP_ALLOC_MIB=$mib "${x[@]}" --scaling weak --size 512 --exchanges b2r,graph,overlap,coop

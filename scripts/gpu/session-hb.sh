@@ -10,11 +10,10 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh "$1"
 machine_info
-n=$(nvidia-smi -L | wc -l)
+box_deck slab160 640 640 160 2000
 gpu_test_pair test_cuda_engine test_multi_gpu
 pack
-box_deck slab160 640 640 160 2000
-x=("$b/yeex" bench --engine cuda --steps 50 --warmup 10 --repeats 5 --counts 1,"$n")
+all_gpus yeex
 for rep in 1 2; do
   for mib in 0 32; do
     e=(env YEEX_ARRAY_ROUNDING_MIB=$mib)

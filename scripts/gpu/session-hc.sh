@@ -7,8 +7,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh "$1"
 machine_info
-n=$(nvidia-smi -L | wc -l)
-x=("$b/yeex" bench --engine cuda --steps 50 --warmup 10 --repeats 5 --counts 1,"$n")
+all_gpus yeex
 for mib in 0 32; do
   e=(env YEEX_ARRAY_ROUNDING_MIB=$mib)
   run "weak512_m$mib" 90 "${e[@]}" "${x[@]}" --scaling weak --size 512 --exchanges b2r,graph,overlap,coop

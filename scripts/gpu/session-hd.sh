@@ -6,11 +6,10 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh "$1"
 machine_info
-args=(bench --engine cuda --gpus 1 --counts 1 --warmup 10 --steps 60 --repeats 5 --exchanges coop --size 512)
 for rep in 1 2; do
   for band in 66 33 99 132 198 264 0; do
     ((rep == 2)) && [[ $band != 66 && $band != 132 && $band != 198 ]] && continue
-    run "band${band}_$rep" 60 env YEEX_COOP_BAND=$band "$b/yeex" "${args[@]}"
+    run "band${band}_$rep" 60 env YEEX_COOP_BAND=$band "$b/yeex" "${coop_one_512[@]}"
   done
 done
 echo "done ($((SECONDS - t0)) s)" >> "$out/summary.txt"; pack

@@ -7,7 +7,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh "$1"
 machine_info
-args=(bench --engine cuda --gpus 1 --counts 1 --warmup 10 --steps 60 --repeats 5 --exchanges coop --size 512)
+args=("${coop_one_512[@]}")
 for rep in 1 2 3; do
   for pf in 0 1; do run "f32_pf${pf}_$rep" 60 env YEEX_COOP_PREFETCH=$pf "$b/yeex-pf" "${args[@]}"; done
 done
