@@ -343,7 +343,12 @@ __device__ __forceinline__ void add_sweep_sources(const CoopKernelParams<Real>& 
 //   counters (each counter's blocks drift against the others'), 46.7 with 4; the bands 51.6-51.9
 //   in the same calls; bands of 33, 99, 132, 198, 264 planes: 51.3, 51.7, 51.3, 50.6, 49.7 against
 //   52.0 at 66; the next tile's rows prefetched into L2 while a block waits at a band's barrier:
-//   +0.1 % (results/2026-11-26-session23).
+//   +0.1 % (results/2026-11-26-session23);
+// - the material class and the coefficients loaded through the read-only path (__ldg, as the
+//   engine's kernel does: they never change during the kernel), and, as a diagnostic only, the
+//   other field of the sweep too: 51.2 and 51.4 against 51.6 in f32, 26.1 and 25.9 against 26.8
+//   in f64, the engine 54.5-54.6 and 28.7 (results/2026-11-26-session24, call 1): the engine's
+//   read-only loads are not what the persistent sweep lacks.
 template <typename Real, bool UpdateH, bool Cpml>
 __device__ void sweep(const CoopKernelParams<Real>& p, const SweepPlan& s, const PlanePush<Real>& push,
                       unsigned long long* tiles_done, Index n) {
