@@ -348,7 +348,12 @@ __device__ __forceinline__ void add_sweep_sources(const CoopKernelParams<Real>& 
 //   engine's kernel does: they never change during the kernel), and, as a diagnostic only, the
 //   other field of the sweep too: 51.2 and 51.4 against 51.6 in f32, 26.1 and 25.9 against 26.8
 //   in f64, the engine 54.5-54.6 and 28.7 (results/2026-11-26-session24, call 1): the engine's
-//   read-only loads are not what the persistent sweep lacks.
+//   read-only loads are not what the persistent sweep lacks;
+// - drawn tails: each block takes its tiles of a band by turns up to the band's last 1-8 tiles a
+//   block, which the blocks draw from a counter (a ticket drawn ahead), so that faster blocks take
+//   more and none waits long at the band's grid.sync(): 50.8 / 50.8 / 50.5 / 49.9 with 1 / 2 / 4 /
+//   8 tiles a block against 51.7 (results/2026-11-26-session24, call 2): no multiprocessors run
+//   systematically ahead, and the draws cost more than the waits they save.
 template <typename Real, bool UpdateH, bool Cpml>
 __device__ void sweep(const CoopKernelParams<Real>& p, const SweepPlan& s, const PlanePush<Real>& push,
                       unsigned long long* tiles_done, Index n) {
