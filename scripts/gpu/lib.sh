@@ -543,5 +543,29 @@ issue3_table() {
 # --- twenty-third session ---
 # coop_one_512: the arguments (after the binary) of coop on one GPU at 512^3, 60 steps x 5 after 10.
 coop_one_512=(bench --engine cuda --gpus 1 --counts 1 --warmup 10 --steps 60 --repeats 5 --exchanges coop --size 512)
+# `knob_versus NAME VAR REPS VALUE...`: coop on one GPU at 512^3 (coop_one_512), REPS times in turn:
+# $b/yeex-base as one_base_REP, then $b/yeex under VAR=VALUE for each VALUE as one_NAMEVALUE_REP
+# (an experiment's knob against the committed build).
+knob_versus() {
+  local name=$1 var=$2 reps=$3 rep v
+  shift 3
+  for ((rep = 1; rep <= reps; ++rep)); do
+    run "one_base_$rep" 60 "$b/yeex-base" "${coop_one_512[@]}"
+    for v in "$@"; do run "one_$name${v}_$rep" 60 env "$var=$v" "$b/yeex" "${coop_one_512[@]}"; done
+  done
+}
+# `weak_versus NAME VAR VALUE...`: coop's weak 512^3 a GPU on 1 and all GPUs, $b/yeex-base as
+# weak_base, then $b/yeex under VAR=VALUE as weak_NAMEVALUE; then the end of the session script:
+# "done" in the summary, pack, and the summary printed.
+weak_versus() {
+  local name=$1 var=$2 v
+  shift 2
+  local weak=(bench --engine cuda --warmup 10 --steps 60 --repeats 5 --exchanges coop --scaling weak --size 512
+    --counts 1,"$(nvidia-smi -L | wc -l)")
+  run weak_base 90 "$b/yeex-base" "${weak[@]}"
+  for v in "$@"; do run "weak_$name$v" 90 env "$var=$v" "$b/yeex" "${weak[@]}"; done
+  echo "done ($((SECONDS - t0)) s)" >> "$out/summary.txt"; pack
+  cat "$out/summary.txt"
+}
 # `all_gpus BIN`: sets x, $b/BIN's bench on 1 GPU and on all of them, 50 steps x 5 after 10.
 all_gpus() { x=("$b/$1" bench --engine cuda --steps 50 --warmup 10 --repeats 5 --counts 1,"$(nvidia-smi -L | wc -l)"); }

@@ -10,27 +10,19 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh "$1"
 machine_info
-n=$(nvidia-smi -L | wc -l)
 run base_tests 200 "$b/tests/gpu/test_multi_gpu-base" --gtest_color=no --gtest_brief=1 --gtest_filter='*B2r*:*b2r*:*EitherPeer*:*Contract*'
 pack
 run drawn_tests 200 env YEEX_COOP_BAND=2 YEEX_COOP_DRAW_ROWS=3 "$b/tests/gpu/test_multi_gpu" --gtest_color=no --gtest_brief=1 --gtest_filter='*Coop*:*coop*'
 pack
-args=("${coop_one_512[@]}")
-for rep in 1 2; do
-  run "one_base_$rep" 60 "$b/yeex-base" "${args[@]}"
-  for rows in 0 2 4 8 16; do run "one_r${rows}_$rep" 60 env YEEX_COOP_DRAW_ROWS=$rows "$b/yeex" "${args[@]}"; done
-done
+knob_versus r YEEX_COOP_DRAW_ROWS 2 0 2 4 8 16
 pack
+args=("${coop_one_512[@]}")
 for v in "--precision f64" "--cpml 10"; do
   tag=$(echo "$v" | tr -d ' -')
   run "one_${tag}_base" 60 "$b/yeex-base" "${args[@]}" $v
   for rows in 0 4 8; do run "one_${tag}_r$rows" 60 env YEEX_COOP_DRAW_ROWS=$rows "$b/yeex" "${args[@]}" $v; done
 done
 pack
-weak=(bench --engine cuda --warmup 10 --steps 60 --repeats 5 --exchanges coop --scaling weak --size 512 --counts 1,"$n")
-run weak_base 90 "$b/yeex-base" "${weak[@]}"
-for rows in 4 8; do run "weak_r$rows" 90 env YEEX_COOP_DRAW_ROWS=$rows "$b/yeex" "${weak[@]}"; done
-echo "done ($((SECONDS - t0)) s)" >> "$out/summary.txt"; pack
-cat "$out/summary.txt"
-tail -3 "$out/base_tests.txt" "$out/drawn_tests.txt"
+weak_versus r YEEX_COOP_DRAW_ROWS 4 8
+tail -n 3 "$out/base_tests.txt" "$out/drawn_tests.txt"
 grep -H "coop \|engine\| cuda " "$out"/one*.txt "$out"/weak*.txt | grep -v "#" | sed "s|$out/||" | cut -c1-150

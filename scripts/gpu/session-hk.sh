@@ -10,23 +10,15 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh "$1"
 machine_info
-n=$(nvidia-smi -L | wc -l)
 run drawn_tests 200 env YEEX_COOP_BAND=2 YEEX_COOP_DRAW_TAIL=2 "$b/tests/gpu/test_multi_gpu" --gtest_color=no --gtest_brief=1 --gtest_filter='*Coop*:*coop*'
 run drawn_tests_1 200 env YEEX_COOP_DRAW_TAIL=1 "$b/tests/gpu/test_multi_gpu" --gtest_color=no --gtest_brief=1 --gtest_filter='*Coop*:*coop*'
 pack
-args=("${coop_one_512[@]}")
-for rep in 1 2; do
-  run "one_base_$rep" 60 "$b/yeex-base" "${args[@]}"
-  for tail in 0 1 2 4 8; do run "one_t${tail}_$rep" 60 env YEEX_COOP_DRAW_TAIL=$tail "$b/yeex" "${args[@]}"; done
-done
+knob_versus t YEEX_COOP_DRAW_TAIL 2 0 1 2 4 8
 pack
+args=("${coop_one_512[@]}")
 run one_f64_base 60 "$b/yeex-base" "${args[@]}" --precision f64
 for tail in 0 2 4; do run "one_f64_t$tail" 60 env YEEX_COOP_DRAW_TAIL=$tail "$b/yeex" "${args[@]}" --precision f64; done
 pack
-weak=(bench --engine cuda --warmup 10 --steps 60 --repeats 5 --exchanges coop --scaling weak --size 512 --counts 1,"$n")
-run weak_base 90 "$b/yeex-base" "${weak[@]}"
-for tail in 2 4; do run "weak_t$tail" 90 env YEEX_COOP_DRAW_TAIL=$tail "$b/yeex" "${weak[@]}"; done
-echo "done ($((SECONDS - t0)) s)" >> "$out/summary.txt"; pack
-cat "$out/summary.txt"
-tail -3 "$out/drawn_tests.txt" "$out/drawn_tests_1.txt"
+weak_versus t YEEX_COOP_DRAW_TAIL 2 4
+tail -n 3 "$out/drawn_tests.txt" "$out/drawn_tests_1.txt"
 grep -H "coop \|engine\| - " "$out"/one*.txt "$out"/weak*.txt | grep -v "#" | sed "s|$out/||" | awk '{print $1, $2, $4, $6, $7, $8, $12, $13}'
