@@ -353,7 +353,10 @@ __device__ __forceinline__ void add_sweep_sources(const CoopKernelParams<Real>& 
 //   block, which the blocks draw from a counter (a ticket drawn ahead), so that faster blocks take
 //   more and none waits long at the band's grid.sync(): 50.8 / 50.8 / 50.5 / 49.9 with 1 / 2 / 4 /
 //   8 tiles a block against 51.7 (results/2026-11-26-session24, call 2): no multiprocessors run
-//   systematically ahead, and the draws cost more than the waits they save.
+//   systematically ahead, and the draws cost more than the waits they save;
+// - the engine's coefficient table (PhaseCoefficients, 16-byte pieces) instead of CellCoefficients:
+//   16 loads a node instead of 22, no spills in the sweep loops; 51.4 against 51.7 in f32, 27.0
+//   against 26.8 in f64, CPML 36.4 / 19.6 against 36.6 / 20.7 (call 4).
 template <typename Real, bool UpdateH, bool Cpml>
 __device__ void sweep(const CoopKernelParams<Real>& p, const SweepPlan& s, const PlanePush<Real>& push,
                       unsigned long long* tiles_done, Index n) {
