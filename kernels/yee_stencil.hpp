@@ -91,52 +91,72 @@ struct CellUpdate {
   Real diff[3][2];
 };
 
+// The values one node's H update reads: its E and the E of its neighbours one node up in x, y
+// and z, and its own H (h_cell_from).
+template <typename Real>
+struct HInputs {
+  Real ex, ey, ez, ex_up_y, ex_up_z, ey_up_x, ey_up_z, ez_up_x, ez_up_y, hx, hy, hz;
+};
+
+// The values one node's E update reads: its H and the H of its neighbours one node down in x, y
+// and z, and its own E (e_cell_from).
+template <typename Real>
+struct EInputs {
+  Real hx, hy, hz, hx_down_y, hx_down_z, hy_down_x, hy_down_z, hz_down_x, hz_down_y, ex, ey, ez;
+};
+
+// H^{n-1/2} -> H^{n+1/2} from the node's inputs.
+template <typename Real>
+YEEX_HOST_DEVICE CellUpdate<Real> h_cell_from(const HInputs<Real>& in, const CellCoefficients<Real>& m) {
+  CellUpdate<Real> u;
+  u.diff[0][0] = in.ey_up_x - in.ey, u.diff[0][1] = in.ez_up_x - in.ez;
+  u.diff[1][0] = in.ez_up_y - in.ez, u.diff[1][1] = in.ex_up_y - in.ex;
+  u.diff[2][0] = in.ex_up_z - in.ex, u.diff[2][1] = in.ey_up_z - in.ey;
+  // H = decay * H - (a * dA - b * dB)
+  const Real curl_x = fused(m.h_curl_a[0], u.diff[1][0], -(m.h_curl_b[0] * u.diff[2][1]));  // dEz/dy - dEy/dz
+  const Real curl_y = fused(m.h_curl_a[1], u.diff[2][0], -(m.h_curl_b[1] * u.diff[0][1]));  // dEx/dz - dEz/dx
+  const Real curl_z = fused(m.h_curl_a[2], u.diff[0][0], -(m.h_curl_b[2] * u.diff[1][1]));  // dEy/dx - dEx/dy
+  u.value[0] = fused(m.h_decay[0], in.hx, -curl_x);
+  u.value[1] = fused(m.h_decay[1], in.hy, -curl_y);
+  u.value[2] = fused(m.h_decay[2], in.hz, -curl_z);
+  return u;
+}
+
+// E^n -> E^{n+1} from the node's inputs.
+template <typename Real>
+YEEX_HOST_DEVICE CellUpdate<Real> e_cell_from(const EInputs<Real>& in, const CellCoefficients<Real>& m) {
+  CellUpdate<Real> u;
+  u.diff[0][0] = in.hy - in.hy_down_x, u.diff[0][1] = in.hz - in.hz_down_x;
+  u.diff[1][0] = in.hz - in.hz_down_y, u.diff[1][1] = in.hx - in.hx_down_y;
+  u.diff[2][0] = in.hx - in.hx_down_z, u.diff[2][1] = in.hy - in.hy_down_z;
+  // E = decay * E + (a * dA - b * dB)
+  const Real curl_x = fused(m.e_curl_a[0], u.diff[1][0], -(m.e_curl_b[0] * u.diff[2][1]));  // dHz/dy - dHy/dz
+  const Real curl_y = fused(m.e_curl_a[1], u.diff[2][0], -(m.e_curl_b[1] * u.diff[0][1]));  // dHx/dz - dHz/dx
+  const Real curl_z = fused(m.e_curl_a[2], u.diff[0][0], -(m.e_curl_b[2] * u.diff[1][1]));  // dHy/dx - dHx/dy
+  u.value[0] = fused(m.e_decay[0], in.ex, curl_x);
+  u.value[1] = fused(m.e_decay[1], in.ey, curl_y);
+  u.value[2] = fused(m.e_decay[2], in.ez, curl_z);
+  return u;
+}
+
 // H^{n-1/2} -> H^{n+1/2} at the node with array offset c; sy, sz are the y and z pitches.
 // Every input is loaded before the first store, so the compiler need not assume the six arrays
 // are distinct to keep all loads in flight.
 template <typename Real>
 YEEX_HOST_DEVICE CellUpdate<Real> h_cell_update(const FieldPointers<Real>& f, Index c, Index sy, Index sz,
                                                 const CellCoefficients<Real>& m) {
-  const Real ex = f.ex[c], ey = f.ey[c], ez = f.ez[c];
-  const Real ex_up_y = f.ex[c + sy], ex_up_z = f.ex[c + sz];
-  const Real ey_up_x = f.ey[c + 1], ey_up_z = f.ey[c + sz];
-  const Real ez_up_x = f.ez[c + 1], ez_up_y = f.ez[c + sy];
-  const Real hx = f.hx[c], hy = f.hy[c], hz = f.hz[c];
-  CellUpdate<Real> u;
-  u.diff[0][0] = ey_up_x - ey, u.diff[0][1] = ez_up_x - ez;
-  u.diff[1][0] = ez_up_y - ez, u.diff[1][1] = ex_up_y - ex;
-  u.diff[2][0] = ex_up_z - ex, u.diff[2][1] = ey_up_z - ey;
-  // H = decay * H - (a * dA - b * dB)
-  const Real curl_x = fused(m.h_curl_a[0], u.diff[1][0], -(m.h_curl_b[0] * u.diff[2][1]));  // dEz/dy - dEy/dz
-  const Real curl_y = fused(m.h_curl_a[1], u.diff[2][0], -(m.h_curl_b[1] * u.diff[0][1]));  // dEx/dz - dEz/dx
-  const Real curl_z = fused(m.h_curl_a[2], u.diff[0][0], -(m.h_curl_b[2] * u.diff[1][1]));  // dEy/dx - dEx/dy
-  u.value[0] = fused(m.h_decay[0], hx, -curl_x);
-  u.value[1] = fused(m.h_decay[1], hy, -curl_y);
-  u.value[2] = fused(m.h_decay[2], hz, -curl_z);
-  return u;
+  const HInputs<Real> in{f.ex[c],      f.ey[c],      f.ez[c],     f.ex[c + sy], f.ex[c + sz], f.ey[c + 1],
+                         f.ey[c + sz], f.ez[c + 1], f.ez[c + sy], f.hx[c],      f.hy[c],      f.hz[c]};
+  return h_cell_from(in, m);
 }
 
 // E^n -> E^{n+1} at the node with array offset c.
 template <typename Real>
 YEEX_HOST_DEVICE CellUpdate<Real> e_cell_update(const FieldPointers<Real>& f, Index c, Index sy, Index sz,
                                                 const CellCoefficients<Real>& m) {
-  const Real hx = f.hx[c], hy = f.hy[c], hz = f.hz[c];
-  const Real hx_down_y = f.hx[c - sy], hx_down_z = f.hx[c - sz];
-  const Real hy_down_x = f.hy[c - 1], hy_down_z = f.hy[c - sz];
-  const Real hz_down_x = f.hz[c - 1], hz_down_y = f.hz[c - sy];
-  const Real ex = f.ex[c], ey = f.ey[c], ez = f.ez[c];
-  CellUpdate<Real> u;
-  u.diff[0][0] = hy - hy_down_x, u.diff[0][1] = hz - hz_down_x;
-  u.diff[1][0] = hz - hz_down_y, u.diff[1][1] = hx - hx_down_y;
-  u.diff[2][0] = hx - hx_down_z, u.diff[2][1] = hy - hy_down_z;
-  // E = decay * E + (a * dA - b * dB)
-  const Real curl_x = fused(m.e_curl_a[0], u.diff[1][0], -(m.e_curl_b[0] * u.diff[2][1]));  // dHz/dy - dHy/dz
-  const Real curl_y = fused(m.e_curl_a[1], u.diff[2][0], -(m.e_curl_b[1] * u.diff[0][1]));  // dHx/dz - dHz/dx
-  const Real curl_z = fused(m.e_curl_a[2], u.diff[0][0], -(m.e_curl_b[2] * u.diff[1][1]));  // dHy/dx - dHx/dy
-  u.value[0] = fused(m.e_decay[0], ex, curl_x);
-  u.value[1] = fused(m.e_decay[1], ey, curl_y);
-  u.value[2] = fused(m.e_decay[2], ez, curl_z);
-  return u;
+  const EInputs<Real> in{f.hx[c],      f.hy[c],      f.hz[c],     f.hx[c - sy], f.hx[c - sz], f.hy[c - 1],
+                         f.hy[c - sz], f.hz[c - 1], f.hz[c - sy], f.ex[c],      f.ey[c],      f.ez[c]};
+  return e_cell_from(in, m);
 }
 
 template <typename Real>

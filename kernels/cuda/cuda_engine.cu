@@ -1,4 +1,5 @@
-// The cuda engine. One thread per node, blocks of 64 x 2 nodes in (x, y) by default: x is the
+// The cuda engine. One thread per node, blocks of 64 x 2 nodes in (x, y) by default (the float
+// sweeps of a run without CPML: two nodes per thread, yee_pair_sweep_kernel): x is the
 // fastest index, so a warp reads 128 contiguous bytes of each array; the +-1 neighbours in y and
 // z come from L1/L2 (a z-plane of all six components is a few MB at 512^2, well inside the 60 MB
 // L2). Coefficients come from a small class table in global memory (cached in L1), looked up
@@ -170,6 +171,79 @@ __global__ void __launch_bounds__(256, MinBlocks)
     if (warp_meets_x_face(cpml, i))
       return sweep_node<Real, UpdateH, true, 1>(f, material_class, phases, L, cpml, i, j, k);
   sweep_node<Real, UpdateH, Cpml, Axes>(f, material_class, phases, L, cpml, i, j, k);
+}
+
+// Node pairs (float sweeps of a run without CPML): each thread updates two neighbouring nodes of a
+// row, i and i + 1 (i even), with 8-byte loads and stores of its pair, and loads the x neighbour
+// outside its pair on its own (an L1 hit: the next lane loads that line too). Blocks of kPairLanes
+// x kPairRows threads take 2 kPairLanes x kPairRows nodes of one plane; boxes start on an even node
+// and hold an even count in x (else the sweep takes yee_sweep_kernel). A lane past the box's end
+// computes the box's last pair again, so that its warp keeps one shape, and stores nothing. Every
+// node computes h_cell_from / e_cell_from on the inputs the one-node kernel loads for it: the same
+// bits. A thread keeps twice the bytes in flight of a one-node thread. One H200, PEC, f32, the
+// engine's Gcells/s, one node / pairs (results/2026-11-26-session24, calls 5 and 7): 512^3
+// 54.58-54.68 / 56.18-56.28, 640^3 54.50-54.57 / 56.31-56.38, 256^3 52.75 / 53.99; weak 512^3 on 2
+// GPUs as much faster (overlap 99.8 %, graph 99.9 %). Measured and not kept: the outside neighbour
+// from the next lane by a shuffle (ptxas issued the shuffles before the pair's other loads, which
+// then waited on theirs); a form for any width, whose guarded second store and other load order
+// made it 55.5 at 512^3 (call 7); in double the same kernel with 16-byte loads (80 registers) ran
+// 28.56-28.60 against 28.40-28.56 (call 6), too close to keep a second path. kPairMinBlocks 4, 6, 8
+// (56 registers) and 12 (40) ran alike, 10 (48) 0.6 % slower. YEEX_CUDA_PAIRS=0 turns pairs off.
+constexpr unsigned kPairLanes = 32, kPairRows = 4;
+constexpr int kPairMinBlocks = 12;
+
+template <bool UpdateH>
+__global__ void __launch_bounds__(kPairLanes * kPairRows, kPairMinBlocks)
+    yee_pair_sweep_kernel(float* __restrict__ ex, float* __restrict__ ey, float* __restrict__ ez, float* __restrict__ hx,
+                          float* __restrict__ hy, float* __restrict__ hz, const std::uint8_t* __restrict__ material_class,
+                          const PhaseCoefficients<float>* __restrict__ phases, FieldLayout L, NodeRange box) {
+  follow_previous_kernel();
+  const int i = static_cast<int>(box.i0) + 2 * static_cast<int>(blockIdx.x * kPairLanes + threadIdx.x);
+  const int j = static_cast<int>(box.j0) + static_cast<int>(blockIdx.y * kPairRows + threadIdx.y);
+  const int k = static_cast<int>(box.k0) + static_cast<int>(blockIdx.z);
+  if (j >= box.j1) return;  // a whole warp: a warp is one row
+  const bool live = i < box.i1;
+  const Index c = L.narrow_offset(live ? i : static_cast<int>(box.i1) - 2, j, k);
+  const int sy = static_cast<int>(L.pitch_y);
+  const Index sz = L.pitch_z;
+  const auto pair = [c](const float* a, Index d) { return *reinterpret_cast<const float2*>(a + c + d); };
+  const auto store = [c](float* a, float first, float second) {
+    *reinterpret_cast<float2*>(a + c) = make_float2(first, second);
+  };
+  const uchar2 cls = *reinterpret_cast<const uchar2*>(material_class + c);
+  if constexpr (UpdateH) {
+    const float2 x = pair(ex, 0), y = pair(ey, 0), z = pair(ez, 0);
+    const float2 x_y = pair(ex, sy), x_z = pair(ex, sz), y_z = pair(ey, sz), z_y = pair(ez, sy);
+    const float2 hx0 = pair(hx, 0), hy0 = pair(hy, 0), hz0 = pair(hz, 0);
+    const float y_next = ey[c + 2], z_next = ez[c + 2];  // of node i + 2
+    // Both nodes' coefficients, whatever their classes: a branch on them would hold the field
+    // loads back until the class bytes arrive.
+    const CellCoefficients<float> m0 = phase_coefficients<float, true>(phases, cls.x);
+    const CellCoefficients<float> m1 = phase_coefficients<float, true>(phases, cls.y);
+    const CellUpdate<float> a =
+        h_cell_from(HInputs<float>{x.x, y.x, z.x, x_y.x, x_z.x, y.y, y_z.x, z.y, z_y.x, hx0.x, hy0.x, hz0.x}, m0);
+    const CellUpdate<float> b =
+        h_cell_from(HInputs<float>{x.y, y.y, z.y, x_y.y, x_z.y, y_next, y_z.y, z_next, z_y.y, hx0.y, hy0.y, hz0.y}, m1);
+    if (!live) return;
+    store(hx, a.value[0], b.value[0]);
+    store(hy, a.value[1], b.value[1]);
+    store(hz, a.value[2], b.value[2]);
+  } else {
+    const float2 x = pair(hx, 0), y = pair(hy, 0), z = pair(hz, 0);
+    const float2 x_y = pair(hx, -sy), x_z = pair(hx, -sz), y_z = pair(hy, -sz), z_y = pair(hz, -sy);
+    const float2 ex0 = pair(ex, 0), ey0 = pair(ey, 0), ez0 = pair(ez, 0);
+    const float y_prev = hy[c - 1], z_prev = hz[c - 1];  // of node i - 1
+    const CellCoefficients<float> m0 = phase_coefficients<float, false>(phases, cls.x);
+    const CellCoefficients<float> m1 = phase_coefficients<float, false>(phases, cls.y);
+    const CellUpdate<float> a =
+        e_cell_from(EInputs<float>{x.x, y.x, z.x, x_y.x, x_z.x, y_prev, y_z.x, z_prev, z_y.x, ex0.x, ey0.x, ez0.x}, m0);
+    const CellUpdate<float> b =
+        e_cell_from(EInputs<float>{x.y, y.y, z.y, x_y.y, x_z.y, y.x, y_z.y, z.x, z_y.y, ex0.y, ey0.y, ez0.y}, m1);
+    if (!live) return;
+    store(ex, a.value[0], b.value[0]);
+    store(ey, a.value[1], b.value[1]);
+    store(ez, a.value[2], b.value[2]);
+  }
 }
 
 // The pushing sweep (SweepPush in cuda_engine.hpp), planes of blocks along z: the blocks of
@@ -349,6 +423,13 @@ class DeviceArray {
 // 128x1, 48.64-48.68 with 32x2, 48.57-48.59 with 64x4, 48.44-48.49 with 128x2; 256^3 41.12 against
 // 40.92; f64 the same (26.01). Before the cores (results/2026-11-21-session5/call9) 128x1 had been
 // ahead: 46.54 against 46.48 with 64x2, 46.34-46.38 with 32x4, 45.96 with 64x4, 45.80 with 32x8.
+// Whether the float sweeps may take node pairs (yee_pair_sweep_kernel): every even node starts a
+// pair's aligned load (the rows' first nodes and pitches are even), unless YEEX_CUDA_PAIRS=0.
+bool pairs_fit(const FieldLayout& L) {
+  if (const char* env = std::getenv("YEEX_CUDA_PAIRS"); env && std::atoi(env) == 0) return false;
+  return L.origin_x % 2 == 0 && L.pitch_y % 2 == 0;
+}
+
 dim3 block_shape(const char* variable = "YEEX_CUDA_BLOCK", dim3 b = dim3(64, 2, 1)) {
   if (const char* env = std::getenv(variable)) {
     unsigned x = 0, y = 0, z = 0;
@@ -686,7 +767,16 @@ class CudaEngine final : public Engine<Real> {
       launch_kernel(kernel, grid, block, on, f.ex, f.ey, f.ez, f.hx, f.hy, f.hz, material_class_.get(), phases_.get(),
                     layout_, boxes, cpml_);
     };
-    if (cpml_.faces == 0) return launch(yee_sweep_kernel<Real, UpdateH, false, 0, 0>, r, block_, stream);
+    if (cpml_.faces == 0) {
+      if constexpr (std::is_same_v<Real, float>)
+        if (pairs_ && r.i0 % 2 == 0 && (r.i1 - r.i0) % 2 == 0) {
+          const dim3 grid(blocks(r.i1 - r.i0, 2 * kPairLanes), blocks(r.j1 - r.j0, kPairRows),
+                          static_cast<unsigned>(r.k1 - r.k0));
+          return launch_kernel(yee_pair_sweep_kernel<UpdateH>, grid, dim3(kPairLanes, kPairRows, 1), stream, f.ex,
+                               f.ey, f.ez, f.hx, f.hy, f.hz, material_class_.get(), phases_.get(), layout_, r);
+        }
+      return launch(yee_sweep_kernel<Real, UpdateH, false, 0, 0>, r, block_, stream);
+    }
     // The nodes of r outside the aligned plain box: the shell boxes' (cpml_split partitions r),
     // x boxes included. With whole rows the x boxes' nodes go to the plain kernel, but the fork
     // threshold (tuned before whole rows) still counts them.
@@ -794,6 +884,7 @@ class CudaEngine final : public Engine<Real> {
   Index fork_nodes_ = shell_fork_nodes();
   bool cores_ = shell_cores();
   bool whole_rows_ = whole_rows<Real>();
+  bool pairs_ = pairs_fit(layout_);  // yee_pair_sweep_kernel for the float sweeps of a run without CPML
   bool dependent_launch_ = false;  // launch_kernel's programmatic dependent launches (dependent_launch())
   cudaStream_t stream_ = nullptr;         // Lane::bulk, lowest priority
   cudaStream_t border_stream_ = nullptr;  // Lane::border, highest priority
