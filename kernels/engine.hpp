@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -134,6 +135,30 @@ class Engine {
   virtual void sample_probes_at_cursor() {
     sample_probes(host_cursor_[1]);
     ++host_cursor_[0], ++host_cursor_[1];
+  }
+
+  // Whether every value of the six field arrays is finite (pads and ghost planes included: pads
+  // hold zero, ghosts copies of a neighbour's nodes), after all work issued so far: the solver's
+  // health check between chunks of steps. The default scans the arrays where they are on a host
+  // engine, and copies of them otherwise; a device engine does better on the device.
+  virtual bool fields_finite() {
+    std::vector<Real> copy;
+    for (Component c : kAllComponents) {
+      const Real* values = nullptr;
+      if (device() < 0) {
+        synchronize();
+        values = field_data(c);
+      } else {
+        copy.resize(layout().elements());
+        download(c, copy);
+        values = copy.data();
+      }
+      bool finite = true;  // no early exit in the inner loop: it vectorises
+      for (Index at = 0; at < layout().elements() && finite; at += 4096)
+        for (Index e = at; e < std::min(at + 4096, layout().elements()); ++e) finite &= std::isfinite(values[e]);
+      if (!finite) return false;
+    }
+    return true;
   }
 
   // Whole arrays (layout().elements() entries), pads and ghosts included.

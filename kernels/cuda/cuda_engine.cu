@@ -382,6 +382,26 @@ __global__ void set_cursor_kernel(Cursor* cursor, Index step, Index slot) {
   *cursor = {step, slot};
 }
 
+// Sets *flag when an element of a component's array [0, n) is not finite (the health check,
+// Engine::fields_finite): blockIdx.y picks the component, 16-byte loads in a grid-stride loop.
+template <typename Real>
+__global__ void flag_non_finite_kernel(FieldPointers<Real> f, std::size_t n, unsigned* flag) {
+  using Vector = std::conditional_t<sizeof(Real) == 4, float4, double2>;
+  constexpr std::size_t kLanes = sizeof(Vector) / sizeof(Real);
+  const Real* arrays[kComponentCount] = {f.ex, f.ey, f.ez, f.hx, f.hy, f.hz};
+  const Real* a = arrays[blockIdx.y];
+  const std::size_t first = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x, stride = std::size_t(gridDim.x) * blockDim.x;
+  const Vector* vectors = reinterpret_cast<const Vector*>(a);  // cudaMalloc's alignment
+  bool finite = true;
+  for (std::size_t v = first; v < n / kLanes; v += stride) {
+    const Vector x = vectors[v];
+    if constexpr (kLanes == 4) finite &= isfinite(x.x) & isfinite(x.y) & isfinite(x.z) & isfinite(x.w);
+    else finite &= isfinite(x.x) & isfinite(x.y);
+  }
+  for (std::size_t e = n / kLanes * kLanes + first; e < n; e += stride) finite &= isfinite(a[e]);
+  if (!__syncthreads_and(finite) && threadIdx.x == 0) atomicOr(flag, 1u);
+}
+
 // Owned device allocation of n elements.
 template <typename T>
 class DeviceArray {
@@ -544,6 +564,7 @@ class CudaEngine final : public Engine<Real> {
     probes_ = DeviceArray<ProbePoint>(setup.probes.data(), setup.probes.size());
     probe_buffer_ = DeviceArray<Real>(setup.probes.size() * setup.probe_slots);
     cursor_ = DeviceArray<Cursor>(1);
+    flag_ = DeviceArray<unsigned>(1);
     cpml_.faces = static_cast<int>(setup.cpml.size());
     for (std::size_t f = 0; f < setup.cpml.size(); ++f) {
       CpmlFace<Real>& face = cpml_.face[f] = setup.cpml[f].geometry;
@@ -648,6 +669,20 @@ class CudaEngine final : public Engine<Real> {
     YEEX_CUDA(cudaStreamSynchronize(stream_));
   }
   Real* field_data(Component c) override { return field(c); }
+  // One scan kernel over the six arrays on the bulk stream, one flag back.
+  bool fields_finite() override {
+    synchronize();
+    YEEX_CUDA(cudaMemsetAsync(flag_.get(), 0, sizeof(unsigned), stream_));
+    int sms = 0;
+    YEEX_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device_));
+    const dim3 grid(static_cast<unsigned>(std::max(1, 8 * sms / kComponentCount)), kComponentCount);
+    flag_non_finite_kernel<Real><<<grid, 256, 0, stream_>>>(pointers(), layout_.elements(), flag_.get());
+    YEEX_CUDA(cudaGetLastError());
+    unsigned flag = 0;
+    YEEX_CUDA(cudaMemcpyAsync(&flag, flag_.get(), sizeof flag, cudaMemcpyDeviceToHost, stream_));
+    YEEX_CUDA(cudaStreamSynchronize(stream_));
+    return flag == 0;
+  }
   CpmlView<Real> cpml() const override { return cpml_; }
   void read_memory(const Real* from, Index count, Real* host) override {
     synchronize();
@@ -893,6 +928,7 @@ class CudaEngine final : public Engine<Real> {
   cudaEvent_t lane_fork_ = nullptr, lane_join_ = nullptr;  // the lanes into and out of a recording
   std::vector<cudaGraphExec_t> recordings_;                 // record_end's, by index
   DeviceArray<Cursor> cursor_;  // set_cursor's (made on the engine's GPU)
+  DeviceArray<unsigned> flag_;   // fields_finite's
   std::array<cudaEvent_t, kLaneMarks> marks_{};  // Engine::mark, timing disabled (cheaper to record and wait)
   std::array<DeviceArray<Real>, kComponentCount> fields_;
   DeviceArray<std::uint8_t> material_class_;

@@ -24,6 +24,7 @@
 #include "io/probe_writer.hpp"
 #include "src/app/mpi_mode.hpp"
 #include "src/bench/bench.hpp"
+#include "src/bench/bench_markdown.hpp"
 #include "src/bench/exchange_model.hpp"
 #include "src/exchange/registry.hpp"
 #include "src/runtime/interrupts.hpp"
@@ -85,12 +86,23 @@ nlohmann::json run_report(const Model& model, const RunResult& r, const std::str
               {"cells", r.cells},
               {"dt_s", model.dt},
               {"material_classes", model.classes.size()}};
-  j["timings_s"] = {{"setup", r.seconds_setup},
-                    {"stepping", r.seconds_stepping},
-                    {"exchange", r.seconds_exchange},
-                    {"wait", r.seconds_wait},
-                    {"output", r.seconds_output},
-                    {"per_step", r.steps ? r.seconds_stepping / r.steps : 0.0}};
+  j["timings_s"] = {
+      {"setup", r.seconds_setup},
+      {"stepping", r.seconds_stepping},
+      {"compute", std::max(0.0, r.seconds_stepping - r.seconds_exchange - r.seconds_wait)},
+      {"exchange", r.seconds_exchange},
+      {"wait", r.seconds_wait},
+      {"output", r.seconds_output},
+      {"checks", r.seconds_checks},
+      {"per_step", r.steps ? r.seconds_stepping / r.steps : 0.0},
+      {"definitions",
+       {{"setup", "the model onto the engines: allocation, upload, the exchange backend"},
+        {"stepping", "the time loop without output and checks (host clock, every slab's work finished)"},
+        {"exchange, wait", "the slowest slab's seconds moving halos and waiting at barriers for the other slabs; "
+                           "synchronous backends only (0 where the exchange overlaps the sweeps)"},
+        {"compute", "stepping - exchange - wait"},
+        {"output", "probe fetches, snapshots, the final download and checksum"},
+        {"checks", "the NaN/Inf scans of the fields between chunks of steps (--check-every)"}}}};
   const double bytes = kBytesPerCellStep * (r.precision_bits / 32);
   j["performance"] = {
       {"gcells_per_s", r.gcells_per_second},
@@ -122,7 +134,8 @@ void print_run_summary(const Model& model, const RunResult& r, const std::filesy
   std::printf("  stepping  %.3f s  %.3f Gcells/s  %.1f GB/s effective (%d B/cell/step)\n", r.seconds_stepping,
               r.gcells_per_second, r.gcells_per_second * kBytesPerCellStep * (r.precision_bits / 32),
               int(kBytesPerCellStep) * (r.precision_bits / 32));
-  std::printf("  setup     %.3f s   output %.3f s\n", r.seconds_setup, r.seconds_output);
+  std::printf("  setup     %.3f s   output %.3f s   NaN/Inf checks %.3f s\n", r.seconds_setup, r.seconds_output,
+              r.seconds_checks);
   std::printf("  checksum  %s\n", hex(r.checksum).c_str());
   if (out) std::printf("  output    %s/ (run.json + %zu files)\n", out->string().c_str(), r.files.size());
 }
@@ -488,6 +501,8 @@ int run_command(const RunOptions& o, const ProcessGroup* world) {
     }
     if (root) check_output_directory(out, run_output_files(deck));
   });
+  // The model's own checks (materials, material combinations, sources in PEC) hold for a dry run too.
+  const Model model = agreed(world, [&] { return build_model(deck); });
   if (o.dry_run) {
     if (root)
       std::printf("yeex: %s: %lld x %lld x %lld cells, %lld steps, about %s on the %s engine%s, %d subdomain(s), "
@@ -498,13 +513,12 @@ int run_command(const RunOptions& o, const ProcessGroup* world) {
     return 0;
   }
   const std::filesystem::path made = first_missing_folder(out);  // empty: the folder exists
-  const Model model = agreed(world, [&] {
-    Model m = build_model(deck);
+  agreed(world, [&] {
     if (root) std::filesystem::create_directories(out);
-    return m;
   });
 
   config.precision_bits = bits;
+  config.check_every = o.check_every;
   config.progress = root && !o.quiet && !o.json;
   config.output_dir = out;
   const RunResult result = [&] {
@@ -583,7 +597,7 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
       for (const auto& e : exchange_catalogue())
         if (world ? e.mpi_mode : e.threads_mode) b.exchanges.push_back(e.name);
     for (const auto& e : b.exchanges)
-      if (exchange_unavailable(e, {}).rfind("unknown", 0) == 0) throw UsageError("--exchanges: unknown backend '" + e + "'");
+      if (const auto why = exchange_unavailable(e, {}); why.rfind("unknown", 0) == 0) throw UsageError("--exchanges: " + why);
     refuse_repeats("--counts", b.counts);
     refuse_repeats("--exchanges", b.exchanges);
     b.strong = o.scaling != "weak";
@@ -607,6 +621,9 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
       if (need > have) throw UsageError(grid_label(n, grid) + ": needs about " + gib(need) + ", " + gib(have) + " available");
     }
     if (o.json && root) check_output_file(*o.json, "--json");
+    if (o.markdown && root) check_output_file(*o.markdown, "--markdown");
+    if (o.json && o.markdown && std::filesystem::absolute(*o.json) == std::filesystem::absolute(*o.markdown))
+      throw UsageError("--json and --markdown name the same file, " + o.json->string());
     refuse_if_nothing_runs(b);
     return b;
   });
@@ -701,7 +718,7 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
                     {"fraction_of_copy_bandwidth", per_device / copy}, {"skipped", r.skipped}});
   };
   run_bench(b, report);
-  if (o.json && root) {
+  if ((o.json || o.markdown) && root) {
     nlohmann::json j{{"format", "yeex-bench-2"},
                      {"command", o.command_line},
                      {"provenance", provenance()},
@@ -720,7 +737,7 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
                      {"definitions",
                       {{"gcells_per_s", "global cells x steps / time / 1e9, time = median of the repeats"},
                        {"strong efficiency", "T1 / (N x TN), same global grid, T1 = 1 device in this run"},
-                       {"weak efficiency", "T1 / TN, N^3 cells per device"},
+                       {"weak efficiency", "T1 / TN, the same cells per device: size nx x ny x nz on 1 device, nx x ny x (N nz) on N"},
                        {"efficiency_own", "the same ratio with T1 = the backend's own 1-device row of the size (what adding "
                                           "devices costs that backend); null without one"},
                        {"exchange, wait", "host-clock seconds per step of the slowest device; synchronous backends only"},
@@ -740,7 +757,8 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
       for (const auto& c : sweep->curves) pairs.push_back(std::to_string(c.src) + "->" + std::to_string(c.dst));
       j["p2p_sweep"] = {{"source", sweep->source}, {"pairs", pairs}, {"applied", b.engine == "cuda" && !world}};
     }
-    write_text_atomically(*o.json, j.dump(2) + "\n");
+    if (o.json) write_text_atomically(*o.json, j.dump(2) + "\n");
+    if (o.markdown) write_text_atomically(*o.markdown, bench_markdown(j));
   }
   return 0;
 }

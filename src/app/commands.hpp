@@ -42,6 +42,7 @@ struct RunOptions {
   bool json = false;
   bool quiet = false;
   bool dry_run = false;  // check the deck, the split and the memory, print the plan, run nothing
+  Index check_every = 0;  // NaN/Inf checks at least every N steps (0: after each chunk, RunConfig::check_every)
   std::string command_line;
 };
 
@@ -58,6 +59,7 @@ struct BenchOptions {
   Index warmup = 20;
   int repeats = 5;
   std::optional<std::filesystem::path> json;
+  std::optional<std::filesystem::path> markdown;  // the efficiency tables as markdown (bench_markdown.hpp)
   bool csv = false;
   std::optional<std::filesystem::path> p2p_json;  // a yeex-p2p sweep: predicted exchange per row
   std::string command_line;

@@ -158,6 +158,10 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--output", output, "Output folder (overrides output.directory)")->check(non_empty_path);
   run_cmd->add_flag("--json", run.json, "Print run.json on stdout instead of the summary");
   run_cmd->add_flag("--quiet,-q", run.quiet, "No progress line and no summary");
+  run_cmd->add_option("--check-every", run.check_every,
+                      "Check the fields for NaN/Inf at least every N steps (default: about four times a second; 1 names "
+                      "the very step a blow-up happens)")
+      ->check(whole_number(1, kMaxSteps));
   run_cmd->add_flag("--dry-run", run.dry_run, "Check the deck, the split and the memory, print the plan, run nothing");
 
   SplitOptions list_split;
@@ -189,6 +193,11 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--warmup", bench.warmup, "Untimed steps first")->check(whole_number(0, 1000000))->capture_default_str();
   bench_cmd->add_option("--repeats", bench.repeats, "Timed repeats (the median is reported)")->check(whole_number(1, 1000))->capture_default_str();
   bench_cmd->add_option("--json", json_path, "Also write the results as JSON to this file")->check(non_empty_path);
+  std::string markdown_path;
+  bench_cmd->add_option("--markdown", markdown_path,
+                        "Also write the efficiency tables as markdown to this file (a table per scaling and size, a row "
+                        "per backend, a column per device count)")
+      ->check(non_empty_path);
   bench_cmd->add_flag("--csv", bench.csv, "CSV on stdout instead of the table");
   std::string p2p_json_path;
   bench_cmd->add_option("--p2p-json", p2p_json_path,
@@ -255,6 +264,7 @@ int main(int argc, char** argv) {
     }
     if (*bench_cmd) {
       if (!json_path.empty()) bench.json = json_path;
+      if (!markdown_path.empty()) bench.markdown = markdown_path;
       if (!p2p_json_path.empty()) bench.p2p_json = p2p_json_path;
       if (!bench_deck_path.empty()) bench.deck = bench_deck_path;
       return bench_command(bench, world);

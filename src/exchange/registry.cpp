@@ -231,7 +231,9 @@ std::string exchange_unavailable(const std::string& name, const ExchangeRequest&
     }
     return e.unavailable(request);
   }
-  return "unknown exchange backend '" + name + "' (yeex exchanges lists them)";
+  std::string known;
+  for (const auto& e : entries()) known += (known.empty() ? "" : ", ") + e.info.name;
+  return "unknown exchange backend '" + name + "' (known: " + known + "; yeex exchanges says which run here)";
 }
 
 std::string default_exchange(const ExchangeRequest& request) {

@@ -9,6 +9,9 @@
 #include "src/runtime/topology.hpp"
 #if YEEX_HAVE_CUDA
 #include "kernels/cuda/cuda_engine.hpp"
+#if YEEX_HAVE_NCCL
+#include <nccl.h>
+#endif
 #endif
 
 namespace yeex {
@@ -57,9 +60,18 @@ nlohmann::json provenance() {
   nlohmann::json gpus = nlohmann::json::array();
   for (int d = 0; d < cuda_device_count(); ++d) gpus.push_back({{"index", d}, {"name", cuda_device_name(d)}});
   p["gpus"] = gpus;
+#if YEEX_HAVE_NCCL
+  int nccl = 0;
+  p["nccl"] = ncclGetVersion(&nccl) == ncclSuccess ? std::to_string(nccl / 10000) + "." + std::to_string(nccl / 100 % 100) +
+                                                         "." + std::to_string(nccl % 100)
+                                                   : "unknown";
+#else
+  p["nccl"] = "not built";
+#endif
 #else
   p["cuda_runtime"] = "not built";
   p["gpus"] = nlohmann::json::array();
+  p["nccl"] = "not built";
 #endif
   p["topology"] = to_json(detect_topology());
   p["environment"] = tuning_environment();

@@ -129,7 +129,8 @@ class Run {
     Index chunk = 8;  // grows so that a chunk takes about a quarter of a second
     for (Index n = 0; n < m.steps;) {
       const Index count =
-          std::min({chunk, config_.probe_slots, m.steps - n, steps_to_next_snapshot(n), steps_to_next_energy(n)});
+          std::min({chunk, config_.probe_slots, m.steps - n, steps_to_next_snapshot(n), steps_to_next_energy(n),
+                    config_.check_every > 0 ? config_.check_every : m.steps});
       const auto t0 = Clock::now();
       // ---- every subdomain's thread advances its slab by `count` steps ----
       team_.run([&](int member) {
@@ -141,9 +142,10 @@ class Run {
       const double seconds = group_.max(seconds_since(t0));
       result_.seconds_stepping += seconds;
       chunk = std::clamp<Index>(static_cast<Index>(count * 0.25 / std::max(seconds, 1e-6)), 1, config_.probe_slots);
+      steps_done_ = n + count;
+      check_finite();
       timed_output([&] { drain_probes(count, n); });
       n += count;
-      steps_done_ = n;
       timed_output([&] { record_energy(n); });
       for (std::size_t s = 0; s < model_.deck.snapshots.size(); ++s)
         if (n % m.deck.snapshots[s].every == 0) timed_output([&] { write_snapshot(s, n); });
@@ -163,6 +165,7 @@ class Run {
     result_.seconds_exchange = group_.max(result_.seconds_exchange);
     result_.seconds_wait = group_.max(result_.seconds_wait);
     result_.seconds_output = group_.max(result_.seconds_output);
+    result_.seconds_checks = group_.max(result_.seconds_checks);
     result_.gcells_per_second =
         result_.seconds_stepping > 0 ? double(m.grid.cells()) * m.steps / result_.seconds_stepping / 1e9 : 0.0;
     return result_;
@@ -350,6 +353,32 @@ class Run {
     return decomposition_.size() - 1;
   }
 
+  // The health check after each chunk: every slab's six arrays scanned on its engine (on the GPU
+  // for the cuda engine), in parallel. A slab that holds a NaN or an Inf is downloaded to name the
+  // node (downloaded() throws), and the message names the chunk's steps: the fields were finite
+  // after steps_finite_, not after steps_done_ (--check-every 1 narrows it to the step).
+  void check_finite() {
+    const auto t0 = Clock::now();
+    std::vector<char> finite(local_.size(), 1);
+    team_.run([&](int member) { finite[member] = engines_[local_[member]]->fields_finite(); });
+    for (std::size_t member = 0; member < local_.size(); ++member) {
+      if (finite[member]) continue;
+      const int s = local_[member];
+      for (Component c : kAllComponents) downloaded(s, c);
+      throw std::runtime_error("the fields blew up: a ghost plane of slab " + std::to_string(s) +
+                               " holds a value that is not finite after step " + std::to_string(steps_done_) +
+                               steps_finite_note());
+    }
+    steps_finite_ = steps_done_;
+    result_.seconds_checks += seconds_since(t0);
+  }
+
+  // Where the last health check passed before the steps of a blow-up report.
+  std::string steps_finite_note() const {
+    if (steps_finite_ + 1 >= steps_done_) return "";
+    return " (finite after step " + std::to_string(steps_finite_) + "; --check-every 1 finds the step)";
+  }
+
   // Subdomain s's whole array of component c, checked for NaN/Inf on its own nodes.
   const std::vector<Real>& downloaded(int s, Component c) {
     Engine<Real>& engine = *engines_[s];
@@ -360,7 +389,7 @@ class Run {
       throw std::runtime_error("the fields blew up: " + std::string(component_name(c)) + " is not finite at node (" +
                                std::to_string((*bad)[0]) + ", " + std::to_string((*bad)[1]) + ", " +
                                std::to_string(decomposition_.global_k(s, (*bad)[2])) + ") after step " +
-                               std::to_string(steps_done_));
+                               std::to_string(steps_done_) + steps_finite_note());
     return host_;
   }
 
@@ -467,6 +496,7 @@ class Run {
   std::vector<std::vector<std::vector<Real>>> energy_state_;  // per subdomain: E^n, H^{n-1/2} (kAllComponents order)
   Index energy_step_ = 0;                                     // the n of energy_state_
   Index steps_done_ = 0;                                      // steps the fields have taken (for messages)
+  Index steps_finite_ = 0;                                    // the last step a health check passed
   RunResult result_;
 };
 

@@ -33,6 +33,9 @@ struct RunConfig {
   // > 0: record the discrete energy W^n (field_stats.hpp) at every step n that is a positive
   // multiple of energy_every and not the last (W^n needs the state after step n + 1 too).
   Index energy_every = 0;
+  // > 0: check the fields for NaN/Inf at least every check_every steps (a blow-up is then named
+  // to within that many steps); 0: after each chunk of steps (about four a second).
+  Index check_every = 0;
 };
 
 struct EnergySample {
@@ -53,6 +56,7 @@ struct RunResult {
   double seconds_setup = 0;    // model to engine (allocation, upload)
   double seconds_stepping = 0;  // the time loop without output
   double seconds_output = 0;    // probe fetches, snapshots, final download and checksum
+  double seconds_checks = 0;    // the NaN/Inf health checks between chunks
   double gcells_per_second = 0;  // cells * steps / seconds_stepping / 1e9
   double seconds_exchange = 0;   // slowest subdomain: moving halos (synchronous backends)
   double seconds_wait = 0;       // slowest subdomain: waiting at barriers for the other GPUs

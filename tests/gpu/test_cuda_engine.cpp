@@ -114,6 +114,82 @@ TEST(CudaEngine, CpmlShellStreamKeepsTheBits) {
   expect_shell_stream_keeps_the_bits<double>();
 }
 
+// Node pairs (yee_pair_sweep_kernel: the float sweeps of a run without CPML, two neighbouring nodes
+// a thread) keep the one-node kernel's bits (YEEX_CUDA_PAIRS=0): the default box on rows of 64
+// nodes (whole warps), 66 and 130 (rows that end inside a warp), 2, and 47 (odd: one node a thread
+// either way), on one slab and on three of one GPU, fields and probes.
+TEST(CudaEngine, NodePairsKeepTheBits) {
+  YEEX_REQUIRE_GPU();
+  for (Index nx : {64, 66, 130, 2, 47}) {
+    SCOPED_TRACE("nx = " + std::to_string(nx));
+    Deck d = short_default(60);
+    d.cell_size[0] = d.cell_size[0] * double(d.grid.nx) / double(nx);  // the same box
+    d.grid.nx = nx;
+    const Model model = build_model(d);
+    for (int slabs : {1, 3}) {
+      RunConfig config;
+      config.engine = "cuda";
+      config.devices.assign(slabs, 0);  // slabs sharing GPU 0
+      config.exchange = "overlap";
+      const RunResult pairs = run_model(model, config);
+      const testing::ScopedEnvironmentVariable off("YEEX_CUDA_PAIRS", "0");
+      testing::expect_same_bits(run_model(model, config), pairs);
+    }
+  }
+}
+
+TEST(CudaEngine, ScanFindsEveryNonFiniteValue) {
+  YEEX_REQUIRE_GPU();
+  testing::expect_finite_scan_finds_every_value<float>(short_default(3), "cuda");
+  testing::expect_finite_scan_finds_every_value<double>(short_default(3), "cuda");
+}
+
+// The health check on the GPU (CudaEngine::fields_finite, one scan kernel over the arrays): a source far
+// too strong blows the box up (on the host engine after step 4, tests/integration/test_cli.cpp),
+// and with a check after every step the run stops naming the same step and node on one slab, on
+// three of one GPU and on every visible GPU; a step earlier the fields are finite and the run ends.
+TEST(CudaEngine, NamesTheStepOfABlowUp) {
+  YEEX_REQUIRE_GPU();
+  const Deck d = parse_deck_string(R"(
+[grid]
+cells = [16, 16, 16]
+cell_size = [1e-3, 1e-3, 1e-3]
+[time]
+steps = 40
+[[source]]
+polarisation = "z"
+waveform = "gaussian"
+position = [0.008, 0.008, 0.008]
+amplitude = 1.5e33
+frequency = 2e11
+)",
+                                   "blow.toml");
+  const Model model = build_model(d);
+  const auto blow_up = [&](int slabs, int gpus, const Model& m) -> std::string {
+    RunConfig config;
+    config.engine = "cuda";
+    for (int s = 0; s < slabs; ++s) config.devices.push_back(s * gpus / slabs);
+    config.exchange = "p2p";
+    config.check_every = 1;
+    try {
+      run_model(m, config);
+    } catch (const std::runtime_error& e) {
+      return e.what();
+    }
+    return "";
+  };
+  const std::string one = blow_up(1, 1, model);
+  ASSERT_NE(one.find("the fields blew up: "), std::string::npos) << one;
+  EXPECT_EQ(one.find("finite after step"), std::string::npos) << "a check after every step names the step: " << one;
+  EXPECT_EQ(blow_up(3, 1, model), one);
+  EXPECT_EQ(blow_up(cuda_device_count(), cuda_device_count(), model), one);
+  const Index step = std::stoll(one.substr(one.rfind(' ') + 1));
+  ASSERT_GT(step, 1) << one;
+  Deck shorter = d;
+  shorter.steps = step - 1;
+  EXPECT_EQ(blow_up(1, 1, build_model(shorter)), "") << "finite after step " << step - 1;
+}
+
 TEST(CudaEngine, MatchesHostEngineFloat64) {
   YEEX_REQUIRE_GPU();
   EXPECT_LE(relative_l2_cuda_vs_host<double>(200, short_default(200)), 1e-12);

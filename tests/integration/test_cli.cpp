@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -20,6 +21,7 @@ namespace {
 
 using ::testing::HasSubstr;
 using testing::read_json;
+using testing::read_file;
 using testing::run_yeex;
 using testing::ScratchDir;
 using testing::source_path;
@@ -105,6 +107,16 @@ TEST(Cli, DefaultRunWritesACompleteReport) {
     EXPECT_TRUE(j.contains(key)) << key;
   EXPECT_EQ(j["run"]["steps"], 40);
   EXPECT_TRUE(j["provenance"].contains("git_commit"));
+  // Every timing is a number with its definition; compute is what the exchange and waits leave.
+  const auto& t = j["timings_s"];
+  for (const char* key : {"setup", "stepping", "compute", "exchange", "wait", "output", "checks", "per_step"}) {
+    ASSERT_TRUE(t.contains(key) && t[key].is_number()) << key;
+    EXPECT_GE(t[key].get<double>(), 0.0) << key;
+  }
+  EXPECT_NEAR(t["compute"].get<double>(),
+              t["stepping"].get<double>() - t["exchange"].get<double>() - t["wait"].get<double>(), 1e-12);
+  for (const char* key : {"setup", "stepping", "compute", "output", "checks"})
+    EXPECT_TRUE(t["definitions"].contains(key)) << key;
   EXPECT_TRUE(std::filesystem::exists(out / "probes.h5"));
   EXPECT_TRUE(std::filesystem::exists(out / "ez_xy.xdmf"));
   for (const auto& entry : std::filesystem::directory_iterator(out.path()))
@@ -174,10 +186,24 @@ TEST(Cli, ExchangeListAndBench) {
   EXPECT_EQ(run_yeex("run --engine host --exchange list").exit_code, 0);
   ScratchDir out;
   const auto bench = run_yeex("bench --engine host --size 16 --counts 1,2 --scaling both --steps 2 --warmup 1 --repeats 1 --json " +
-                              (out / "bench.json").string());
+                              (out / "bench.json").string() + " --markdown " + (out / "bench.md").string());
   ASSERT_EQ(bench.exit_code, 0) << bench.output;
   EXPECT_THAT(bench.output, HasSubstr("host-staged"));
   const auto j = read_json(out / "bench.json");
+  // The markdown: a table per scaling and size, a row per backend, a column per device count, each
+  // cell the row's efficiency and time per step as the JSON has them.
+  const std::string md = read_file(out / "bench.md");
+  EXPECT_THAT(md, HasSubstr("## Strong scaling, 16³ in all (16 x 16 x 16)\n\n| backend | 1 device | 2 devices |\n|---|---:|---:|\n"));
+  EXPECT_THAT(md, HasSubstr("## Weak scaling, 16³ per device"));
+  EXPECT_THAT(md, HasSubstr("| engine alone (T1) | 100.0 % ("));
+  for (const auto& row : j["rows"])
+    if (row["exchange"] == "b2r" && row["devices"] == 2 && row["scaling"] == "strong" && row["skipped"] == "") {
+      char cell[64];
+      std::snprintf(cell, sizeof cell, "%.1f %% (%.3f ms) |\n", 100 * row["efficiency"].get<double>(),
+                    1e3 * row["seconds_per_step_median"].get<double>());
+      EXPECT_THAT(md, HasSubstr("| b2r R=2 | ")) << md;
+      EXPECT_THAT(md, HasSubstr(cell)) << md;
+    }
   EXPECT_EQ(j["format"], "yeex-bench-2");
   EXPECT_GE(j["rows"].size(), 3u);
   for (const auto& row : j["rows"])
@@ -239,6 +265,47 @@ TEST(Cli, BenchRunsADeckOnItsOwnGrid) {
 
 // The YEEX_ and NCCL_ variables a run was taken under are part of its provenance (run.json and the
 // bench JSON) and of the bench table's header; one no longer set is no longer listed.
+// A blow-up stops the run with the step and the node: the fields are scanned for NaN/Inf between
+// chunks of steps, and --check-every 1 scans them after every step, so the step named is the first
+// whose fields are not finite: one step fewer runs to the end. Nothing is left in the output folder.
+TEST(Cli, NamesTheStepAndNodeOfABlowUp) {
+  ScratchDir dir;
+  write_file(dir / "blow.toml", R"(
+title = "a source far too strong"
+[grid]
+cells = [16, 16, 16]
+cell_size = [1e-3, 1e-3, 1e-3]
+[time]
+steps = 40
+[[source]]
+polarisation = "z"
+waveform = "gaussian"
+position = [0.008, 0.008, 0.008]
+amplitude = 1.5e33
+frequency = 2e11
+)");
+  const std::string run = "run " + (dir / "blow.toml").string() + " --engine host --quiet --output " + (dir / "out").string();
+  const auto every = run_yeex(run + " --check-every 1");
+  ASSERT_EQ(every.exit_code, 1) << every.output;
+  const std::regex named(R"(the fields blew up: (E|H)[xyz] is not finite at node \(\d+, \d+, \d+\) after step (\d+)\n)");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(every.output, m, named)) << every.output;
+  const int step = std::stoi(m[2]);
+  ASSERT_GT(step, 1);
+  EXPECT_LT(step, 40) << "the deck is meant to blow up well before its end";
+  EXPECT_FALSE(std::filesystem::exists(dir / "out"));
+  const auto before = run_yeex(run + " --steps " + std::to_string(step - 1));
+  EXPECT_EQ(before.exit_code, 0) << "one step before the step named the fields are finite\n" << before.output;
+  std::filesystem::remove_all(dir / "out");
+  // By default the whole run is one chunk here: the blow-up is named after it, with the last step
+  // a check passed.
+  const auto chunk = run_yeex(run);
+  EXPECT_EQ(chunk.exit_code, 1) << chunk.output;
+  EXPECT_THAT(chunk.output, HasSubstr("the fields blew up"));
+  EXPECT_THAT(chunk.output, HasSubstr("--check-every 1 finds the step"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "out"));
+}
+
 TEST(Cli, RecordsTheTuningEnvironment) {
   ScratchDir out;
   const std::string bench = "bench --engine host --size 8 --counts 1 --exchanges host-staged --steps 2 --warmup 1 --repeats 1 ";
@@ -251,6 +318,9 @@ TEST(Cli, RecordsTheTuningEnvironment) {
     const auto j = read_json(out / "tuned.json");
     EXPECT_EQ(j["provenance"]["environment"]["YEEX_COOP_BAND"], "5");
     EXPECT_EQ(j["provenance"]["environment"]["NCCL_NVLS_ENABLE"], "0");
+    // The NCCL library's own version ("not built" without NCCL), whatever NCCL_VERSION says.
+    ASSERT_TRUE(j["provenance"]["nccl"].is_string());
+    EXPECT_FALSE(j["provenance"]["nccl"].get<std::string>().empty());
     const auto run = run_yeex("run --engine host --steps 2 --output " + (out / "run").string());
     ASSERT_EQ(run.exit_code, 0) << run.output;
     EXPECT_EQ(read_json(out / "run" / "run.json")["provenance"]["environment"]["YEEX_COOP_BAND"], "5");
@@ -398,10 +468,14 @@ TEST(Cli, BenchAndValidateRefuseBadOptionsBeforeRunning) {
       {bench + "--exchanges ''", "--exchanges: the list is empty"},
       {"validate --quick --engine host --only ,cavity", "--only: ',cavity' has an empty element"},
       {bench + "--exchanges host-staged,host-staged", "--exchanges: host-staged is listed twice"},
+      {bench + "--exchanges host-staged,pigeon", "--exchanges: unknown exchange backend 'pigeon' (known: host-staged, p2p"},
       {bench + "--counts 16 --exchanges host-staged", "none of the requested rows can run here"},
       {bench + "--exchanges p2p", "none of the requested rows can run here"},
       {bench + "--exchange p2p", "named with --exchanges"},
       {bench + "--counts 1 --json " + dir.path().string(), "names a folder"},
+      {bench + "--counts 1 --markdown " + dir.path().string(), "names a folder"},
+      {bench + "--counts 1 --json " + (dir / "b.out").string() + " --markdown " + (dir / "b.out").string(),
+       "--json and --markdown name the same file"},
       {"validate --quick --engine host --only energy --json " + dir.path().string(), "names a folder"},
       {"validate --quick --engine host --subdomains 2 --exchange p2p", "--exchange p2p"},
       // cavity's grid takes 11 slabs, energy's does not: refused before cavity runs
@@ -459,6 +533,19 @@ cell_size = [1e-3, 1e-3, 1e-3]
 steps = 5
 )";
 
+const std::string kSourceInPec = std::string(kGoodDeck) + R"(
+[[geometry]]
+shape = "box"
+material = "pec"
+lower = [0.002, 0.002, 0.002]
+upper = [0.008, 0.008, 0.008]
+[[source]]
+polarisation = "z"
+position = [0.005, 0.005, 0.0055]
+waveform = "ricker"
+frequency = 3e10
+)";
+
 TEST_P(RefusesBadInput, WithExitCode2AndNoOutput) {
   const BadInput& c = GetParam();
   ScratchDir dir;
@@ -494,6 +581,11 @@ INSTANTIATE_TEST_SUITE_P(
                                           "polarisation = \"z\"\nposition = [0.005, 0.005, 0.0085]\n"
                                           "waveform = \"ricker\"\nfrequency = 3e10\n",
                  "DECK --engine host --output OUT", "lies inside the z_max CPML slab"},
+        // The model's own checks, on a run and on a dry run alike.
+        BadInput{"SourceInPec", kSourceInPec, "DECK --engine host --output OUT",
+                 "source[0].position: the source's E component lies inside a PEC object"},
+        BadInput{"SourceInPecDryRun", kSourceInPec, "DECK --engine host --dry-run --output OUT",
+                 "source[0].position: the source's E component lies inside a PEC object"},
         BadInput{"UnknownEngine", "", "DECK --engine warp --output OUT", "--engine"},
         BadInput{"UnknownPrecision", "", "DECK --precision f16 --output OUT", "--precision"},
         BadInput{"ZeroSteps", "", "DECK --steps 0 --output OUT", "--steps"},
@@ -506,9 +598,11 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"B2rWithoutDepth", "", "DECK --engine host --subdomains 2 --exchange b2r --output OUT", "--halo-depth"},
         BadInput{"GpuBackendOnHost", "", "DECK --engine host --subdomains 2 --exchange p2p --output OUT", "cuda engine"},
         BadInput{"GpusOnHostEngine", "", "DECK --engine host --gpus 2 --output OUT", "--gpus"},
-        BadInput{"UnknownExchange", "", "DECK --engine host --exchange carrier-pigeon --output OUT", "--exchange"},
+        BadInput{"UnknownExchange", "", "DECK --engine host --exchange carrier-pigeon --output OUT",
+                 "--exchange: carrier-pigeon not in {host-staged,p2p"},
         BadInput{"StepsAboveTheLimit", "", "DECK --steps 1500000000 --output OUT", "--steps: must be from 1 to 1000000000"},
         BadInput{"StepsNotANumber", "", "DECK --steps abc --output OUT", "--steps: 'abc' is not a whole number"},
+        BadInput{"CheckEveryZero", "", "DECK --check-every 0 --output OUT", "--check-every"},
         BadInput{"EmptyOutput", "", "DECK --output ''", "--output: must not be empty"},
         BadInput{"OutputNameTooLong", "", "DECK --engine host --output OUT/" + std::string(300, 'x'), "300 bytes long"},
         BadInput{"NoPeerOnHost", "", "DECK --engine host --no-peer --output OUT", "--no-peer needs the cuda engine"},

@@ -64,6 +64,11 @@ TEST(KokkosEngine, SameBitsAsHostEngineFloat64) { expect_host_bits<double>(testi
 TEST(KokkosEngine, SameBitsAsHostEngineWithCpmlFloat32) { expect_host_bits<float>(testing::cpml_contract_deck(), 12); }
 TEST(KokkosEngine, SameBitsAsHostEngineWithCpmlFloat64) { expect_host_bits<double>(testing::cpml_contract_deck(), 12); }
 
+TEST(KokkosEngine, ScanFindsEveryNonFiniteValue) {
+  testing::expect_finite_scan_finds_every_value<float>(testing::contract_deck(), "kokkos");
+  testing::expect_finite_scan_finds_every_value<double>(testing::contract_deck(), "kokkos");
+}
+
 // Whole runs, probes and checksums: the kokkos engine on 1-4 slabs against the host engine on one.
 using SlabCase = std::tuple<int, std::string, Index>;  // slabs, exchange, halo depth
 class KokkosContract : public ::testing::TestWithParam<SlabCase> {};

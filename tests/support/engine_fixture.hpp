@@ -1,10 +1,13 @@
 // Builds an engine straight from a deck, for tests that step fields by hand.
 #pragma once
 
+#include <limits>
 #include <memory>
 #include <random>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "src/solver/engines.hpp"
 #include "src/solver/model.hpp"
@@ -50,5 +53,32 @@ struct SteppedModel {
     }
   }
 };
+
+// Engine::fields_finite finds a NaN or an Inf wherever it is: clean arrays pass; then one value at
+// a time, in each component, at the first element, the last, one in the middle and one past the
+// last 16-byte word's start, turned into NaN, +Inf or -Inf fails the scan, and zero again passes.
+template <typename Real>
+void expect_finite_scan_finds_every_value(const Deck& deck, const std::string& engine_name) {
+  SteppedModel<Real> s(deck, engine_name);
+  for (Index n = 0; n < 3; ++n) s.step(n);
+  ASSERT_TRUE(s.engine->fields_finite());
+  const Index n = s.engine->layout().elements();
+  const Real bad[] = {std::numeric_limits<Real>::quiet_NaN(), std::numeric_limits<Real>::infinity(),
+                      -std::numeric_limits<Real>::infinity()};
+  int which = 0;
+  for (Component c : kAllComponents) {
+    std::vector<Real> v = s.field(c);
+    for (Index at : {Index(0), n - 1, n / 2 + 1, (n - 1) / 4 * 4 + 1}) {
+      if (at >= n) continue;
+      const Real kept = v[at];
+      v[at] = bad[which++ % 3];
+      s.engine->upload(c, v);
+      EXPECT_FALSE(s.engine->fields_finite()) << component_name(c) << " element " << at << " = " << v[at];
+      v[at] = kept;
+      s.engine->upload(c, v);
+    }
+  }
+  EXPECT_TRUE(s.engine->fields_finite());
+}
 
 }  // namespace yeex::testing

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <random>
 #include <sstream>
@@ -96,6 +97,11 @@ inline nlohmann::json read_json(const std::filesystem::path& file) {
 }
 
 inline void write_file(const std::filesystem::path& file, const std::string& text) { std::ofstream(file) << text; }
+
+inline std::string read_file(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
 
 inline std::string source_path(const std::string& relative) { return std::string(YEEX_SOURCE_DIR) + "/" + relative; }
 

@@ -320,6 +320,11 @@ TEST(Model, ChecksumChainsOverSlabs) {
   EXPECT_EQ(checksum<float>(ex, L, all), checksum<float>(ex, L, upper, checksum<float>(ex, L, lower)));
 }
 
+TEST(Model, HostEngineScanFindsEveryNonFiniteValue) {
+  testing::expect_finite_scan_finds_every_value<float>(small_deck(), "host");
+  testing::expect_finite_scan_finds_every_value<double>(small_deck(), "host");
+}
+
 TEST(Model, HostEngineIsDeterministic) {
   Deck d = small_deck();
   Source s;
