@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -137,6 +138,22 @@ class Engine {
     ++host_cursor_[0], ++host_cursor_[1];
   }
 
+  // Time stamps around the steady-state loop (time_model): stamp(m) records time stamp m
+  // (0 <= m < kTimeStamps) after all work issued so far on both lanes, in the order of the work;
+  // seconds_between(a, b) waits for both and returns the time from a to b. A device engine stamps
+  // with CUDA events (the GPU's clock, as the work runs); the default waits for the work and reads
+  // the host's clock.
+  static constexpr int kTimeStamps = 2;
+  virtual void stamp(int m) {
+    synchronize();
+    host_stamps_.at(static_cast<std::size_t>(m)) = std::chrono::steady_clock::now();
+  }
+  virtual double seconds_between(int a, int b) {
+    return std::chrono::duration<double>(host_stamps_.at(static_cast<std::size_t>(b)) -
+                                         host_stamps_.at(static_cast<std::size_t>(a)))
+        .count();
+  }
+
   // Whether every value of the six field arrays is finite (pads and ghost planes included: pads
   // hold zero, ghosts copies of a neighbour's nodes), after all work issued so far: the solver's
   // health check between chunks of steps. The default scans the arrays where they are on a host
@@ -167,6 +184,7 @@ class Engine {
 
  private:
   std::array<Index, 2> host_cursor_{};  // step, slot (the default cursor)
+  std::array<std::chrono::steady_clock::time_point, kTimeStamps> host_stamps_{};  // the default stamps
 };
 
 }  // namespace yeex

@@ -47,18 +47,18 @@ section "exchange backends"
 
 for size in ${YEEX_STRONG_SIZES:-128 256 512}; do
   section "strong scaling, ${size}^3 total"
-  "${bench[@]}" --scaling strong --size "$size" --json "$out/bench_strong_${size}.json" || status=1
+  "${bench[@]}" --scaling strong --size "$size" --json "$out/bench_strong_${size}.json" --markdown "$out/bench_strong_${size}.md" || status=1
 done
 weak=${YEEX_WEAK_SIZE:-512}
 section "weak scaling, ${weak}^3 per GPU"
-"${bench[@]}" --scaling weak --size "$weak" --json "$out/bench_weak_${weak}.json" || status=1
+"${bench[@]}" --scaling weak --size "$weak" --json "$out/bench_weak_${weak}.json" --markdown "$out/bench_weak_${weak}.md" || status=1
 
 read -ra strong_sizes <<< "${YEEX_STRONG_SIZES:-128 256 512}"
 if [[ ${YEEX_NO_PEER:-1} != 0 ]]; then
   largest=${strong_sizes[-1]}
   section "peer access off (--no-peer): weak ${weak}^3 per GPU, strong ${largest}^3"
-  "${bench[@]}" --no-peer --scaling weak --size "$weak" --json "$out/bench_nopeer_weak_${weak}.json" || status=1
-  "${bench[@]}" --no-peer --scaling strong --size "$largest" --json "$out/bench_nopeer_strong_${largest}.json" || status=1
+  "${bench[@]}" --no-peer --scaling weak --size "$weak" --json "$out/bench_nopeer_weak_${weak}.json" --markdown "$out/bench_nopeer_weak_${weak}.md" || status=1
+  "${bench[@]}" --no-peer --scaling strong --size "$largest" --json "$out/bench_nopeer_strong_${largest}.json" --markdown "$out/bench_nopeer_strong_${largest}.md" || status=1
 fi
 
 gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l)

@@ -548,6 +548,7 @@ class CudaEngine final : public Engine<Real> {
     for (cudaEvent_t& e : marks_) YEEX_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
     for (cudaEvent_t* e : {&shell_fork_, &shell_join_, &lane_fork_, &lane_join_})
       YEEX_CUDA(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
+    for (cudaEvent_t& e : stamps_) YEEX_CUDA(cudaEventCreate(&e));
     const std::size_t n = layout_.elements();
     for (auto& a : fields_) {
       a = DeviceArray<Real>(n);
@@ -585,6 +586,7 @@ class CudaEngine final : public Engine<Real> {
     for (cudaGraphExec_t g : recordings_) cudaGraphExecDestroy(g);
     for (cudaEvent_t e : marks_) cudaEventDestroy(e);
     for (cudaEvent_t e : {shell_fork_, shell_join_, lane_fork_, lane_join_}) cudaEventDestroy(e);
+    for (cudaEvent_t e : stamps_) cudaEventDestroy(e);
   }
 
   std::string name() const override { return "cuda"; }
@@ -669,6 +671,21 @@ class CudaEngine final : public Engine<Real> {
     YEEX_CUDA(cudaStreamSynchronize(stream_));
   }
   Real* field_data(Component c) override { return field(c); }
+  // A stamp: the border lane joined into the bulk lane, then a timing event on the bulk lane.
+  void stamp(int m) override {
+    YEEX_CUDA(cudaSetDevice(device_));
+    YEEX_CUDA(cudaEventRecord(lane_join_, border_stream_));
+    YEEX_CUDA(cudaStreamWaitEvent(stream_, lane_join_, 0));
+    YEEX_CUDA(cudaEventRecord(stamps_.at(static_cast<std::size_t>(m)), stream_));
+  }
+  double seconds_between(int a, int b) override {
+    YEEX_CUDA(cudaSetDevice(device_));
+    YEEX_CUDA(cudaEventSynchronize(stamps_.at(static_cast<std::size_t>(b))));
+    float ms = 0;
+    YEEX_CUDA(cudaEventElapsedTime(&ms, stamps_.at(static_cast<std::size_t>(a)), stamps_.at(static_cast<std::size_t>(b))));
+    return 1e-3 * ms;
+  }
+
   // One scan kernel over the six arrays on the bulk stream, one flag back.
   bool fields_finite() override {
     synchronize();
@@ -929,6 +946,7 @@ class CudaEngine final : public Engine<Real> {
   std::vector<cudaGraphExec_t> recordings_;                 // record_end's, by index
   DeviceArray<Cursor> cursor_;  // set_cursor's (made on the engine's GPU)
   DeviceArray<unsigned> flag_;   // fields_finite's
+  std::array<cudaEvent_t, Engine<Real>::kTimeStamps> stamps_{};  // stamp's, with timing
   std::array<cudaEvent_t, kLaneMarks> marks_{};  // Engine::mark, timing disabled (cheaper to record and wait)
   std::array<DeviceArray<Real>, kComponentCount> fields_;
   DeviceArray<std::uint8_t> material_class_;

@@ -653,12 +653,12 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
                 "predicted_exchange_s_per_step,wait_s_per_step,efficiency,efficiency_own,effective_gb_per_s_per_device,skipped\n");
   } else {
     if (b.cpml_cells > 0) std::printf("# CPML of %lld cells on all six faces (instead of PEC walls)\n", (long long)b.cpml_cells);
-    std::printf("# yeex bench: %s, %s engine, %s, median of %d x %lld steps after %lld warm-up\n",
+    std::printf("# yeex bench: %s, %s engine, %s, median of %d x %lld steps after %lld warm-up (%s)\n",
                 !b.deck           ? "PEC box with one dielectric block"
                 : b.sizes.empty() ? ("deck '" + b.deck->title + "' on its own grid").c_str()
                                   : ("deck '" + b.deck->title + "' stretched onto each grid").c_str(),
                 b.engine.c_str(), b.precision_bits == 64 ? "float64" : "float32", b.repeats, (long long)b.steps,
-                (long long)b.warmup);
+                (long long)b.warmup, b.engine == "cuda" ? "CUDA events, the slowest GPU" : "host clock");
     std::printf("# memory copy bandwidth of one device: %.0f GB/s (read + write); effective GB/s = %d B/cell/step x Gcells/s per device\n",
                 copy, int(bytes));
     if (!b.peer_access) std::printf("# --no-peer: peer access between GPUs is off\n");
@@ -708,7 +708,9 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
                     {"settling_steps", r.settling_steps}, {"devices", r.count},
                     {"halo_depth", r.halo_depth},
                     {"seconds_per_step_median", r.seconds_per_step}, {"seconds_per_step_min", r.min_seconds_per_step},
-                    {"seconds_per_step_max", r.max_seconds_per_step}, {"exchange_seconds_per_step", r.exchange_per_step},
+                    {"seconds_per_step_max", r.max_seconds_per_step},
+                    {"host_clock_seconds_per_step_median", r.host_seconds_per_step},
+                    {"exchange_seconds_per_step", r.exchange_per_step},
                     {"predicted_exchange_seconds_per_step", std::isnan(prediction) ? nlohmann::json() : nlohmann::json(prediction)},
                     {"wait_seconds_per_step", r.wait_per_step}, {"gcells_per_s", r.gcells_per_second},
                     {"setup_seconds", r.setup_seconds},
@@ -736,6 +738,11 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
                      {"bytes_per_cell_step", bytes},
                      {"definitions",
                       {{"gcells_per_s", "global cells x steps / time / 1e9, time = median of the repeats"},
+                       {"seconds_per_step", "a repeat's time: the slowest device's from a CUDA event recorded before its "
+                                            "first work to one after its last (both lanes), over the steps; CPU engines: "
+                                            "the host's clock after the work; median, min and max of the repeats"},
+                       {"host_clock_seconds_per_step_median", "the host's clock around each whole repeat, every device's work "
+                                                              "finished (launch and thread overheads included); median"},
                        {"strong efficiency", "T1 / (N x TN), same global grid, T1 = 1 device in this run"},
                        {"weak efficiency", "T1 / TN, the same cells per device: size nx x ny x nz on 1 device, nx x ny x (N nz) on N"},
                        {"efficiency_own", "the same ratio with T1 = the backend's own 1-device row of the size (what adding "

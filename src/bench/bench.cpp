@@ -97,6 +97,9 @@ BenchRow measure(const BenchConfig& b, BenchRow row, const ProcessGroup* group) 
   row.seconds_per_step = s[s.size() / 2];
   row.min_seconds_per_step = s.front();
   row.max_seconds_per_step = s.back();
+  std::vector<double> host = t.host_seconds_per_step;
+  std::sort(host.begin(), host.end());
+  row.host_seconds_per_step = host[host.size() / 2];
   row.exchange_per_step = t.exchange_per_step;
   row.wait_per_step = t.wait_per_step;
   row.exchange_choices = t.exchange_choices;

@@ -56,8 +56,9 @@ struct BenchRow {
   Index settling_steps = 0;      // untimed steps after the warm-up while the backend settled
   int count = 1;
   Index halo_depth = 1;
-  double seconds_per_step = 0;  // median of the repeats
+  double seconds_per_step = 0;  // median of the repeats (each: the slowest device's CUDA events)
   double min_seconds_per_step = 0, max_seconds_per_step = 0;
+  double host_seconds_per_step = 0;  // median of the repeats by the host's clock around each
   double exchange_per_step = 0, wait_per_step = 0;  // synchronous backends, slowest device
   double gcells_per_second = 0;
   double setup_seconds = 0;  // host clock before the warm-up: model, engines, exchange, random fields

@@ -75,16 +75,18 @@ struct RunResult {
 RunResult run_model(const Model& model, const RunConfig& config);
 
 // Steady-state timing of the time loop alone (no probes fetched, no output): fields filled with
-// pseudo-random values, `warmup` steps, then `repeats` timed runs of `steps` steps (host clock
-// after every subdomain's device work has finished; in MPI mode the slowest rank, the ranks
-// starting each repeat together). The model must have at least
+// pseudo-random values, `warmup` steps, then `repeats` timed runs of `steps` steps, each timed by
+// its slowest subdomain's stamps around its work (CUDA events on the cuda engine, the host's clock
+// after the work on the others) and by the host's clock around the whole repeat; in MPI mode the
+// slowest rank, the ranks starting each repeat together. The model must have at least
 // warmup + steps * repeats steps of source samples.
 struct StepTiming {
   std::string exchange;
   Index settling_steps = 0;  // untimed steps after the warm-up, for the backend to settle (HaloExchange::settling_steps)
   std::string exchange_choices;  // HaloExchange::choices() after the last repeat
   int subdomains = 1;
-  std::vector<double> seconds_per_step;  // one per repeat
+  std::vector<double> seconds_per_step;       // one per repeat: the slowest slab's stamps (Engine::stamp)
+  std::vector<double> host_seconds_per_step;  // one per repeat: the host's clock around it
   double exchange_per_step = 0;  // slowest subdomain, synchronous backends only (else 0)
   double wait_per_step = 0;      // slowest subdomain, waiting at barriers (else 0)
   double seconds_setup = 0;      // slowest process: engines, exchange, pseudo-random fields

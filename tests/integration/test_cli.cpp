@@ -209,6 +209,10 @@ TEST(Cli, ExchangeListAndBench) {
   for (const auto& row : j["rows"])
     if (row["skipped"] == "") {
       EXPECT_GT(row["setup_seconds"].get<double>(), 0.0) << row.dump();
+      // Each repeat's stamps lie within the host's clock around it, so the medians keep the order.
+      EXPECT_GE(row["host_clock_seconds_per_step_median"].get<double>(), row["seconds_per_step_median"].get<double>())
+          << row.dump();
+      EXPECT_GT(row["seconds_per_step_median"].get<double>(), 0.0) << row.dump();
       EXPECT_EQ(row["exchange_choices"], "") << "the host backends choose nothing while they run";
       EXPECT_EQ(row["settling_steps"], 0) << "nor do they settle after the warm-up";
     }
