@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/node_pairs.cuh"
 
 namespace yeex {
 namespace {
@@ -204,46 +205,8 @@ __global__ void __launch_bounds__(kPairLanes * kPairRows, kPairMinBlocks)
   if (j >= box.j1) return;  // a whole warp: a warp is one row
   const bool live = i < box.i1;
   const Index c = L.narrow_offset(live ? i : static_cast<int>(box.i1) - 2, j, k);
-  const int sy = static_cast<int>(L.pitch_y);
-  const Index sz = L.pitch_z;
-  const auto pair = [c](const float* a, Index d) { return *reinterpret_cast<const float2*>(a + c + d); };
-  const auto store = [c](float* a, float first, float second) {
-    *reinterpret_cast<float2*>(a + c) = make_float2(first, second);
-  };
-  const uchar2 cls = *reinterpret_cast<const uchar2*>(material_class + c);
-  if constexpr (UpdateH) {
-    const float2 x = pair(ex, 0), y = pair(ey, 0), z = pair(ez, 0);
-    const float2 x_y = pair(ex, sy), x_z = pair(ex, sz), y_z = pair(ey, sz), z_y = pair(ez, sy);
-    const float2 hx0 = pair(hx, 0), hy0 = pair(hy, 0), hz0 = pair(hz, 0);
-    const float y_next = ey[c + 2], z_next = ez[c + 2];  // of node i + 2
-    // Both nodes' coefficients, whatever their classes: a branch on them would hold the field
-    // loads back until the class bytes arrive.
-    const CellCoefficients<float> m0 = phase_coefficients<float, true>(phases, cls.x);
-    const CellCoefficients<float> m1 = phase_coefficients<float, true>(phases, cls.y);
-    const CellUpdate<float> a =
-        h_cell_from(HInputs<float>{x.x, y.x, z.x, x_y.x, x_z.x, y.y, y_z.x, z.y, z_y.x, hx0.x, hy0.x, hz0.x}, m0);
-    const CellUpdate<float> b =
-        h_cell_from(HInputs<float>{x.y, y.y, z.y, x_y.y, x_z.y, y_next, y_z.y, z_next, z_y.y, hx0.y, hy0.y, hz0.y}, m1);
-    if (!live) return;
-    store(hx, a.value[0], b.value[0]);
-    store(hy, a.value[1], b.value[1]);
-    store(hz, a.value[2], b.value[2]);
-  } else {
-    const float2 x = pair(hx, 0), y = pair(hy, 0), z = pair(hz, 0);
-    const float2 x_y = pair(hx, -sy), x_z = pair(hx, -sz), y_z = pair(hy, -sz), z_y = pair(hz, -sy);
-    const float2 ex0 = pair(ex, 0), ey0 = pair(ey, 0), ez0 = pair(ez, 0);
-    const float y_prev = hy[c - 1], z_prev = hz[c - 1];  // of node i - 1
-    const CellCoefficients<float> m0 = phase_coefficients<float, false>(phases, cls.x);
-    const CellCoefficients<float> m1 = phase_coefficients<float, false>(phases, cls.y);
-    const CellUpdate<float> a =
-        e_cell_from(EInputs<float>{x.x, y.x, z.x, x_y.x, x_z.x, y_prev, y_z.x, z_prev, z_y.x, ex0.x, ey0.x, ez0.x}, m0);
-    const CellUpdate<float> b =
-        e_cell_from(EInputs<float>{x.y, y.y, z.y, x_y.y, x_z.y, y.x, y_z.y, z.x, z_y.y, ex0.y, ey0.y, ez0.y}, m1);
-    if (!live) return;
-    store(ex, a.value[0], b.value[0]);
-    store(ey, a.value[1], b.value[1]);
-    store(ez, a.value[2], b.value[2]);
-  }
+  update_node_pair<UpdateH>(ex, ey, ez, hx, hy, hz, material_class, c, static_cast<int>(L.pitch_y), L.pitch_z,
+                            [phases](unsigned cls) { return phase_coefficients<float, UpdateH>(phases, cls); }, live);
 }
 
 // The pushing sweep (SweepPush in cuda_engine.hpp), planes of blocks along z: the blocks of

@@ -73,10 +73,12 @@
 #include <numeric>
 #include <string>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/cuda_engine.hpp"
+#include "kernels/cuda/node_pairs.cuh"
 #include "src/exchange/coop_plan.hpp"
 #include "src/exchange/form_trials.hpp"
 #include "src/runtime/clock.hpp"
@@ -109,13 +111,20 @@ namespace cg = cooperative_groups;
 // 28.65-29.15 in float, 20.46-20.61 against 17.18 in double; Lean in float at 4 / 6 / 8 blocks:
 // 25.1 / 34.1 / 23.4 (results/2026-11-24-session12, calls 6-8; capped without Lean, the spills
 // reach the bulk loop: 10.2-26.6).
-template <typename Real, bool Cpml = false>
-constexpr int kBlockSize = Cpml ? 256 : sizeof(Real) == 4 ? 1024 : 512;
-template <typename Real, bool Cpml = false>
-constexpr int kMinBlocksPerSm = Cpml ? (sizeof(Real) == 4 ? 5 : 3) : sizeof(Real) == 4 ? 2 : 3;
+// Node pairs (Pairs: float without CPML, two nodes of a row a thread, kernels/cuda/node_pairs.cuh)
+// take blocks of 512 threads (tiles of 64 x 16 nodes, as many as 1024 threads of one node sweep),
+// 3 a multiprocessor (40 registers). One H200, coop on one GPU, the engine 56.30 Gcells/s at 512^3
+// (results/2026-11-27-session25, calls 3-4): one node a thread 52.0; pairs in blocks of 512 x 3
+// 53.63-53.65, 256 x 6 (40 registers) 52.5-52.6, 1024 x 1 (64) 53.3-53.4; at 256^3 52.9 / 53.0 /
+// 52.5 (one node 49.5, the engine 54.2), at 128^3 48.6 / 48.5 / 50.9 (one node 46.0, the engine
+// 47.8). YEEX_COOP_PAIRS=0 sweeps one node a thread.
+template <typename Real, bool Cpml = false, bool Pairs = false>
+constexpr int kBlockSize = Pairs ? 512 : Cpml ? 256 : sizeof(Real) == 4 ? 1024 : 512;
+template <typename Real, bool Cpml = false, bool Pairs = false>
+constexpr int kMinBlocksPerSm = Pairs ? 3 : Cpml ? (sizeof(Real) == 4 ? 5 : 3) : sizeof(Real) == 4 ? 2 : 3;
 template <typename Real>
-int block_size(bool cpml) {
-  return cpml ? kBlockSize<Real, true> : kBlockSize<Real, false>;
+int block_size(bool cpml, bool pairs = false) {
+  return pairs ? kBlockSize<Real, false, true> : cpml ? kBlockSize<Real, true> : kBlockSize<Real, false>;
 }
 constexpr unsigned long long kWaitLimitSeconds = 10;
 // Set in a counter by a subdomain that gave up: whoever waits on it gives up too.
@@ -266,15 +275,24 @@ __device__ void count_border_tile(const PlanePush<Real>& push, unsigned long lon
 // Updates this thread's node of the cursor's tile; returns its array offset, or -1 where the tile
 // sticks out of the box. With Cpml, the nodes in a CPML slab take update_cell_with_cpml, as in the
 // engine's split sweep (same bits).
-template <typename Real, bool UpdateH, bool Cpml>
+// With Pairs the thread updates the pair of nodes at the offset it returns and the next one (the
+// box's width is even: a pair lies wholly inside it or wholly outside).
+template <typename Real, bool UpdateH, bool Cpml, bool Pairs>
 __device__ __forceinline__ Index update_tile_node(const CoopKernelParams<Real>& p, const SweepPlan& s,
                                                   const TileCursor& at) {
-  const int i = static_cast<int>(at.tile_x) * kTileX + static_cast<int>(threadIdx.x) % kTileX;
-  constexpr int kTileY = kBlockSize<Real, Cpml> / kTileX;
+  constexpr int kPair = Pairs ? 2 : 1;
+  const int i = (static_cast<int>(at.tile_x) * kTileX + static_cast<int>(threadIdx.x) % kTileX) * kPair;
+  constexpr int kTileY = kBlockSize<Real, Cpml, Pairs> / kTileX;
   const int j = static_cast<int>(at.tile_y) * kTileY + static_cast<int>(threadIdx.x) / kTileX;
   if (i >= s.nx || j >= s.ny) return -1;
   const unsigned plane = s.downward ? s.nz - 1 - at.k : at.k;
   const Index c = s.first_offset + i + j * p.pitch_y + Index(plane) * p.pitch_z;
+  if constexpr (Pairs) {
+    const FieldPointers<Real>& f = p.fields;
+    update_node_pair<UpdateH>(f.ex, f.ey, f.ez, f.hx, f.hy, f.hz, p.material_class, c, static_cast<int>(p.pitch_y),
+                              p.pitch_z, [&p](unsigned cls) { return p.classes[cls]; }, true);
+    return c;
+  }
   const CellCoefficients<Real> m = p.classes[p.material_class[c]];  // all loads before the cell's stores
   const Index gi = s.i0 + i, gj = s.j0 + j, gk = s.k0 + Index(plane);
   if (Cpml && !in_cpml_interior(p.cpml, gi, gj, gk))
@@ -357,7 +375,7 @@ __device__ __forceinline__ void add_sweep_sources(const CoopKernelParams<Real>& 
 // - the engine's coefficient table (PhaseCoefficients, 16-byte pieces) instead of CellCoefficients:
 //   16 loads a node instead of 22, no spills in the sweep loops; 51.4 against 51.7 in f32, 27.0
 //   against 26.8 in f64, CPML 36.4 / 19.6 against 36.6 / 20.7 (call 4).
-template <typename Real, bool UpdateH, bool Cpml>
+template <typename Real, bool UpdateH, bool Cpml, bool Pairs>
 __device__ void sweep(const CoopKernelParams<Real>& p, const SweepPlan& s, const PlanePush<Real>& push,
                       unsigned long long* tiles_done, Index n) {
   TileCursor at(s, blockIdx.x);
@@ -365,8 +383,9 @@ __device__ void sweep(const CoopKernelParams<Real>& p, const SweepPlan& s, const
   if (s.border_tiles) {
 #pragma unroll 1
     for (; at.k == 0; at.advance(s)) {  // the same for the whole block
-      if (const Index c = update_tile_node<Real, UpdateH, Cpml>(p, s, at); c >= 0) {
-        for (int q = 0; q < push.components; ++q) push.to[q][c + push.shift] = push.from[q][c];
+      if (const Index c = update_tile_node<Real, UpdateH, Cpml, Pairs>(p, s, at); c >= 0) {
+        for (int q = 0; q < push.components; ++q)
+          for (Index node = c; node < c + (Pairs ? 2 : 1); ++node) push.to[q][node + push.shift] = push.from[q][node];
         __threadfence_system();
       }
       __syncthreads();
@@ -376,7 +395,7 @@ __device__ void sweep(const CoopKernelParams<Real>& p, const SweepPlan& s, const
   for (unsigned band_end = s.band_planes ? s.band_planes : s.nz;; band_end += s.band_planes) {
     const unsigned end = min(band_end, s.nz);
 #pragma unroll 1
-    for (; at.k < end; at.advance(s)) update_tile_node<Real, UpdateH, Cpml>(p, s, at);
+    for (; at.k < end; at.advance(s)) update_tile_node<Real, UpdateH, Cpml, Pairs>(p, s, at);
     if (band_end >= s.nz) break;
     cg::this_grid().sync();
   }
@@ -415,8 +434,9 @@ __device__ __noinline__ void inject_sources_call(const CoopKernelParams<Real>& p
 // Cpml: with the CPML corrections (a separate instantiation, so that a PEC run keeps the plain
 // kernel's registers). CallSources: inject_sources is called, not inlined (the two forms: see
 // FormTrials).
-template <typename Real, bool Cpml, bool CallSources>
-__global__ void __launch_bounds__(kBlockSize<Real, Cpml>, kMinBlocksPerSm<Real, Cpml>)
+// Pairs: node pairs in the sweeps (float without CPML only).
+template <typename Real, bool Cpml, bool CallSources, bool Pairs = false>
+__global__ void __launch_bounds__(kBlockSize<Real, Cpml, Pairs>, kMinBlocksPerSm<Real, Cpml, Pairs>)
     coop_kernel(const __grid_constant__ CoopKernelParams<Real> p) {
   cg::grid_group grid = cg::this_grid();
   const unsigned rank = blockIdx.x * blockDim.x + threadIdx.x;
@@ -431,14 +451,14 @@ __global__ void __launch_bounds__(kBlockSize<Real, Cpml>, kMinBlocksPerSm<Real, 
   for (Index n = p.first; n <= last; ++n) {
     const auto next = static_cast<unsigned long long>(n + 1);
     // ---- H sweep, the top plane (sent up) first; then the lower neighbour's H^{n+1/2} ----
-    sweep<Real, true, Cpml>(p, p.h_sweep, p.push_h, &p.signals->border_tiles_done[0], n);
+    sweep<Real, true, Cpml, Pairs>(p, p.h_sweep, p.push_h, &p.signals->border_tiles_done[0], n);
     if (p.wait_h && leader) wait_for(p, &p.signals->h_ready, next, kLowerStalled, kLowerFailed, n);
     grid.sync();
     if (stopped(p)) return;
     // ---- E phase: H probes (no H changes in it), the E sweep with the bottom plane (sent down)
     // first, sources ----
     sample_probes(p, n, rank, false);
-    sweep<Real, false, Cpml>(p, p.e_sweep, p.push_e, &p.signals->border_tiles_done[1], n);
+    sweep<Real, false, Cpml, Pairs>(p, p.e_sweep, p.push_e, &p.signals->border_tiles_done[1], n);
     // The form that calls inject_sources adds the sweep sources where there are some; the other
     // one never: sources in rounds only (see kernel forms).
     const bool swept = CallSources && p.sweep_sources > 0;
@@ -460,25 +480,30 @@ __global__ void __launch_bounds__(kBlockSize<Real, Cpml>, kMinBlocksPerSm<Real, 
   }
 }
 
-// coop_kernel for Real, with or without CPML, in the form that calls inject_sources or inlines it.
+// coop_kernel for Real, with or without CPML or node pairs (float without CPML), in the form that
+// calls inject_sources or inlines it.
 template <typename Real>
-const void* coop_kernel_for(bool cpml, bool calls) {
+const void* coop_kernel_for(bool cpml, bool pairs, bool calls) {
+  if constexpr (std::is_same_v<Real, float>)
+    if (pairs && !cpml)
+      return calls ? reinterpret_cast<const void*>(&coop_kernel<float, false, true, true>)
+                   : reinterpret_cast<const void*>(&coop_kernel<float, false, false, true>);
   if (cpml) return calls ? reinterpret_cast<const void*>(&coop_kernel<Real, true, true>)
                          : reinterpret_cast<const void*>(&coop_kernel<Real, true, false>);
   return calls ? reinterpret_cast<const void*>(&coop_kernel<Real, false, true>)
                : reinterpret_cast<const void*>(&coop_kernel<Real, false, false>);
 }
 
-// Occupancy of the kernel for Real (with or without CPML) on `device`, the lower of its two forms
-// (CallSources or not), so that a grid sized by it fits either (0: it cannot run).
+// Occupancy of the kernel for Real (with or without CPML, node pairs) on `device`, the lower of its
+// two forms (CallSources or not), so that a grid sized by it fits either (0: it cannot run).
 template <typename Real>
-int blocks_per_sm(int device, bool cpml = false) {
+int blocks_per_sm(int device, bool cpml = false, bool pairs = false) {
   YEEX_CUDA(cudaSetDevice(device));
   int least = std::numeric_limits<int>::max();
   for (bool calls : {false, true}) {
     int blocks = 0;
-    YEEX_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, coop_kernel_for<Real>(cpml, calls),
-                                                            block_size<Real>(cpml), 0));
+    YEEX_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, coop_kernel_for<Real>(cpml, pairs, calls),
+                                                            block_size<Real>(cpml, pairs), 0));
     least = std::min(least, blocks);
   }
   return least;
@@ -497,8 +522,8 @@ int blocks_per_sm(int device, bool cpml = false) {
 constexpr Index kTilesPerBlock = 4;
 
 template <typename Real>
-int grid_blocks_per_sm(int device, bool cpml, Index tiles, int multiprocessors) {
-  const int resident = blocks_per_sm<Real>(device, cpml);
+int grid_blocks_per_sm(int device, bool cpml, bool pairs, Index tiles, int multiprocessors) {
+  const int resident = blocks_per_sm<Real>(device, cpml, pairs);
   const char* wanted = std::getenv("YEEX_COOP_BLOCKS_PER_SM");
   const int asked = wanted ? std::atoi(wanted) : 0;
   if (asked > 0) return std::min(asked, resident);
@@ -510,11 +535,11 @@ int grid_blocks_per_sm(int device, bool cpml, Index tiles, int multiprocessors) 
 // grid_blocks_per_sm's choice, but no more than the sharing subdomains' share of the co-resident
 // blocks, so that all their grids are resident together.
 template <typename Real>
-unsigned grid_blocks(int device, bool cpml, Index tiles, int sharing) {
+unsigned grid_blocks(int device, bool cpml, bool pairs, Index tiles, int sharing) {
   int multiprocessors = 0;
   YEEX_CUDA(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-  const int wanted = grid_blocks_per_sm<Real>(device, cpml, tiles, multiprocessors) * multiprocessors;
-  const int share = blocks_per_sm<Real>(device, cpml) * multiprocessors / sharing;
+  const int wanted = grid_blocks_per_sm<Real>(device, cpml, pairs, tiles, multiprocessors) * multiprocessors;
+  const int share = blocks_per_sm<Real>(device, cpml, pairs) * multiprocessors / sharing;
   return static_cast<unsigned>(std::max(1, std::min(wanted, share)));
 }
 
@@ -581,6 +606,8 @@ class CoopExchange final : public HaloExchange<Real> {
     if (with > 0)
       text += "; the called form sweeps the sources of " + std::to_string(swept) + " of " + std::to_string(with) +
               (with > 1 ? " slabs" : " slab") + " with sources";
+    const auto paired = count([](const Subdomain& me) { return me.pairs; });
+    text += paired == 0 ? "; one node a thread" : "; node pairs on " + std::to_string(paired) + " of " + std::to_string(sub_.size()) + (sub_.size() > 1 ? " slabs" : " slab");
     return text;
   }
 
@@ -627,7 +654,7 @@ class CoopExchange final : public HaloExchange<Real> {
       const auto stream = static_cast<cudaStream_t>(me.stream);
       // me.grid fits either form of the kernel (blocks_per_sm).
       YEEX_CUDA(cudaLaunchCooperativeKernel(me.kernels[calls_sources], dim3(me.grid),
-                                            dim3(block_size<Real>(params.cpml.faces > 0)), args, 0, stream));
+                                            dim3(block_size<Real>(params.cpml.faces > 0, me.pairs)), args, 0, stream));
       YEEX_CUDA(cudaMemcpyAsync(me.status, me.signals, sizeof(CoopSignals), cudaMemcpyDeviceToHost, stream));
       YEEX_CUDA(cudaStreamSynchronize(stream));
     } catch (...) {
@@ -663,6 +690,7 @@ class CoopExchange final : public HaloExchange<Real> {
     CoopKernelParams<Real> params{};
     int device = -1;
     unsigned grid = 0;
+    bool pairs = false;              // node pairs in the sweeps (use_pairs)
     const void* kernels[2] = {};     // coop_kernel's instantiations: [0] inlines inject_sources, [1] calls it
     FormTrials trials{2, std::nullopt};  // which of them runs (set_up)
     void* stream = nullptr;
@@ -672,6 +700,18 @@ class CoopExchange final : public HaloExchange<Real> {
     int e_receiver = kNoNeighbour, h_receiver = kNoNeighbour;  // the ones this one sends to
     Index next_step = -1;            // the step the previous call stopped before
   };
+
+  // Node pairs for subdomain s: float without CPML, both sweeps' boxes even (pairs_fit), the pair
+  // kernel resident on its GPU; YEEX_COOP_PAIRS=0 turns them off.
+  bool use_pairs(int s, bool cpml) const {
+    if (!std::is_same_v<Real, float> || cpml) return false;
+    if (const char* knob = std::getenv("YEEX_COOP_PAIRS"); knob && std::atoi(knob) == 0) return false;
+    const auto& ctx = this->context_;
+    const SweepRanges ranges = update_ranges(*ctx.decomposition, s, 1, 0);
+    const FieldLayout& L = ctx.engines[s]->layout();
+    return pairs_fit(L, ctx.decomposition->to_local(s, ranges.h)) && pairs_fit(L, ctx.decomposition->to_local(s, ranges.e)) &&
+           blocks_per_sm<Real>(ctx.engines[s]->device(), false, true) > 0;
+  }
 
   void set_up(const std::vector<int>& devices) {
     const auto& ctx = this->context_;
@@ -687,9 +727,12 @@ class CoopExchange final : public HaloExchange<Real> {
       const NodeRange owned = d.to_local(s, update_ranges(d, s, 1, 0).h);
       largest = std::max(largest, owned.count());
       const bool cpml = ctx.engines[s]->cpml().faces > 0;
-      const Index tiles = make_sweep_plan(ctx.engines[s]->layout(), owned, 1, false, block_size<Real>(cpml)).tiles;
+      me.pairs = use_pairs(s, cpml);
+      const int pair = me.pairs ? 2 : 1;
+      const Index tiles =
+          make_sweep_plan(ctx.engines[s]->layout(), owned, 1, false, block_size<Real>(cpml, me.pairs), pair).tiles;
       const auto sharing = static_cast<int>(std::count(devices.begin(), devices.end(), me.device));
-      me.grid = grid_blocks<Real>(me.device, cpml, tiles, sharing);
+      me.grid = grid_blocks<Real>(me.device, cpml, me.pairs, tiles, sharing);
       YEEX_CUDA(cudaMalloc(&me.signals, sizeof(CoopSignals)));
       YEEX_CUDA(cudaMemset(me.signals, 0, sizeof(CoopSignals)));
       me.status = static_cast<CoopSignals*>(allocate_pinned(sizeof(CoopSignals)));
@@ -710,10 +753,12 @@ class CoopExchange final : public HaloExchange<Real> {
       p.classes = v.classes;
       p.pitch_y = v.layout.pitch_y;
       p.pitch_z = v.layout.pitch_z;
-      const int threads = block_size<Real>(v.cpml.faces > 0);
-      p.h_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.h), sub_[s].grid, true, threads);
-      p.e_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.e), sub_[s].grid, false, threads);
-      for (bool calls : {false, true}) sub_[s].kernels[calls] = coop_kernel_for<Real>(v.cpml.faces > 0, calls);
+      const bool pairs = sub_[s].pairs;
+      const int threads = block_size<Real>(v.cpml.faces > 0, pairs);
+      p.h_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.h), sub_[s].grid, true, threads, pairs ? 2 : 1);
+      p.e_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.e), sub_[s].grid, false, threads, pairs ? 2 : 1);
+      for (bool calls : {false, true})
+        sub_[s].kernels[calls] = coop_kernel_for<Real>(v.cpml.faces > 0, pairs, calls);
       sub_[s].trials = trials;
       p.sources = v.sources;
       p.source_count = v.source_count;

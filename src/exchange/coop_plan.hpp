@@ -25,7 +25,8 @@
 
 namespace yeex {
 
-// A sweep over a box of nodes in tiles of 32 x (kBlockSize / 32) nodes (x, y) of one plane, one
+// A sweep over a box of nodes in tiles of 32 x (kBlockSize / 32) nodes (x, y) of one plane (64 x
+// (kBlockSize / 32) with node pairs, two nodes a thread: SweepPlan::pair), one
 // tile per block at a time, tiles in x, then y, then plane order: the order in which the engine's
 // sweep kernel runs its blocks (32 x 4 when this was measured, 64 x 2 since the tenth session). A
 // block's y neighbours then mostly lie in its own tile (served by L1) and the blocks at work cover
@@ -42,6 +43,7 @@ constexpr int kSweepSources = 4;
 struct SweepPlan {
   unsigned tiles = 0;              // in the box; 0: nothing to do
   unsigned tiles_x = 1, tiles_y = 1;  // per row, per plane
+  int pair = 1;                    // nodes a thread updates in x: 1, or 2 (node pairs, a tile 2 kTileX wide)
   unsigned step_x = 0, step_y = 0, step_z = 0;  // the grid's block count in tiles
   int nx = 0, ny = 0;              // box extent in x and y
   unsigned nz = 0;                 // and in planes
@@ -78,17 +80,18 @@ inline unsigned band_planes(unsigned tiles_per_plane, unsigned planes, unsigned 
 }
 
 // The plan of a sweep over the local nodes r by `blocks` blocks of `block_size` threads (tiles of
-// kTileX x block_size / kTileX nodes), planes upwards or `downward`.
+// pair kTileX x block_size / kTileX nodes, `pair` nodes a thread in x), planes upwards or `downward`.
 inline SweepPlan make_sweep_plan(const FieldLayout& L, const NodeRange& r, unsigned blocks, bool downward,
-                                 int block_size) {
-  const int tile_y = block_size / kTileX;
+                                 int block_size, int pair = 1) {
+  const int tile_y = block_size / kTileX, tile_x = kTileX * pair;
   SweepPlan s;
+  s.pair = pair;
   if (r.empty()) return s;
   s.nx = static_cast<int>(r.i1 - r.i0);
   s.ny = static_cast<int>(r.j1 - r.j0);
   s.nz = static_cast<unsigned>(r.k1 - r.k0);
   s.downward = downward;
-  s.tiles_x = static_cast<unsigned>((s.nx + kTileX - 1) / kTileX);
+  s.tiles_x = static_cast<unsigned>((s.nx + tile_x - 1) / tile_x);
   s.tiles_y = static_cast<unsigned>((s.ny + tile_y - 1) / tile_y);
   s.band_planes = band_planes(s.tiles_x * s.tiles_y, s.nz, blocks);
   const Index tiles = Index(s.tiles_x) * s.tiles_y * (r.k1 - r.k0);
@@ -115,8 +118,14 @@ YEEX_COOP_HOST_DEVICE unsigned tile_key(const SweepPlan& s, unsigned tile_x, uns
   return (k * s.tiles_y + tile_y) * s.tiles_x + tile_x;
 }
 
-// Where the E sweep `e` (tiles of kTileX x tile_y nodes) updates each of `sources`: its tile
-// (tile_key) and the thread of the tile's block at its node, for the sweep sources
+// Whether node pairs fit a sweep over r of layout L: float arrays whose rows start on an even
+// element (a pair's 8 bytes aligned), a box that starts on an even node and holds an even count in x.
+inline bool pairs_fit(const FieldLayout& L, const NodeRange& r) {
+  return L.origin_x % 2 == 0 && L.pitch_y % 2 == 0 && r.i0 % 2 == 0 && (r.i1 - r.i0) % 2 == 0;
+}
+
+// Where the E sweep `e` (tiles of e.pair kTileX x tile_y nodes) updates each of `sources`: its tile
+// (tile_key) and the thread of the tile's block at its node (of its pair), for the sweep sources
 // (add_sweep_sources); none when there are more than kSweepSources sources or one lies outside the
 // sweep: then they go in rounds after the sweep (so do sources on a sent E plane: set_up).
 // YEEX_COOP_SWEEP_SOURCES=0 always takes the rounds.
@@ -134,8 +143,9 @@ inline std::vector<SweepSourcePlace> sweep_source_places(const FieldLayout& L, c
     const Index k = source.offset / L.pitch_z - L.origin_z - e.k0;
     if (i < 0 || i >= e.nx || j < 0 || j >= e.ny || k < 0 || k >= Index(e.nz)) return {};
     const auto plane = static_cast<unsigned>(e.downward ? Index(e.nz) - 1 - k : k);
-    places.push_back({tile_key(e, static_cast<unsigned>(i / kTileX), static_cast<unsigned>(j / tile_y), plane),
-                      static_cast<unsigned>(i % kTileX + j % tile_y * kTileX)});
+    const Index tile_x = Index(kTileX) * e.pair;
+    places.push_back({tile_key(e, static_cast<unsigned>(i / tile_x), static_cast<unsigned>(j / tile_y), plane),
+                      static_cast<unsigned>(i % tile_x / e.pair + j % tile_y * kTileX)});
   }
   return places;
 }

@@ -48,10 +48,13 @@ TEST(CoopPlan, EveryBlockWalksItsTilesInSweepOrder) {
   for (const Box& box : boxes())
     for (int block_size : {1024, 512, 256})
       for (unsigned blocks : {1u, 3u, 7u, 64u, 132u, 1000u})
-        for (bool downward : {false, true}) {
-          const SweepPlan s = make_sweep_plan(layout_of(box), box.range, blocks, downward, block_size);
+        for (bool downward : {false, true})
+          for (int pair : {1, 2}) {
+          const SweepPlan s = make_sweep_plan(layout_of(box), box.range, blocks, downward, block_size, pair);
           SCOPED_TRACE(::testing::Message() << "box " << box.nx << " x " << box.ny << " x " << box.nz << ", blocks of "
-                                            << block_size << ", " << blocks << " blocks, downward " << downward);
+                                            << block_size << ", " << blocks << " blocks, downward " << downward
+                                            << ", " << pair << " node(s) a thread");
+          ASSERT_EQ(s.tiles_x, (box.range.i1 - box.range.i0 + kTileX * pair - 1) / (kTileX * pair));
           ASSERT_EQ(s.tiles, s.tiles_x * s.tiles_y * s.nz);
           std::vector<int> seen(s.tiles, 0);
           for (unsigned b = 0; b < blocks; ++b) {
@@ -66,11 +69,26 @@ TEST(CoopPlan, EveryBlockWalksItsTilesInSweepOrder) {
         }
 }
 
-// The node thread t of the block that sweeps tile `key` updates (the kernel's update_tile_node).
+// Node pairs where a box starts on an even node and holds an even count in x, in rows of float
+// arrays that start on an even element (8-byte pairs); anything else sweeps one node a thread.
+TEST(CoopPlan, PairsFitEvenBoxesOfEvenRows) {
+  const FieldLayout L = FieldLayout::make(64, 8, 8, 1, sizeof(float));
+  ASSERT_EQ(L.origin_x % 2, 0);
+  EXPECT_TRUE(pairs_fit(L, {0, 64, 0, 8, 0, 8}));
+  EXPECT_TRUE(pairs_fit(L, {2, 10, 1, 7, 3, 4}));
+  EXPECT_FALSE(pairs_fit(L, {1, 63, 0, 8, 0, 8}));  // starts on an odd node
+  EXPECT_FALSE(pairs_fit(L, {0, 63, 0, 8, 0, 8}));  // an odd count
+  FieldLayout odd = L;
+  odd.pitch_y += 1;
+  EXPECT_FALSE(pairs_fit(odd, {0, 64, 0, 8, 0, 8}));  // rows on odd elements
+}
+
+// The node thread t of the block that sweeps tile `key` updates (the kernel's update_tile_node; with
+// pairs the first of its two).
 Index node_of(const SweepPlan& s, const FieldLayout& L, int block_size, unsigned key, unsigned t) {
   const int tile_y = block_size / kTileX;
   const unsigned tx = key % s.tiles_x, ty = key / s.tiles_x % s.tiles_y, k = key / s.tiles_x / s.tiles_y;
-  const Index i = Index(tx) * kTileX + t % kTileX, j = Index(ty) * tile_y + t / kTileX;
+  const Index i = (Index(tx) * kTileX + t % kTileX) * s.pair, j = Index(ty) * tile_y + t / kTileX;
   const Index plane = s.downward ? Index(s.nz) - 1 - k : k;
   return s.first_offset + i + j * L.pitch_y + plane * L.pitch_z;
 }
@@ -87,10 +105,12 @@ PointSource source_at(const FieldLayout& L, Index i, Index j, Index k, Component
 // to wait for). Sources sharing a node share the place.
 TEST(CoopPlan, SweepSourcesNameTheThreadThatUpdatesTheirNode) {
   for (const Box& box : boxes())
-    for (int block_size : {1024, 256})
-      for (bool downward : {false, true}) {
+    for (int block_size : {1024, 512, 256})
+      for (bool downward : {false, true})
+        for (int pair : {1, 2}) {
         const FieldLayout L = layout_of(box);
-        const SweepPlan s = make_sweep_plan(L, box.range, 132, downward, block_size);
+        const SweepPlan s = make_sweep_plan(L, box.range, 132, downward, block_size, pair);
+        SCOPED_TRACE(::testing::Message() << "blocks of " << block_size << ", " << pair << " node(s) a thread");
         const NodeRange& r = box.range;
         const std::vector<PointSource> sources = {
             source_at(L, r.i0, r.j0, r.k0), source_at(L, r.i1 - 1, r.j1 - 1, r.k1 - 1, Component::Ex),
@@ -100,7 +120,8 @@ TEST(CoopPlan, SweepSourcesNameTheThreadThatUpdatesTheirNode) {
         for (std::size_t q = 0; q < sources.size(); ++q) {
           ASSERT_LT(places[q].key, s.tiles);
           ASSERT_LT(places[q].thread, static_cast<unsigned>(block_size));
-          EXPECT_EQ(node_of(s, L, block_size, places[q].key, places[q].thread), sources[q].offset) << "source " << q;
+          const Index first = node_of(s, L, block_size, places[q].key, places[q].thread);  // of the thread's pair
+          EXPECT_TRUE(sources[q].offset >= first && sources[q].offset < first + s.pair) << "source " << q;
         }
         EXPECT_EQ(places[0].key, places[3].key);
         EXPECT_EQ(places[0].thread, places[3].thread);
