@@ -569,3 +569,30 @@ weak_versus() {
 }
 # `all_gpus BIN`: sets x, $b/BIN's bench on 1 GPU and on all of them, 50 steps x 5 after 10.
 all_gpus() { x=("$b/$1" bench --engine cuda --steps 50 --warmup 10 --repeats 5 --counts 1,"$(nvidia-smi -L | wc -l)"); }
+# --- twenty-fifth session ---
+# `tested_start`: machine_info, every gpu test (gpu_tests), pack: how most session scripts begin.
+tested_start() {
+  machine_info
+  gpu_tests
+  pack
+}
+# `check_costs`: the NaN/Inf health check's cost, `yeex run` of inputs/bench_box.toml (512^3) on
+# one GPU for 400 steps with a check after every step (cost_1) and by chunks (cost_0); each
+# run.json kept as cost_N.json.
+check_costs() {
+  local every check
+  for every in 1 0; do
+    check=()
+    ((every)) && check=(--check-every "$every")
+    run "cost_$every" 120 "$b/yeex" run inputs/bench_box.toml --engine cuda --gpus 1 --steps 400 "${check[@]}" --output "$out/c$every"
+    cp "$out/c$every/run.json" "$out/cost_$every.json"
+    rm -rf "$out/c$every"
+  done
+}
+# `print_costs`: check_costs' timings, one line a run.
+print_costs() {
+  local every
+  for every in 1 0; do
+    python3 -c "import json,sys; t=json.load(open(sys.argv[1]))['timings_s']; print(sys.argv[1].split('/')[-1], {k: v for k, v in t.items() if k != 'definitions'})" "$out/cost_$every.json"
+  done
+}

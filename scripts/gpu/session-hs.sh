@@ -8,14 +8,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh "$1"
-machine_info
-gpu_tests
-pack
-for every in 1 0; do
-  check=(); ((every)) && check=(--check-every "$every")
-  run "cost_$every" 120 "$b/yeex" run inputs/bench_box.toml --engine cuda --gpus 1 --steps 400 "${check[@]}" --output "$out/c$every"
-  cp "$out/c$every/run.json" "$out/cost_$every.json"; rm -rf "$out/c$every"
-done
+tested_start
+check_costs
 for precision in f32 f64; do
   run "one_$precision" 90 "${one[@]}" --exchanges overlap,coop --size 512 --precision "$precision" --json "$out/one_$precision.json"
 done
@@ -24,7 +18,7 @@ all_gpus yeex
 run weak 300 "${x[@]}" --exchanges "$all" --scaling weak --size 512 --json "$out/weak.json" --markdown "$out/weak.md"
 echo "done ($((SECONDS - t0)) s)" >> "$out/summary.txt"; pack
 grep -E "^## |PASSED|FAILED|SKIPPED \[" "$out/gpu_tests.txt" | head -20
-for every in 1 0; do python3 -c "import json,sys; t=json.load(open(sys.argv[1]))['timings_s']; print(sys.argv[1].split('/')[-1], {k: v for k, v in t.items() if k != 'definitions'})" "$out/cost_$every.json"; done
+print_costs
 for f in "$out"/one_f32.json "$out"/one_f64.json "$out"/weak.json; do
   python3 -c "
 import json, sys

@@ -8,9 +8,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh "$1"
-machine_info
-gpu_tests
-pack
+tested_start
 for rep in 1 2 3; do
   for pairs in 1 0; do
     run "one512_p${pairs}_$rep" 60 env YEEX_COOP_PAIRS=$pairs "${one[@]}" --exchanges coop --size 512

@@ -145,25 +145,12 @@ TEST(CudaEngine, ScanFindsEveryNonFiniteValue) {
 }
 
 // The health check on the GPU (CudaEngine::fields_finite, one scan kernel over the arrays): a source far
-// too strong blows the box up (on the host engine after step 4, tests/integration/test_cli.cpp),
+// too strong blows the box up (tests/data/blow_up.toml: on the host engine after step 4),
 // and with a check after every step the run stops naming the same step and node on one slab, on
 // three of one GPU and on every visible GPU; a step earlier the fields are finite and the run ends.
 TEST(CudaEngine, NamesTheStepOfABlowUp) {
   YEEX_REQUIRE_GPU();
-  const Deck d = parse_deck_string(R"(
-[grid]
-cells = [16, 16, 16]
-cell_size = [1e-3, 1e-3, 1e-3]
-[time]
-steps = 40
-[[source]]
-polarisation = "z"
-waveform = "gaussian"
-position = [0.008, 0.008, 0.008]
-amplitude = 1.5e33
-frequency = 2e11
-)",
-                                   "blow.toml");
+  const Deck d = parse_deck_file(testing::test_data("blow_up.toml"));
   const Model model = build_model(d);
   const auto blow_up = [&](int slabs, int gpus, const Model& m) -> std::string {
     RunConfig config;

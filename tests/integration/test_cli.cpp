@@ -274,21 +274,8 @@ TEST(Cli, BenchRunsADeckOnItsOwnGrid) {
 // whose fields are not finite: one step fewer runs to the end. Nothing is left in the output folder.
 TEST(Cli, NamesTheStepAndNodeOfABlowUp) {
   ScratchDir dir;
-  write_file(dir / "blow.toml", R"(
-title = "a source far too strong"
-[grid]
-cells = [16, 16, 16]
-cell_size = [1e-3, 1e-3, 1e-3]
-[time]
-steps = 40
-[[source]]
-polarisation = "z"
-waveform = "gaussian"
-position = [0.008, 0.008, 0.008]
-amplitude = 1.5e33
-frequency = 2e11
-)");
-  const std::string run = "run " + (dir / "blow.toml").string() + " --engine host --quiet --output " + (dir / "out").string();
+  const std::string run =
+      "run " + testing::test_data("blow_up.toml").string() + " --engine host --quiet --output " + (dir / "out").string();
   const auto every = run_yeex(run + " --check-every 1");
   ASSERT_EQ(every.exit_code, 1) << every.output;
   const std::regex named(R"(the fields blew up: (E|H)[xyz] is not finite at node \(\d+, \d+, \d+\) after step (\d+)\n)");

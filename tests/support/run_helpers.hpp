@@ -105,4 +105,12 @@ inline std::string read_file(const std::filesystem::path& file) {
 
 inline std::string source_path(const std::string& relative) { return std::string(YEEX_SOURCE_DIR) + "/" + relative; }
 
+// A file of tests/data: in the source tree the build was configured from, or, where that is not
+// on this machine (a build carried to a GPU machine), under the working folder (the repository
+// root there).
+inline std::filesystem::path test_data(const std::string& name) {
+  const std::filesystem::path built = source_path("tests/data/" + name);
+  return std::filesystem::exists(built) ? built : std::filesystem::path("tests/data") / name;
+}
+
 }  // namespace yeex::testing
