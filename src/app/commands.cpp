@@ -614,6 +614,8 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
     b.warmup = o.warmup;
     b.repeats = o.repeats;
     for (const auto& [n, grid] : bench_grids(b)) {
+      // The model's own checks (sources in PEC, material combinations), before the table starts.
+      if (b.deck) build_model(stretch_deck(*b.deck, grid, 1));
       const GridShape largest = b.weak ? weak_grid(grid, b.counts.back()) : grid;
       const std::size_t need = bytes_per_process(estimate_engine_bytes(bench_deck(largest, 1, b.cpml_cells), b.precision_bits),
                                                  pool, b.counts.back());

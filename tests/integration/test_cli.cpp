@@ -459,6 +459,8 @@ TEST(Cli, BenchAndValidateRefuseBadOptionsBeforeRunning) {
       {bench + "--exchanges ''", "--exchanges: the list is empty"},
       {"validate --quick --engine host --only ,cavity", "--only: ',cavity' has an empty element"},
       {bench + "--exchanges host-staged,host-staged", "--exchanges: host-staged is listed twice"},
+      {bench + "--deck " + testing::test_data("source_in_pec.toml").string(),
+       "source[0].position: the source's E component lies inside a PEC object"},
       {bench + "--exchanges host-staged,pigeon", "--exchanges: unknown exchange backend 'pigeon' (known: host-staged, p2p"},
       {bench + "--counts 16 --exchanges host-staged", "none of the requested rows can run here"},
       {bench + "--exchanges p2p", "none of the requested rows can run here"},
@@ -524,18 +526,6 @@ cell_size = [1e-3, 1e-3, 1e-3]
 steps = 5
 )";
 
-const std::string kSourceInPec = std::string(kGoodDeck) + R"(
-[[geometry]]
-shape = "box"
-material = "pec"
-lower = [0.002, 0.002, 0.002]
-upper = [0.008, 0.008, 0.008]
-[[source]]
-polarisation = "z"
-position = [0.005, 0.005, 0.0055]
-waveform = "ricker"
-frequency = 3e10
-)";
 
 TEST_P(RefusesBadInput, WithExitCode2AndNoOutput) {
   const BadInput& c = GetParam();
@@ -573,9 +563,10 @@ INSTANTIATE_TEST_SUITE_P(
                                           "waveform = \"ricker\"\nfrequency = 3e10\n",
                  "DECK --engine host --output OUT", "lies inside the z_max CPML slab"},
         // The model's own checks, on a run and on a dry run alike.
-        BadInput{"SourceInPec", kSourceInPec, "DECK --engine host --output OUT",
+        BadInput{"SourceInPec", read_file(testing::test_data("source_in_pec.toml")), "DECK --engine host --output OUT",
                  "source[0].position: the source's E component lies inside a PEC object"},
-        BadInput{"SourceInPecDryRun", kSourceInPec, "DECK --engine host --dry-run --output OUT",
+        BadInput{"SourceInPecDryRun", read_file(testing::test_data("source_in_pec.toml")),
+                 "DECK --engine host --dry-run --output OUT",
                  "source[0].position: the source's E component lies inside a PEC object"},
         BadInput{"UnknownEngine", "", "DECK --engine warp --output OUT", "--engine"},
         BadInput{"UnknownPrecision", "", "DECK --precision f16 --output OUT", "--precision"},
