@@ -49,10 +49,9 @@ std::vector<CpmlFaceSetup<Real>> make_cpml_setup(const Deck& deck, double dt, co
 template std::vector<CpmlFaceSetup<float>> make_cpml_setup<float>(const Deck&, double, const FieldLayout&, Index);
 template std::vector<CpmlFaceSetup<double>> make_cpml_setup<double>(const Deck&, double, const FieldLayout&, Index);
 
-std::size_t cpml_psi_elements(const Deck& deck) {
-  const FieldLayout L = FieldLayout::make(deck.grid.nx + 1, deck.grid.ny + 1, deck.grid.nz + 1, 1, sizeof(float));
+std::size_t cpml_psi_elements(const Deck& deck, const FieldLayout& layout, Index k_first) {
   std::size_t total = 0;
-  for (const auto& face : make_cpml_setup<float>(deck, 1e-12, L, 0)) total += 4 * face.geometry.box();
+  for (const auto& face : make_cpml_setup<float>(deck, 1e-12, layout, k_first)) total += 4 * face.geometry.box();
   return total;
 }
 

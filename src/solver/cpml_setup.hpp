@@ -25,7 +25,8 @@ namespace yeex {
 template <typename Real>
 std::vector<CpmlFaceSetup<Real>> make_cpml_setup(const Deck& deck, double dt, const FieldLayout& layout, Index k_first);
 
-// Psi values of a single-domain run of this deck (for the memory estimate).
-std::size_t cpml_psi_elements(const Deck& deck);
+// Psi values of an engine whose arrays have `layout` and whose local plane 0 is global plane
+// k_first (for the memory estimate).
+std::size_t cpml_psi_elements(const Deck& deck, const FieldLayout& layout, Index k_first);
 
 }  // namespace yeex

@@ -545,13 +545,18 @@ StepTiming time_model(const Model& model, const RunConfig& config, Index warmup,
   return Run<float>(model, config).time_steps(warmup, steps, repeats);
 }
 
-std::size_t estimate_engine_bytes(const Deck& deck, int precision_bits) {
+std::size_t estimate_engine_bytes(const Deck& deck, int precision_bits, int slabs, Index halo_depth) {
   const std::size_t real = precision_bits / 8;
   const GridShape& g = deck.grid;
-  const FieldLayout L = FieldLayout::make(g.nx + 1, g.ny + 1, g.nz + 1, 1, real);
+  // SlabDecomposition's split: nz / N planes a slab, one more for the first nz % N, the inert
+  // plane nz with the last: the largest stores nz / N + 1 planes.
+  const Index n = std::clamp<Index>(slabs, 1, std::max<Index>(g.nz, 1));
+  const Index planes = g.nz / n + 1;
+  const FieldLayout L = FieldLayout::make(g.nx + 1, g.ny + 1, planes, std::max<Index>(halo_depth, 1), real);
   const std::size_t elements = static_cast<std::size_t>(L.elements());
   const std::size_t sources = deck.sources.size() * static_cast<std::size_t>(deck.step_count()) * real;
-  const std::size_t psi = cpml_psi_elements(deck) * real;
+  // CPML: the first slab holds the z_min face, the last the z_max one; both the x and y faces.
+  const std::size_t psi = std::max(cpml_psi_elements(deck, L, 0), cpml_psi_elements(deck, L, g.nz + 1 - planes)) * real;
   return kComponentCount * allocation_bytes(elements * real) + allocation_bytes(elements) + sources + psi +
          (std::size_t(1) << 20);
 }

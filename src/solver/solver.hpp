@@ -108,8 +108,10 @@ std::string chosen_exchange(const RunConfig& config);
 // this grid (so a run can be refused before anything is written).
 void check_run_config(const GridShape& grid, const RunConfig& config);
 
-// Bytes of memory a run of this deck needs on its engine (fields, classes, buffers); cheap, so
-// it can refuse a deck before the model is built.
-std::size_t estimate_engine_bytes(const Deck& deck, int precision_bits);
+// Bytes of memory the largest slab's engine needs when a run of this deck is split into `slabs`
+// z-slabs with `halo_depth` ghost planes on each side (fields, classes, source samples, CPML psi,
+// each array rounded as the cuda engine allocates it); cheap, so that a deck can be refused before
+// the model is built. A split the grid cannot take is estimated as one slab of a plane.
+std::size_t estimate_engine_bytes(const Deck& deck, int precision_bits, int slabs = 1, Index halo_depth = 1);
 
 }  // namespace yeex

@@ -365,5 +365,27 @@ TEST(Model, LargeArraysAreAllocatedInWholeRoundingUnits) {
   EXPECT_GT(allocation_bytes(field), field);
 }
 
+// Split into slabs, the estimate is the largest slab's engine: nz / N + 1 planes with R ghost
+// planes on each side, so deeper halos need more, and CPML adds the psi of the slab's faces.
+TEST(Model, MemoryEstimateIsTheLargestSlabsWithItsGhostPlanes) {
+  Deck d = small_deck();
+  d.grid = {512, 512, 510};
+  d.geometry.clear();
+  for (Index depth : {1, 2, 4}) {
+    const FieldLayout slab = FieldLayout::make(513, 513, 510 / 4 + 1, depth, sizeof(float));
+    const auto field = static_cast<std::size_t>(slab.elements()) * sizeof(float);
+    const std::size_t fields = kComponentCount * allocation_bytes(field) + allocation_bytes(field / 4);
+    EXPECT_GE(estimate_engine_bytes(d, 32, 4, depth), fields) << "R = " << depth;
+    EXPECT_LT(estimate_engine_bytes(d, 32, 4, depth), fields + (std::size_t(4) << 20)) << "R = " << depth;
+  }
+  EXPECT_LT(estimate_engine_bytes(d, 32, 4, 1), estimate_engine_bytes(d, 32, 4, 2));
+  EXPECT_LT(estimate_engine_bytes(d, 32, 4), estimate_engine_bytes(d, 32) / 3);
+  EXPECT_EQ(estimate_engine_bytes(d, 32, 100000), estimate_engine_bytes(d, 32, 510)) << "more slabs than planes: one a plane";
+  Deck cpml = d;
+  cpml.boundary.fill(BoundaryKind::cpml);
+  cpml.cpml.cells = 10;
+  EXPECT_GT(estimate_engine_bytes(cpml, 32, 4), estimate_engine_bytes(d, 32, 4));
+}
+
 }  // namespace
 }  // namespace yeex
