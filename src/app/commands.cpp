@@ -612,6 +612,7 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
                          std::to_string(kCpmlMinInteriorCells) + " interior cells");
     b.steps = o.steps;
     b.warmup = o.warmup;
+    b.verify = o.verify;
     b.repeats = o.repeats;
     for (const auto& [n, grid] : bench_grids(b)) {
       // The model's own checks (sources in PEC, material combinations), before the table starts.
@@ -658,7 +659,8 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
   if (!root) {
   } else if (o.csv) {
     std::printf("scaling,size,nx,ny,nz,exchange,devices,halo_depth,seconds_per_step,gcells_per_s,exchange_s_per_step,"
-                "predicted_exchange_s_per_step,wait_s_per_step,efficiency,efficiency_own,effective_gb_per_s_per_device,skipped\n");
+                "predicted_exchange_s_per_step,wait_s_per_step,efficiency,efficiency_own,effective_gb_per_s_per_device,skipped,"
+                "checksum_after_warmup,bits\n");
   } else {
     if (b.cpml_cells > 0) std::printf("# CPML of %lld cells on all six faces (instead of PEC walls)\n", (long long)b.cpml_cells);
     std::printf("# yeex bench: %s, %s engine, %s, median of %d x %lld steps after %lld warm-up (%s)\n",
@@ -684,8 +686,10 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
                                        : (" (not applied: " + b.engine + " engine)").c_str());
     else
       std::printf("# pred: the exchange time a yeex-p2p size sweep predicts; give one with --p2p-json FILE\n");
-    std::printf("%-7s %6s %-15s %-12s %4s %10s %9s %9s %9s %9s %7s %7s %9s\n", "scaling", "size", "grid", "exchange", "N",
-                "ms/step", "Gcells/s", "exch ms", "pred ms", "wait ms", "eff.", "own", "GB/s/dev");
+    if (b.verify)
+      std::printf("# bits (--verify): the fields' checksum after the warm-up against the first row of the grid: same, or DIFFERS\n");
+    std::printf("%-7s %6s %-15s %-12s %4s %10s %9s %9s %9s %9s %7s %7s %9s%s\n", "scaling", "size", "grid", "exchange", "N",
+                "ms/step", "Gcells/s", "exch ms", "pred ms", "wait ms", "eff.", "own", "GB/s/dev", b.verify ? "  bits" : "");
   }
   nlohmann::json rows = nlohmann::json::array();
   const auto report = [&](const BenchRow& r) {
@@ -695,21 +699,22 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
     const double per_device = r.gcells_per_second * bytes / r.count;
     const double prediction = predicted(r);
     if (o.csv)
-      std::printf("%s,%lld,%lld,%lld,%lld,%s,%d,%lld,%.6e,%.4f,%.6e,%s,%.6e,%.4f,%s,%.1f,\"%s\"\n", r.scaling.c_str(),
+      std::printf("%s,%lld,%lld,%lld,%lld,%s,%d,%lld,%.6e,%.4f,%.6e,%s,%.6e,%.4f,%s,%.1f,\"%s\",%s,%s\n", r.scaling.c_str(),
                   (long long)r.size, (long long)r.grid.nx, (long long)r.grid.ny, (long long)r.grid.nz, r.exchange.c_str(),
                   r.count, (long long)r.halo_depth, r.seconds_per_step, r.gcells_per_second, r.exchange_per_step,
                   std::isnan(prediction) ? "" : format("%.6e", prediction).c_str(), r.wait_per_step, r.efficiency,
-                  std::isnan(r.own_efficiency) ? "" : format("%.4f", r.own_efficiency).c_str(), per_device, r.skipped.c_str());
+                  std::isnan(r.own_efficiency) ? "" : format("%.4f", r.own_efficiency).c_str(), per_device, r.skipped.c_str(),
+                  r.checksum ? hex(*r.checksum).c_str() : "", r.bits.c_str());
     else if (!r.skipped.empty())
       std::printf("%-7s %6s %-15s %-12s %4d   skipped: %s\n", r.scaling.c_str(), size.c_str(), grid.c_str(),
                   r.exchange.c_str(), r.count, r.skipped.c_str());
     else
-      std::printf("%-7s %6s %-15s %-12s %4d %10.4f %9.2f %9.4f %9s %9.4f %6.1f%% %7s %9.0f\n", r.scaling.c_str(),
+      std::printf("%-7s %6s %-15s %-12s %4d %10.4f %9.2f %9.4f %9s %9.4f %6.1f%% %7s %9.0f%s\n", r.scaling.c_str(),
                   size.c_str(), grid.c_str(), (r.exchange + (r.halo_depth > 1 ? " R" + std::to_string(r.halo_depth) : "")).c_str(),
                   r.count, r.seconds_per_step * 1e3, r.gcells_per_second, r.exchange_per_step * 1e3,
                   std::isnan(prediction) ? "-" : format("%.4f", prediction * 1e3).c_str(), r.wait_per_step * 1e3,
                   100 * r.efficiency, std::isnan(r.own_efficiency) ? "-" : format("%.1f%%", 100 * r.own_efficiency).c_str(),
-                  per_device);
+                  per_device, b.verify ? ("  " + r.bits).c_str() : "");
     std::fflush(stdout);
     rows.push_back({{"scaling", r.scaling}, {"size", r.size}, {"grid", {r.grid.nx, r.grid.ny, r.grid.nz}},
                     {"exchange", r.exchange}, {"exchange_choices", r.exchange_choices},
@@ -725,9 +730,11 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
                     {"efficiency", r.efficiency},
                     {"efficiency_own", std::isnan(r.own_efficiency) ? nlohmann::json() : nlohmann::json(r.own_efficiency)},
                     {"effective_gb_per_s_per_device", per_device},
-                    {"fraction_of_copy_bandwidth", per_device / copy}, {"skipped", r.skipped}});
+                    {"fraction_of_copy_bandwidth", per_device / copy}, {"skipped", r.skipped},
+                    {"checksum_after_warmup", r.checksum ? nlohmann::json(hex(*r.checksum)) : nlohmann::json()},
+                    {"bits", r.bits}});
   };
-  run_bench(b, report);
+  const std::vector<BenchRow> measured = run_bench(b, report);
   if ((o.json || o.markdown) && root) {
     nlohmann::json j{{"format", "yeex-bench-2"},
                      {"command", o.command_line},
@@ -741,6 +748,7 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
                      {"peer_access", b.peer_access},
                      {"steps_per_repeat", b.steps},
                      {"warmup_steps", b.warmup},
+                     {"verify", b.verify},
                      {"repeats", b.repeats},
                      {"copy_bandwidth_gb_per_s", copy},
                      {"bytes_per_cell_step", bytes},
@@ -758,7 +766,12 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
                        {"exchange, wait", "host-clock seconds per step of the slowest device; synchronous backends only"},
                        {"setup_seconds", "host-clock seconds of a row before its warm-up: the model, the engines (allocation, "
                                          "upload), the exchange and the pseudo-random fields; the slowest process"},
-                       {"predicted exchange", exchange_model_definition()}}},
+                       {"predicted exchange", exchange_model_definition()},
+                       {"checksum_after_warmup", "--verify: run.json's checksum (FNV-1a 64 over every node value, chained over "
+                                                 "the slabs) of the fields after the warm-up, which start from pseudo-random "
+                                                 "values that depend on the global node alone; null without --verify"},
+                       {"bits", "--verify: 'first' for a grid's first row, 'same' where a row's checksum equals it, "
+                                "'DIFFERS' where it does not (the bench then exits 1)"}}},
                      {"rows", rows}};
     if (world) {
       j["mpi"] = mpi_report(ranks);
@@ -775,6 +788,14 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
     if (o.json) write_text_atomically(*o.json, j.dump(2) + "\n");
     if (o.markdown) write_text_atomically(*o.markdown, bench_markdown(j));
   }
+  // --verify: every backend and device count must have computed the same fields.
+  if (root)
+    for (const BenchRow& r : measured)
+      if (r.bits == "DIFFERS") {
+        std::fprintf(stderr, "yeex: bench --verify: %s %s on %d device(s) gave other fields than the first row of its grid\n",
+                     r.scaling.c_str(), r.exchange.c_str(), r.count);
+        return 1;
+      }
   return 0;
 }
 

@@ -60,6 +60,7 @@ struct BenchOptions {
   int repeats = 5;
   std::optional<std::filesystem::path> json;
   std::optional<std::filesystem::path> markdown;  // the efficiency tables as markdown (bench_markdown.hpp)
+  bool verify = false;  // hash every row's fields after the warm-up and compare them (BenchConfig::verify)
   bool csv = false;
   std::optional<std::filesystem::path> p2p_json;  // a yeex-p2p sweep: predicted exchange per row
   std::string command_line;

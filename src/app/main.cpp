@@ -199,6 +199,9 @@ int main(int argc, char** argv) {
                         "per backend, a column per device count)")
       ->check(non_empty_path);
   bench_cmd->add_flag("--csv", bench.csv, "CSV on stdout instead of the table");
+  bench_cmd->add_flag("--verify", bench.verify,
+                      "Hash every row's fields after the warm-up and compare them with the first row of the grid "
+                      "(every backend and device count gives the same bits; exit 1 if one does not)");
   std::string p2p_json_path;
   bench_cmd->add_option("--p2p-json", p2p_json_path,
                         "A `yeex-p2p --test sweep --json` file: show the exchange time its sweep predicts per row")

@@ -1,6 +1,7 @@
 #include "src/bench/bench.hpp"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -90,7 +91,8 @@ BenchRow measure(const BenchConfig& b, BenchRow row, const ProcessGroup* group) 
   const auto t0 = Clock::now();
   const Model model = build_model(b.deck ? stretch_deck(*b.deck, row.grid, steps) : bench_deck(row.grid, steps, b.cpml_cells));
   const double seconds_model = seconds_since(t0);
-  const StepTiming t = time_model(model, config, b.warmup, b.steps, b.repeats);
+  const StepTiming t = time_model(model, config, b.warmup, b.steps, b.repeats, b.verify);
+  row.checksum = t.checksum;
   row.setup_seconds = seconds_model + t.seconds_setup;
   std::vector<double> s = t.seconds_per_step;
   std::sort(s.begin(), s.end());
@@ -182,10 +184,17 @@ std::vector<BenchRow> run_bench(const BenchConfig& b, const std::function<void(c
   };
   std::size_t base = 0;                    // rows[base]: the T1 row of the current size
   std::map<std::string, double> own_base;  // seconds per step of each backend's 1-device row of the size
+  std::map<std::array<Index, 3>, std::uint64_t> first_bits;  // verify: the checksum of each grid's first row
+  const auto compare = [&](BenchRow& row) {
+    if (!row.checksum) return;
+    const auto [first, inserted] = first_bits.emplace(std::array<Index, 3>{row.grid.nx, row.grid.ny, row.grid.nz}, *row.checksum);
+    row.bits = inserted ? "first" : first->second == *row.checksum ? "same" : "DIFFERS";
+  };
   for (BenchRow row : plan_bench(b)) {
     if (row.exchange == "-") {
       row = measure_on(row);
       if (b.processes) row.skipped = broadcast_string(*b.processes, row.skipped);  // every rank skips alike
+      compare(row);
       emit(row);
       base = rows.size() - 1;
       own_base.clear();
@@ -202,6 +211,7 @@ std::vector<BenchRow> run_bench(const BenchConfig& b, const std::function<void(c
       row.efficiency = efficiency(rows[base].seconds_per_step);
       if (const auto own = own_base.find(row.exchange); own != own_base.end()) row.own_efficiency = efficiency(own->second);
     }
+    compare(row);
     emit(row);
   }
   return rows;

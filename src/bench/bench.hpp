@@ -7,6 +7,7 @@
 // persistent kernel runs slower than the engine's sweeps even with no neighbour).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <limits>
 #include <optional>
@@ -42,6 +43,9 @@ struct BenchConfig {
   bool peer_access = true;              // false: --no-peer
   Index steps = 100, warmup = 20;
   int repeats = 5;
+  // --verify: each row's fields hashed after the warm-up (time_model's checksum) and compared with
+  // the first row of its grid: every backend and device count must give the same bits.
+  bool verify = false;
   // MPI mode: the ranks, one device (or slab) each; a row of N devices runs on ranks 0..N-1 (a
   // group of their own) while the other ranks wait. `devices` is this rank's GPU. Null: threads.
   const ProcessGroup* processes = nullptr;
@@ -65,6 +69,8 @@ struct BenchRow {
   double efficiency = 1;  // against the 1-device time of the same size
   double own_efficiency = std::numeric_limits<double>::quiet_NaN();  // against this backend's own 1-device row (NaN: none)
   std::string skipped;    // why the row did not run, if it did not
+  std::optional<std::uint64_t> checksum;  // verify: the fields' checksum after the warm-up
+  std::string bits;       // verify: "same" as the grid's first row (or "first"), "DIFFERS"; "" unverified
 };
 
 // The grids of a bench, each with its cube edge: a cube per size, or, with a deck and no sizes,

@@ -33,7 +33,8 @@ std::string backend(const nlohmann::json& row) {
 std::string cell(const nlohmann::json& row) {
   if (!row["skipped"].get<std::string>().empty()) return "skipped";
   return fixed("%.1f %%", 100 * row["efficiency"].get<double>()) + " (" +
-         fixed("%.3f", 1e3 * row["seconds_per_step_median"].get<double>()) + " ms)";
+         fixed("%.3f", 1e3 * row["seconds_per_step_median"].get<double>()) + " ms)" +
+         (row.value("bits", "") == "DIFFERS" ? " **fields differ**" : "");
 }
 
 // A group: one scaling of one size, its rows by backend in the order met, then by device count.

@@ -171,7 +171,7 @@ class Run {
     return result_;
   }
 
-  StepTiming time_steps(Index warmup, Index steps, int repeats) {
+  StepTiming time_steps(Index warmup, Index steps, int repeats, bool verify) {
     StepTiming t;
     const auto t0 = Clock::now();
     randomise_fields();
@@ -190,6 +190,10 @@ class Run {
       });
     };
     advance(0, warmup);
+    if (verify) {  // the same bits after the warm-up on every split and backend
+      checksum_fields();
+      t.checksum = result_.checksum;
+    }
     // The backend's own settling (coop's kernel-form trials), untimed, as far as the model's
     // source samples reach (time_model's callers leave kSettlingSlack steps for it).
     double settle = 0;
@@ -233,23 +237,34 @@ class Run {
   int rank_of(int s) const { return config_.processes ? s : 0; }
 
   // Small pseudo-random fields (never time zeros), uniform in [-1, 1) (E) and that over 377 (H),
-  // each subdomain's its own: every value a function of (subdomain, component, element) alone
-  // (pseudo_uniform), so that all are drawn at once, one team thread per subdomain and OpenMP
-  // within it (one sequential generator took most of the ~20 s of setup of a 4 x 512^3 row).
-  // They go up in pieces that stay in cache, from one small buffer.
+  // at every node the sweeps update (update_nodes), zero elsewhere (pads, the inert last planes),
+  // as the pad rule wants; each value a function of (component, global node) alone
+  // (pseudo_uniform), so that every split starts from the same fields (a ghost plane holds its
+  // neighbour's values: bench --verify compares the bits) and all are drawn at once, one team
+  // thread per subdomain and OpenMP within it (one sequential generator took most of the ~20 s of
+  // setup of a 4 x 512^3 row). They go up in pieces that stay in cache, from one small buffer.
   void randomise_fields() {
+    const GridShape g = model_.grid;
     team_.run([&](int member) {
       const int s = local_[member];
       Engine<Real>& engine = *engines_[s];
-      const Index n = engine.layout().elements(), piece = std::min<Index>(n, Index(1) << 20);
+      const FieldLayout& L = engine.layout();
+      const Index n = L.elements(), piece = std::min<Index>(n, Index(1) << 20);
       std::vector<Real> values(piece);
       for (Component c : kAllComponents) {
-        const std::uint64_t stream = (12345 + s) * kComponentCount + static_cast<int>(c);
+        const std::uint64_t stream = 12345 * kComponentCount + static_cast<int>(c);
         const double scale = is_electric(c) ? 1.0 : 1.0 / 377.0;
         for (Index first = 0; first < n; first += piece) {
           const Index count = std::min(piece, n - first);
 #pragma omp parallel for schedule(static)
-          for (Index e = 0; e < count; ++e) values[e] = static_cast<Real>(scale * pseudo_uniform(stream, first + e));
+          for (Index e = 0; e < count; ++e) {
+            const Index at = first + e, in_plane = at % L.pitch_z;
+            const Index i = in_plane % L.pitch_y - L.origin_x, j = in_plane / L.pitch_y - L.origin_y;
+            const Index k = decomposition_.global_k(s, at / L.pitch_z - L.origin_z);
+            const bool swept = i >= 0 && i < g.nx && j >= 0 && j < g.ny && k >= 0 && k < g.nz;
+            const auto node = static_cast<std::uint64_t>((k * (g.ny + 1) + j) * (g.nx + 1) + i);
+            values[e] = swept ? static_cast<Real>(scale * pseudo_uniform(stream, node)) : Real(0);
+          }
           engine.copy_in(c, first, count, values.data());
         }
       }
@@ -462,6 +477,24 @@ class Run {
   // In MPI mode the running hash goes from rank to rank (component by component, so the ranks
   // work as a pipeline); the last rank's values are everyone's.
   void finish() {
+    checksum_fields();
+    if (!config_.output_dir || group_.rank() != 0) return;
+    for (auto& s : snapshots_) {
+      s->commit();
+      result_.files.push_back(s->h5_path());
+      result_.files.push_back(s->xdmf_path());
+    }
+    if (!result_.probes.probes.empty()) {
+      const auto path = *config_.output_dir / kProbeFileName;
+      write_probe_file(path, result_.probes);
+      result_.files.push_back(path);
+    }
+  }
+
+  // The checksums of the fields as they stand (result_.component_checksums, result_.checksum):
+  // each component's hash chained over the slabs in z order, from rank to rank in MPI mode, then
+  // known to every rank.
+  void checksum_fields() {
     const int rank = group_.rank(), ranks = group_.size();
     for (Component c : kAllComponents) {
       const int tag = static_cast<int>(c);
@@ -474,17 +507,6 @@ class Run {
     }
     for (auto& sum : result_.component_checksums) sum = broadcast_u64(group_, sum, ranks - 1);
     result_.checksum = combine_checksums(result_.component_checksums);
-    if (!config_.output_dir || rank != 0) return;
-    for (auto& s : snapshots_) {
-      s->commit();
-      result_.files.push_back(s->h5_path());
-      result_.files.push_back(s->xdmf_path());
-    }
-    if (!result_.probes.probes.empty()) {
-      const auto path = *config_.output_dir / kProbeFileName;
-      write_probe_file(path, result_.probes);
-      result_.files.push_back(path);
-    }
   }
 
   const Model& model_;
@@ -538,11 +560,12 @@ void check_run_config(const GridShape& grid, const RunConfig& config) {
   chosen_exchange(config);
 }
 
-StepTiming time_model(const Model& model, const RunConfig& config, Index warmup, Index steps, int repeats) {
+StepTiming time_model(const Model& model, const RunConfig& config, Index warmup, Index steps, int repeats,
+                      bool verify) {
   if (model.steps < warmup + steps * repeats)
     throw std::invalid_argument("time_model: the model has fewer steps than warmup + steps * repeats");
-  if (config.precision_bits == 64) return Run<double>(model, config).time_steps(warmup, steps, repeats);
-  return Run<float>(model, config).time_steps(warmup, steps, repeats);
+  if (config.precision_bits == 64) return Run<double>(model, config).time_steps(warmup, steps, repeats, verify);
+  return Run<float>(model, config).time_steps(warmup, steps, repeats, verify);
 }
 
 std::size_t estimate_engine_bytes(const Deck& deck, int precision_bits, int slabs, Index halo_depth) {

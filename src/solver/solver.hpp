@@ -90,8 +90,12 @@ struct StepTiming {
   double exchange_per_step = 0;  // slowest subdomain, synchronous backends only (else 0)
   double wait_per_step = 0;      // slowest subdomain, waiting at barriers (else 0)
   double seconds_setup = 0;      // slowest process: engines, exchange, pseudo-random fields
+  std::optional<std::uint64_t> checksum;  // verify: the fields' checksum (RunResult::checksum's) after the warm-up
 };
-StepTiming time_model(const Model& model, const RunConfig& config, Index warmup, Index steps, int repeats);
+// verify: the fields' checksum after the warm-up too; the pseudo-random fields are a function of
+// the global node, so it is the same, bit for bit, on every split and backend (not timed).
+StepTiming time_model(const Model& model, const RunConfig& config, Index warmup, Index steps, int repeats,
+                      bool verify = false);
 // Steps a model for time_model should hold beyond warmup + steps * repeats, for the backend to
 // settle after the warm-up (StepTiming::settling_steps; coop's trials take at most 4 x 256).
 constexpr Index kSettlingSlack = 1024;

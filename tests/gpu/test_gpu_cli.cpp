@@ -99,21 +99,27 @@ TEST(GpuCli, TheSameSplitsRunWhereTheyCan) {
 }
 
 // bench times each repeat by CUDA events on every GPU (Engine::stamp): they lie within the host's
-// clock around the repeat, and not far below it (a unit slip would put them 1000 times off).
-TEST(GpuCli, BenchTimesRepeatsByCudaEvents) {
+// clock around the repeat, and not far below it (a unit slip would put them 1000 times off). With
+// --verify every backend on 1 and all GPUs, strong and weak, gives its grid's first row's fields
+// after the warm-up (coop's node pairs, graph's recorded steps, b2r at R = 2 included).
+TEST(GpuCli, BenchTimesRepeatsByCudaEventsAndVerifiesTheBits) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
   ScratchDir out;
   const auto bench = run_yeex("bench --engine cuda --size 128 --counts 1," + std::to_string(cuda_device_count()) +
-                              " --exchanges overlap,coop,graph --steps 20 --warmup 5 --repeats 3 --json " +
+                              " --scaling both --steps 20 --warmup 5 --repeats 3 --verify --json " +
                               (out / "bench.json").string());
   ASSERT_EQ(bench.exit_code, 0) << bench.output;
   EXPECT_THAT(bench.output, HasSubstr("(CUDA events, the slowest GPU)"));
+  int verified = 0;
   for (const auto& row : testing::read_json(out / "bench.json")["rows"]) {
     if (row["skipped"] != "") continue;
     const double events = row["seconds_per_step_median"], host = row["host_clock_seconds_per_step_median"];
     EXPECT_LE(events, host) << row.dump();
     EXPECT_GT(events, 0.5 * host) << row.dump();
+    EXPECT_TRUE(row["bits"] == "first" || row["bits"] == "same") << row.dump();
+    ++verified;
   }
+  EXPECT_GE(verified, 7) << "the engine and every threads-mode backend on one GPU at least";
 }
 
 }  // namespace

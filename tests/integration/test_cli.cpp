@@ -235,6 +235,41 @@ TEST(Cli, ExchangeListAndBench) {
   EXPECT_THAT(bench.output, HasSubstr(" own "));
 }
 
+// bench --verify hashes every row's fields after the warm-up: the pseudo-random start depends on
+// the global node alone, so every backend and slab count of a grid gives the first row's bits (the
+// strong rows on 1-3 slabs, b2r at R = 2 included; each weak grid its own).
+TEST(Cli, BenchVerifiesThatEveryRowComputesTheSameFields) {
+  ScratchDir out;
+  const auto bench = run_yeex("bench --engine host --size 12 --counts 1,2,3 --scaling both --exchanges host-staged,b2r "
+                              "--steps 2 --warmup 3 --repeats 1 --verify --json " + (out / "bench.json").string());
+  ASSERT_EQ(bench.exit_code, 0) << bench.output;
+  EXPECT_THAT(bench.output, HasSubstr("# bits (--verify)"));
+  const auto j = read_json(out / "bench.json");
+  EXPECT_EQ(j["verify"], true);
+  std::map<std::string, std::string> first;  // grid -> checksum
+  int same = 0;
+  for (const auto& row : j["rows"]) {
+    ASSERT_EQ(row["skipped"], "") << row.dump();
+    ASSERT_TRUE(row["checksum_after_warmup"].is_string()) << row.dump();
+    const std::string grid = row["grid"].dump(), sum = row["checksum_after_warmup"];
+    if (!first.count(grid)) {
+      first[grid] = sum;
+      EXPECT_EQ(row["bits"], "first") << row.dump();
+    } else {
+      EXPECT_EQ(sum, first[grid]) << row.dump();
+      EXPECT_EQ(row["bits"], "same") << row.dump();
+      ++same;
+    }
+  }
+  EXPECT_EQ(first.size(), 3u) << "12^3, and the weak grids of 2 and 3 slabs";
+  EXPECT_EQ(same, 6 + 2) << "five strong rows and the engine's, then one more on each weak grid";
+  // Without --verify nothing is hashed.
+  const auto plain = run_yeex("bench --engine host --size 12 --counts 1 --exchanges host-staged --steps 2 --warmup 1 "
+                              "--repeats 1 --json " + (out / "plain.json").string());
+  ASSERT_EQ(plain.exit_code, 0) << plain.output;
+  for (const auto& row : read_json(out / "plain.json")["rows"]) EXPECT_TRUE(row["checksum_after_warmup"].is_null());
+}
+
 // `bench --deck` without --size runs the deck on its own grid (cavity.toml: 25 x 10 x 30): T1 and
 // the strong rows on it, the weak rows on it stacked along z; with --size, on cubes stretched from
 // it. The table names the deck's grid "deck" in the size column, the JSON size 0.
