@@ -5,7 +5,9 @@
 #
 # BUILD_DIR defaults to build/cuda (built with the `cuda` preset; it is built here if missing).
 # Everything printed is also written to OUT_DIR (default results/gpu-check-DATE) as
-# gpu-check.log, with bench JSON beside it. Set YEEX_BENCH_SIZES to change the benchmark sizes.
+# gpu-check.log, with bench JSON and markdown beside it. Set YEEX_BENCH_SIZES to change the
+# benchmark sizes. Fails when a gpu test fails, a split changes the default deck's checksum, or
+# bench --verify finds a backend whose fields differ.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/cuda}
@@ -52,7 +54,11 @@ rm -rf "$out"/slabs1 "$out"/slabs4_*
 section "benchmark: cuda engine, float32"
 sizes=${YEEX_BENCH_SIZES:-"128 256 512"}
 # shellcheck disable=SC2086
-"$build/yeex" bench --engine cuda --size $sizes --steps 100 --warmup 20 --repeats 5 --json "$out/bench_f32.json"
+"$build/yeex" bench --engine cuda --size $sizes --steps 100 --warmup 20 --repeats 5 --json "$out/bench_f32.json" \
+  --markdown "$out/bench_f32.md"
+
+section "every backend's fields after the warm-up: bench --verify, strong and weak 128^3, 1 and all GPUs"
+"$build/yeex" bench --engine cuda --size 128 --scaling both --steps 20 --warmup 10 --repeats 3 --verify || status=1
 
 section "benchmark: cuda engine, float64"
 "$build/yeex" bench --engine cuda --precision f64 --size 512 --steps 50 --warmup 10 --repeats 5 --json "$out/bench_f64.json"
