@@ -111,7 +111,8 @@ TEST(GpuCli, BenchTimesRepeatsByCudaEventsAndVerifiesTheBits) {
   ASSERT_EQ(bench.exit_code, 0) << bench.output;
   EXPECT_THAT(bench.output, HasSubstr("(CUDA events, the slowest GPU)"));
   int verified = 0;
-  for (const auto& row : testing::read_json(out / "bench.json")["rows"]) {
+  const auto j = testing::read_json(out / "bench.json");  // kept: a range over a temporary's member would dangle
+  for (const auto& row : j["rows"]) {
     if (row["skipped"] != "") continue;
     const double events = row["seconds_per_step_median"], host = row["host_clock_seconds_per_step_median"];
     EXPECT_LE(events, host) << row.dump();
