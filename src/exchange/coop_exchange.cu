@@ -111,20 +111,31 @@ namespace cg = cooperative_groups;
 // 28.65-29.15 in float, 20.46-20.61 against 17.18 in double; Lean in float at 4 / 6 / 8 blocks:
 // 25.1 / 34.1 / 23.4 (results/2026-11-24-session12, calls 6-8; capped without Lean, the spills
 // reach the bulk loop: 10.2-26.6).
-// Node pairs (Pairs: float without CPML, two nodes of a row a thread, kernels/cuda/node_pairs.cuh)
-// take blocks of 512 threads (tiles of 64 x 16 nodes, as many as 1024 threads of one node sweep),
-// 3 a multiprocessor (40 registers). One H200, coop on one GPU, the engine 56.30 Gcells/s at 512^3
-// (results/2026-11-27-session25, calls 3-4): one node a thread 52.0; pairs in blocks of 512 x 3
-// 53.63-53.65, 256 x 6 (40 registers) 52.5-52.6, 1024 x 1 (64) 53.3-53.4; at 256^3 52.9 / 53.0 /
-// 52.5 (one node 49.5, the engine 54.2), at 128^3 48.6 / 48.5 / 50.9 (one node 46.0, the engine
-// 47.8). YEEX_COOP_PAIRS=0 sweeps one node a thread.
-template <typename Real, bool Cpml = false, bool Pairs = false>
-constexpr int kBlockSize = Pairs ? 512 : Cpml ? 256 : sizeof(Real) == 4 ? 1024 : 512;
-template <typename Real, bool Cpml = false, bool Pairs = false>
-constexpr int kMinBlocksPerSm = Pairs ? 3 : Cpml ? (sizeof(Real) == 4 ? 5 : 3) : sizeof(Real) == 4 ? 2 : 3;
+// Node pairs (PairBlock > 0: float without CPML, two nodes of a row a thread,
+// kernels/cuda/node_pairs.cuh) in blocks of PairBlock threads: 512, 3 a multiprocessor (40
+// registers; tiles of 64 x 16 nodes, as many as 1024 threads of one node sweep), or 1024, one a
+// multiprocessor (64 registers; tiles of 64 x 32). One H200, coop on one GPU, Gcells/s
+// (results/2026-11-27-session25, calls 3, 4, 8-10; the engine in brackets):
+//   512^3: one node a thread 52.0, pairs 512 x 3 53.63-53.65, 1024 x 1 53.3-53.4, 256 x 6 52.5-52.6 (56.3)
+//   256^3: 49.5, 52.95, 52.5, 53.0 (54.2)
+//   128^3: 46.0-46.1, 48.2-50.5, 48.7-52.1 (47.8-48.5)
+//   128 x 128 x 64 (a GPU's share of 128^3 over 2): 52.2-54.5, 56.9-62.3, 61.3-68.8 (63-66)
+//   128 x 128 x 32 (over 4): 42.7-42.9, 43.4-44.5, 51.6-53.2 (39-55, noisy)
+// so a subdomain takes 1024 x 1 where it holds at most kWidePairNodesPerSm nodes a multiprocessor
+// (128^3 on an H200: 16 K; 256^3: 127 K), 512 x 3 above. YEEX_COOP_PAIRS=0 sweeps one node a
+// thread; YEEX_COOP_PAIR_BLOCK=512|1024 fixes the shape.
+template <typename Real, bool Cpml = false, int PairBlock = 0>
+constexpr int kBlockSize = PairBlock ? PairBlock : Cpml ? 256 : sizeof(Real) == 4 ? 1024 : 512;
+template <typename Real, bool Cpml = false, int PairBlock = 0>
+constexpr int kMinBlocksPerSm = PairBlock == 512    ? 3
+                                : PairBlock == 1024 ? 1
+                                : Cpml              ? (sizeof(Real) == 4 ? 5 : 3)
+                                : sizeof(Real) == 4 ? 2
+                                                    : 3;
+constexpr Index kWidePairNodesPerSm = 65536;
 template <typename Real>
-int block_size(bool cpml, bool pairs = false) {
-  return pairs ? kBlockSize<Real, false, true> : cpml ? kBlockSize<Real, true> : kBlockSize<Real, false>;
+int block_size(bool cpml, int pair_block = 0) {
+  return pair_block ? pair_block : cpml ? kBlockSize<Real, true> : kBlockSize<Real, false>;
 }
 constexpr unsigned long long kWaitLimitSeconds = 10;
 // Set in a counter by a subdomain that gave up: whoever waits on it gives up too.
@@ -275,14 +286,15 @@ __device__ void count_border_tile(const PlanePush<Real>& push, unsigned long lon
 // Updates this thread's node of the cursor's tile; returns its array offset, or -1 where the tile
 // sticks out of the box. With Cpml, the nodes in a CPML slab take update_cell_with_cpml, as in the
 // engine's split sweep (same bits).
-// With Pairs the thread updates the pair of nodes at the offset it returns and the next one (the
-// box's width is even: a pair lies wholly inside it or wholly outside).
-template <typename Real, bool UpdateH, bool Cpml, bool Pairs>
+// With node pairs (PairBlock > 0) the thread updates the pair of nodes at the offset it returns and
+// the next one (the box's width is even: a pair lies wholly inside it or wholly outside).
+template <typename Real, bool UpdateH, bool Cpml, int PairBlock>
 __device__ __forceinline__ Index update_tile_node(const CoopKernelParams<Real>& p, const SweepPlan& s,
                                                   const TileCursor& at) {
+  constexpr bool Pairs = PairBlock > 0;
   constexpr int kPair = Pairs ? 2 : 1;
   const int i = (static_cast<int>(at.tile_x) * kTileX + static_cast<int>(threadIdx.x) % kTileX) * kPair;
-  constexpr int kTileY = kBlockSize<Real, Cpml, Pairs> / kTileX;
+  constexpr int kTileY = kBlockSize<Real, Cpml, PairBlock> / kTileX;
   const int j = static_cast<int>(at.tile_y) * kTileY + static_cast<int>(threadIdx.x) / kTileX;
   if (i >= s.nx || j >= s.ny) return -1;
   const unsigned plane = s.downward ? s.nz - 1 - at.k : at.k;
@@ -375,7 +387,7 @@ __device__ __forceinline__ void add_sweep_sources(const CoopKernelParams<Real>& 
 // - the engine's coefficient table (PhaseCoefficients, 16-byte pieces) instead of CellCoefficients:
 //   16 loads a node instead of 22, no spills in the sweep loops; 51.4 against 51.7 in f32, 27.0
 //   against 26.8 in f64, CPML 36.4 / 19.6 against 36.6 / 20.7 (call 4).
-template <typename Real, bool UpdateH, bool Cpml, bool Pairs>
+template <typename Real, bool UpdateH, bool Cpml, int PairBlock>
 __device__ void sweep(const CoopKernelParams<Real>& p, const SweepPlan& s, const PlanePush<Real>& push,
                       unsigned long long* tiles_done, Index n) {
   TileCursor at(s, blockIdx.x);
@@ -383,9 +395,9 @@ __device__ void sweep(const CoopKernelParams<Real>& p, const SweepPlan& s, const
   if (s.border_tiles) {
 #pragma unroll 1
     for (; at.k == 0; at.advance(s)) {  // the same for the whole block
-      if (const Index c = update_tile_node<Real, UpdateH, Cpml, Pairs>(p, s, at); c >= 0) {
+      if (const Index c = update_tile_node<Real, UpdateH, Cpml, PairBlock>(p, s, at); c >= 0) {
         for (int q = 0; q < push.components; ++q)
-          for (Index node = c; node < c + (Pairs ? 2 : 1); ++node) push.to[q][node + push.shift] = push.from[q][node];
+          for (Index node = c; node < c + (PairBlock ? 2 : 1); ++node) push.to[q][node + push.shift] = push.from[q][node];
         __threadfence_system();
       }
       __syncthreads();
@@ -395,7 +407,7 @@ __device__ void sweep(const CoopKernelParams<Real>& p, const SweepPlan& s, const
   for (unsigned band_end = s.band_planes ? s.band_planes : s.nz;; band_end += s.band_planes) {
     const unsigned end = min(band_end, s.nz);
 #pragma unroll 1
-    for (; at.k < end; at.advance(s)) update_tile_node<Real, UpdateH, Cpml, Pairs>(p, s, at);
+    for (; at.k < end; at.advance(s)) update_tile_node<Real, UpdateH, Cpml, PairBlock>(p, s, at);
     if (band_end >= s.nz) break;
     cg::this_grid().sync();
   }
@@ -434,9 +446,10 @@ __device__ __noinline__ void inject_sources_call(const CoopKernelParams<Real>& p
 // Cpml: with the CPML corrections (a separate instantiation, so that a PEC run keeps the plain
 // kernel's registers). CallSources: inject_sources is called, not inlined (the two forms: see
 // FormTrials).
-// Pairs: node pairs in the sweeps (float without CPML only).
-template <typename Real, bool Cpml, bool CallSources, bool Pairs = false>
-__global__ void __launch_bounds__(kBlockSize<Real, Cpml, Pairs>, kMinBlocksPerSm<Real, Cpml, Pairs>)
+// PairBlock: node pairs in the sweeps in blocks of that many threads (float without CPML only; 0:
+// one node a thread).
+template <typename Real, bool Cpml, bool CallSources, int PairBlock = 0>
+__global__ void __launch_bounds__(kBlockSize<Real, Cpml, PairBlock>, kMinBlocksPerSm<Real, Cpml, PairBlock>)
     coop_kernel(const __grid_constant__ CoopKernelParams<Real> p) {
   cg::grid_group grid = cg::this_grid();
   const unsigned rank = blockIdx.x * blockDim.x + threadIdx.x;
@@ -451,14 +464,14 @@ __global__ void __launch_bounds__(kBlockSize<Real, Cpml, Pairs>, kMinBlocksPerSm
   for (Index n = p.first; n <= last; ++n) {
     const auto next = static_cast<unsigned long long>(n + 1);
     // ---- H sweep, the top plane (sent up) first; then the lower neighbour's H^{n+1/2} ----
-    sweep<Real, true, Cpml, Pairs>(p, p.h_sweep, p.push_h, &p.signals->border_tiles_done[0], n);
+    sweep<Real, true, Cpml, PairBlock>(p, p.h_sweep, p.push_h, &p.signals->border_tiles_done[0], n);
     if (p.wait_h && leader) wait_for(p, &p.signals->h_ready, next, kLowerStalled, kLowerFailed, n);
     grid.sync();
     if (stopped(p)) return;
     // ---- E phase: H probes (no H changes in it), the E sweep with the bottom plane (sent down)
     // first, sources ----
     sample_probes(p, n, rank, false);
-    sweep<Real, false, Cpml, Pairs>(p, p.e_sweep, p.push_e, &p.signals->border_tiles_done[1], n);
+    sweep<Real, false, Cpml, PairBlock>(p, p.e_sweep, p.push_e, &p.signals->border_tiles_done[1], n);
     // The form that calls inject_sources adds the sweep sources where there are some; the other
     // one never: sources in rounds only (see kernel forms).
     const bool swept = CallSources && p.sweep_sources > 0;
@@ -483,11 +496,15 @@ __global__ void __launch_bounds__(kBlockSize<Real, Cpml, Pairs>, kMinBlocksPerSm
 // coop_kernel for Real, with or without CPML or node pairs (float without CPML), in the form that
 // calls inject_sources or inlines it.
 template <typename Real>
-const void* coop_kernel_for(bool cpml, bool pairs, bool calls) {
-  if constexpr (std::is_same_v<Real, float>)
-    if (pairs && !cpml)
-      return calls ? reinterpret_cast<const void*>(&coop_kernel<float, false, true, true>)
-                   : reinterpret_cast<const void*>(&coop_kernel<float, false, false, true>);
+const void* coop_kernel_for(bool cpml, int pair_block, bool calls) {
+  if constexpr (std::is_same_v<Real, float>) {
+    if (pair_block == 512 && !cpml)
+      return calls ? reinterpret_cast<const void*>(&coop_kernel<float, false, true, 512>)
+                   : reinterpret_cast<const void*>(&coop_kernel<float, false, false, 512>);
+    if (pair_block == 1024 && !cpml)
+      return calls ? reinterpret_cast<const void*>(&coop_kernel<float, false, true, 1024>)
+                   : reinterpret_cast<const void*>(&coop_kernel<float, false, false, 1024>);
+  }
   if (cpml) return calls ? reinterpret_cast<const void*>(&coop_kernel<Real, true, true>)
                          : reinterpret_cast<const void*>(&coop_kernel<Real, true, false>);
   return calls ? reinterpret_cast<const void*>(&coop_kernel<Real, false, true>)
@@ -497,13 +514,13 @@ const void* coop_kernel_for(bool cpml, bool pairs, bool calls) {
 // Occupancy of the kernel for Real (with or without CPML, node pairs) on `device`, the lower of its
 // two forms (CallSources or not), so that a grid sized by it fits either (0: it cannot run).
 template <typename Real>
-int blocks_per_sm(int device, bool cpml = false, bool pairs = false) {
+int blocks_per_sm(int device, bool cpml = false, int pair_block = 0) {
   YEEX_CUDA(cudaSetDevice(device));
   int least = std::numeric_limits<int>::max();
   for (bool calls : {false, true}) {
     int blocks = 0;
-    YEEX_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, coop_kernel_for<Real>(cpml, pairs, calls),
-                                                            block_size<Real>(cpml, pairs), 0));
+    YEEX_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, coop_kernel_for<Real>(cpml, pair_block, calls),
+                                                            block_size<Real>(cpml, pair_block), 0));
     least = std::min(least, blocks);
   }
   return least;
@@ -522,8 +539,8 @@ int blocks_per_sm(int device, bool cpml = false, bool pairs = false) {
 constexpr Index kTilesPerBlock = 4;
 
 template <typename Real>
-int grid_blocks_per_sm(int device, bool cpml, bool pairs, Index tiles, int multiprocessors) {
-  const int resident = blocks_per_sm<Real>(device, cpml, pairs);
+int grid_blocks_per_sm(int device, bool cpml, int pair_block, Index tiles, int multiprocessors) {
+  const int resident = blocks_per_sm<Real>(device, cpml, pair_block);
   const char* wanted = std::getenv("YEEX_COOP_BLOCKS_PER_SM");
   const int asked = wanted ? std::atoi(wanted) : 0;
   if (asked > 0) return std::min(asked, resident);
@@ -535,11 +552,11 @@ int grid_blocks_per_sm(int device, bool cpml, bool pairs, Index tiles, int multi
 // grid_blocks_per_sm's choice, but no more than the sharing subdomains' share of the co-resident
 // blocks, so that all their grids are resident together.
 template <typename Real>
-unsigned grid_blocks(int device, bool cpml, bool pairs, Index tiles, int sharing) {
+unsigned grid_blocks(int device, bool cpml, int pair_block, Index tiles, int sharing) {
   int multiprocessors = 0;
   YEEX_CUDA(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-  const int wanted = grid_blocks_per_sm<Real>(device, cpml, pairs, tiles, multiprocessors) * multiprocessors;
-  const int share = blocks_per_sm<Real>(device, cpml, pairs) * multiprocessors / sharing;
+  const int wanted = grid_blocks_per_sm<Real>(device, cpml, pair_block, tiles, multiprocessors) * multiprocessors;
+  const int share = blocks_per_sm<Real>(device, cpml, pair_block) * multiprocessors / sharing;
   return static_cast<unsigned>(std::max(1, std::min(wanted, share)));
 }
 
@@ -606,8 +623,11 @@ class CoopExchange final : public HaloExchange<Real> {
     if (with > 0)
       text += "; the called form sweeps the sources of " + std::to_string(swept) + " of " + std::to_string(with) +
               (with > 1 ? " slabs" : " slab") + " with sources";
-    const auto paired = count([](const Subdomain& me) { return me.pairs; });
-    text += paired == 0 ? "; one node a thread" : "; node pairs on " + std::to_string(paired) + " of " + std::to_string(sub_.size()) + (sub_.size() > 1 ? " slabs" : " slab");
+    const auto paired = count([](const Subdomain& me) { return me.pair_block > 0; });
+    text += paired == 0 ? "; one node a thread"
+                        : "; node pairs on " + std::to_string(paired) + " of " + std::to_string(sub_.size()) +
+                              (sub_.size() > 1 ? " slabs" : " slab") + " (blocks of " +
+                              std::to_string(sub_.front().pair_block) + " threads)";
     return text;
   }
 
@@ -654,7 +674,7 @@ class CoopExchange final : public HaloExchange<Real> {
       const auto stream = static_cast<cudaStream_t>(me.stream);
       // me.grid fits either form of the kernel (blocks_per_sm).
       YEEX_CUDA(cudaLaunchCooperativeKernel(me.kernels[calls_sources], dim3(me.grid),
-                                            dim3(block_size<Real>(params.cpml.faces > 0, me.pairs)), args, 0, stream));
+                                            dim3(block_size<Real>(params.cpml.faces > 0, me.pair_block)), args, 0, stream));
       YEEX_CUDA(cudaMemcpyAsync(me.status, me.signals, sizeof(CoopSignals), cudaMemcpyDeviceToHost, stream));
       YEEX_CUDA(cudaStreamSynchronize(stream));
     } catch (...) {
@@ -690,7 +710,7 @@ class CoopExchange final : public HaloExchange<Real> {
     CoopKernelParams<Real> params{};
     int device = -1;
     unsigned grid = 0;
-    bool pairs = false;              // node pairs in the sweeps (use_pairs)
+    int pair_block = 0;              // node pairs in the sweeps in blocks of this many threads, or 0 (pair_block_for)
     const void* kernels[2] = {};     // coop_kernel's instantiations: [0] inlines inject_sources, [1] calls it
     FormTrials trials{2, std::nullopt};  // which of them runs (set_up)
     void* stream = nullptr;
@@ -701,16 +721,25 @@ class CoopExchange final : public HaloExchange<Real> {
     Index next_step = -1;            // the step the previous call stopped before
   };
 
-  // Node pairs for subdomain s: float without CPML, both sweeps' boxes even (pairs_fit), the pair
-  // kernel resident on its GPU; YEEX_COOP_PAIRS=0 turns them off.
-  bool use_pairs(int s, bool cpml) const {
-    if (!std::is_same_v<Real, float> || cpml) return false;
-    if (const char* knob = std::getenv("YEEX_COOP_PAIRS"); knob && std::atoi(knob) == 0) return false;
+  // Node pairs for subdomain s (float without CPML, both sweeps' boxes even: pairs_fit, the kernel
+  // resident on its GPU) in blocks of 1024 threads where it holds at most kWidePairNodesPerSm nodes
+  // a multiprocessor, else of 512; 0: one node a thread. YEEX_COOP_PAIRS=0 turns pairs off,
+  // YEEX_COOP_PAIR_BLOCK=512|1024 fixes the shape.
+  int pair_block_for(int s, bool cpml) const {
+    if (!std::is_same_v<Real, float> || cpml) return 0;
+    if (const char* knob = std::getenv("YEEX_COOP_PAIRS"); knob && std::atoi(knob) == 0) return 0;
     const auto& ctx = this->context_;
     const SweepRanges ranges = update_ranges(*ctx.decomposition, s, 1, 0);
     const FieldLayout& L = ctx.engines[s]->layout();
-    return pairs_fit(L, ctx.decomposition->to_local(s, ranges.h)) && pairs_fit(L, ctx.decomposition->to_local(s, ranges.e)) &&
-           blocks_per_sm<Real>(ctx.engines[s]->device(), false, true) > 0;
+    if (!pairs_fit(L, ctx.decomposition->to_local(s, ranges.h)) || !pairs_fit(L, ctx.decomposition->to_local(s, ranges.e)))
+      return 0;
+    const int device = ctx.engines[s]->device();
+    int multiprocessors = 0;
+    YEEX_CUDA(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+    int block = ranges.h.count() <= kWidePairNodesPerSm * multiprocessors ? 1024 : 512;
+    if (const char* knob = std::getenv("YEEX_COOP_PAIR_BLOCK"); knob && (std::atoi(knob) == 512 || std::atoi(knob) == 1024))
+      block = std::atoi(knob);
+    return blocks_per_sm<Real>(device, false, block) > 0 ? block : 0;
   }
 
   void set_up(const std::vector<int>& devices) {
@@ -727,12 +756,12 @@ class CoopExchange final : public HaloExchange<Real> {
       const NodeRange owned = d.to_local(s, update_ranges(d, s, 1, 0).h);
       largest = std::max(largest, owned.count());
       const bool cpml = ctx.engines[s]->cpml().faces > 0;
-      me.pairs = use_pairs(s, cpml);
-      const int pair = me.pairs ? 2 : 1;
+      me.pair_block = pair_block_for(s, cpml);
+      const int pair = me.pair_block ? 2 : 1;
       const Index tiles =
-          make_sweep_plan(ctx.engines[s]->layout(), owned, 1, false, block_size<Real>(cpml, me.pairs), pair).tiles;
+          make_sweep_plan(ctx.engines[s]->layout(), owned, 1, false, block_size<Real>(cpml, me.pair_block), pair).tiles;
       const auto sharing = static_cast<int>(std::count(devices.begin(), devices.end(), me.device));
-      me.grid = grid_blocks<Real>(me.device, cpml, me.pairs, tiles, sharing);
+      me.grid = grid_blocks<Real>(me.device, cpml, me.pair_block, tiles, sharing);
       YEEX_CUDA(cudaMalloc(&me.signals, sizeof(CoopSignals)));
       YEEX_CUDA(cudaMemset(me.signals, 0, sizeof(CoopSignals)));
       me.status = static_cast<CoopSignals*>(allocate_pinned(sizeof(CoopSignals)));
@@ -753,12 +782,12 @@ class CoopExchange final : public HaloExchange<Real> {
       p.classes = v.classes;
       p.pitch_y = v.layout.pitch_y;
       p.pitch_z = v.layout.pitch_z;
-      const bool pairs = sub_[s].pairs;
-      const int threads = block_size<Real>(v.cpml.faces > 0, pairs);
-      p.h_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.h), sub_[s].grid, true, threads, pairs ? 2 : 1);
-      p.e_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.e), sub_[s].grid, false, threads, pairs ? 2 : 1);
+      const int pair_block = sub_[s].pair_block, pair = pair_block ? 2 : 1;
+      const int threads = block_size<Real>(v.cpml.faces > 0, pair_block);
+      p.h_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.h), sub_[s].grid, true, threads, pair);
+      p.e_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.e), sub_[s].grid, false, threads, pair);
       for (bool calls : {false, true})
-        sub_[s].kernels[calls] = coop_kernel_for<Real>(v.cpml.faces > 0, pairs, calls);
+        sub_[s].kernels[calls] = coop_kernel_for<Real>(v.cpml.faces > 0, pair_block, calls);
       sub_[s].trials = trials;
       p.sources = v.sources;
       p.source_count = v.source_count;

@@ -363,12 +363,13 @@ TEST(MultiGpu, CoopReportsItsKernelForm) {
   EXPECT_THAT(timed.exchange_choices,
               ::testing::MatchesRegex("kernel form sources (inlined|called) \\(timed: [0-9.]+ us/step inlined, "
                                       "[0-9.]+ called\\); the called form sweeps the sources of 2 of 2 slabs "
-                                      "with sources; node pairs on 2 of 2 slabs"));
+                                      "with sources; node pairs on 2 of 2 slabs \\(blocks of 1024 threads\\)"));
   const testing::ScopedEnvironmentVariable fixed("YEEX_COOP_CALL_SOURCES", "1");
   const std::string called =
       "kernel form sources called (fixed by YEEX_COOP_CALL_SOURCES); the called form sweeps the sources of ";
-  EXPECT_EQ(run_on(1, "coop", 1).exchange_choices, called + "0 of 1 slab with sources; node pairs on 1 of 1 slab");
-  EXPECT_EQ(run_on(4, "coop", 1).exchange_choices, called + "2 of 4 slabs with sources; node pairs on 4 of 4 slabs");
+  const std::string wide = " (blocks of 1024 threads)";  // small slabs: the wide blocks
+  EXPECT_EQ(run_on(1, "coop", 1).exchange_choices, called + "0 of 1 slab with sources; node pairs on 1 of 1 slab" + wide);
+  EXPECT_EQ(run_on(4, "coop", 1).exchange_choices, called + "2 of 4 slabs with sources; node pairs on 4 of 4 slabs" + wide);
   Deck odd = contract_deck();
   odd.grid.nx = 41;  // an odd width: one node a thread
   EXPECT_EQ(run_on(2, "coop", 1, odd).exchange_choices, called + "2 of 2 slabs with sources; one node a thread");
@@ -376,24 +377,28 @@ TEST(MultiGpu, CoopReportsItsKernelForm) {
 }
 
 // coop's node pairs (float without CPML, an even width: two nodes of a row a thread, tiles 64 wide)
-// keep the bits of one node a thread (YEEX_COOP_PAIRS=0) and of the engine on one GPU: the
-// contract deck (40 wide: one tile cut off) and a box 130 wide (two whole tiles and a pair), on 1-4
-// slabs, both kernel forms (the trials).
+// in blocks of 512 and of 1024 threads keep the bits of one node a thread (YEEX_COOP_PAIRS=0) and
+// of the engine on one GPU: the contract deck (40 wide: one tile cut off) and a box 130 wide (two
+// whole tiles and a pair), on 1-4 slabs, both kernel forms (the trials).
 TEST(MultiGpu, CoopNodePairsKeepTheBits) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
   Deck wide = contract_deck();
   wide.cell_size[0] = wide.cell_size[0] * double(wide.grid.nx) / 130.0;  // the same box
   wide.grid.nx = 130;
   const RunResult wide_reference = run_on(1, "host-staged", 1, wide);
-  for (const char* pairs : {"1", "0"})
+  for (const char* shape : {"512", "1024", "0"})
     for (int slabs = 1; slabs <= 4; ++slabs) {
-      SCOPED_TRACE(std::string("YEEX_COOP_PAIRS=") + pairs + ", " + std::to_string(slabs) + " slabs");
+      const std::string pairs = std::string(shape) == "0" ? "0" : "1";
+      SCOPED_TRACE(std::string("YEEX_COOP_PAIR_BLOCK=") + shape + ", YEEX_COOP_PAIRS=" + pairs + ", " +
+                   std::to_string(slabs) + " slabs");
       const testing::ScopedEnvironmentVariable set("YEEX_COOP_PAIRS", pairs);
+      const testing::ScopedEnvironmentVariable block("YEEX_COOP_PAIR_BLOCK", shape);
       const testing::ScopedEnvironmentVariable trials("YEEX_COOP_TRIAL_STEPS", "7");
       expect_matches_one_gpu({"coop", slabs, 1}, contract_deck(), reference);
       const RunResult r = run_on(slabs, "coop", 1, wide);
       testing::expect_same_bits(r, wide_reference);
-      EXPECT_THAT(r.exchange_choices, ::testing::HasSubstr(std::string(pairs) == "0" ? "one node a thread" : "node pairs on"));
+      EXPECT_THAT(r.exchange_choices, ::testing::HasSubstr(pairs == "0" ? std::string("one node a thread")
+                                                                        : "(blocks of " + std::string(shape) + " threads)"));
     }
 }
 
