@@ -520,23 +520,23 @@ tall_deck() {
 # backend's own one-GPU run in the same invocation: weak 512^3 a GPU on 1, 2, 4; strong 512^3,
 # 256^3 and 128^3 (the small ones 400 steps x 9) on 1, 2, 4; b2r R = 3, 4 at 128^3; with
 # TABLE_LARGE=1 strong 640^3 and 256 x 256 x 4096 (tall_deck) on 1 and 4; peer access off (weak
-# and strong 512^3); the GPU pairs 0,1 and 0,3 at 256^3. Each as NAME.txt and NAME.json; pack.
+# and strong 512^3); the GPU pairs 0,1 and 0,3 at 256^3. Each as NAME.txt, NAME.json and NAME.md; pack.
 issue3_table() {
   local R pair long=("$b/yeex" bench --engine cuda --steps 400 --warmup 50 --repeats 9 --scaling strong)
-  run weak_512 150 "${bench[@]}" --scaling weak --size 512 --counts 1,2,4 --exchanges $all --halo-depth 2 --json "$out/weak_512.json"; pack
-  run strong_512 100 "${bench[@]}" --scaling strong --size 512 --counts 1,2,4 --exchanges $all --halo-depth 2 --json "$out/strong_512.json"; pack
-  run strong_256 100 "${long[@]}" --size 256 --counts 1,2,4 --exchanges $all --halo-depth 2 --json "$out/strong_256.json"; pack
-  run strong_128 100 "${long[@]}" --size 128 --counts 1,2,4 --exchanges $all --halo-depth 2 --json "$out/strong_128.json"; pack
-  for R in 3 4; do run "strong_128_b2r_R$R" 60 "${long[@]}" --size 128 --counts 4 --exchanges b2r --halo-depth $R --json "$out/strong_128_b2r_R$R.json"; done
+  run weak_512 150 "${bench[@]}" --scaling weak --size 512 --counts 1,2,4 --exchanges $all --halo-depth 2 --json "$out/weak_512.json" --markdown "$out/weak_512.md"; pack
+  run strong_512 100 "${bench[@]}" --scaling strong --size 512 --counts 1,2,4 --exchanges $all --halo-depth 2 --json "$out/strong_512.json" --markdown "$out/strong_512.md"; pack
+  run strong_256 100 "${long[@]}" --size 256 --counts 1,2,4 --exchanges $all --halo-depth 2 --json "$out/strong_256.json" --markdown "$out/strong_256.md"; pack
+  run strong_128 100 "${long[@]}" --size 128 --counts 1,2,4 --exchanges $all --halo-depth 2 --json "$out/strong_128.json" --markdown "$out/strong_128.md"; pack
+  for R in 3 4; do run "strong_128_b2r_R$R" 60 "${long[@]}" --size 128 --counts 4 --exchanges b2r --halo-depth $R --json "$out/strong_128_b2r_R$R.json" --markdown "$out/strong_128_b2r_R$R.md"; done
   if [[ ${TABLE_LARGE:-0} == 1 ]]; then
-    run strong_640 150 "${bench[@]}" --scaling strong --size 640 --counts 1,4 --exchanges $all --halo-depth 2 --json "$out/strong_640.json"; pack
+    run strong_640 150 "${bench[@]}" --scaling strong --size 640 --counts 1,4 --exchanges $all --halo-depth 2 --json "$out/strong_640.json" --markdown "$out/strong_640.md"; pack
     tall_deck
-    run strong_tall 200 "${bench[@]}" --deck "$out/tall.toml" --scaling strong --counts 1,4 --exchanges $all --halo-depth 2 --json "$out/strong_tall.json"; pack
+    run strong_tall 200 "${bench[@]}" --deck "$out/tall.toml" --scaling strong --counts 1,4 --exchanges $all --halo-depth 2 --json "$out/strong_tall.json" --markdown "$out/strong_tall.md"; pack
   fi
-  run nopeer_weak_512 100 "${bench[@]}" --no-peer --scaling weak --size 512 --counts 1,2,4 --exchanges host-staged,p2p,b2r --halo-depth 2 --json "$out/nopeer_weak_512.json"
-  run nopeer_strong_512 100 "${bench[@]}" --no-peer --scaling strong --size 512 --counts 1,2,4 --exchanges host-staged,p2p,b2r --halo-depth 2 --json "$out/nopeer_strong_512.json"; pack
+  run nopeer_weak_512 100 "${bench[@]}" --no-peer --scaling weak --size 512 --counts 1,2,4 --exchanges host-staged,p2p,b2r --halo-depth 2 --json "$out/nopeer_weak_512.json" --markdown "$out/nopeer_weak_512.md"
+  run nopeer_strong_512 100 "${bench[@]}" --no-peer --scaling strong --size 512 --counts 1,2,4 --exchanges host-staged,p2p,b2r --halo-depth 2 --json "$out/nopeer_strong_512.json" --markdown "$out/nopeer_strong_512.md"; pack
   for pair in 0,1 0,3; do
-    run "gpus_${pair/,/_}_strong_256" 60 "${long[@]}" --devices "$pair" --size 256 --counts 1,2 --exchanges $all --halo-depth 2 --json "$out/gpus_${pair/,/_}_strong_256.json"
+    run "gpus_${pair/,/_}_strong_256" 60 "${long[@]}" --devices "$pair" --size 256 --counts 1,2 --exchanges $all --halo-depth 2 --json "$out/gpus_${pair/,/_}_strong_256.json" --markdown "$out/gpus_${pair/,/_}_strong_256.md"
   done
   echo "done ($((SECONDS - t0)) s)" >> "$out/summary.txt"; pack
 }
