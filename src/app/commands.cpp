@@ -409,9 +409,9 @@ RunConfig resolve_any_split(SplitOptions o, const ProcessGroup* world) {
   return config;
 }
 
-// Bytes one device's engine needs of a model of `total` bytes split into `slabs`: a GPU holds
-// its own slabs (the most any GPU holds); host slabs share the node's memory (MPI mode: the
-// node's ranks' slabs).
+// Bytes one device (or the host) needs for a split into `slabs` whose largest slab's engine needs
+// `per_slab` (estimate_engine_bytes): a GPU holds its own slabs (the most any GPU holds); host
+// slabs share the node's memory (MPI mode: the node's ranks' slabs).
 std::size_t bytes_per_process(std::size_t per_slab, const RunConfig& config, int slabs) {
   if (config.engine == "cuda") return per_slab * static_cast<std::size_t>(std::max(1, most_slabs_per_gpu(config.devices)));
   if (config.processes) return per_slab * config.processes->placement().local_size;
@@ -615,16 +615,15 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
     b.verify = o.verify;
     b.repeats = o.repeats;
     for (const auto& [n, grid] : bench_grids(b)) {
-      // The model's own checks (sources in PEC, material combinations), before the table starts.
-      if (b.deck) build_model(stretch_deck(*b.deck, grid, 1));
-      // Each row's largest slab (the strong 1-device row holds the whole grid), at b2r's depth: on
-      // a GPU of its own, or on the CPU all of the row's slabs at once.
+      // Each row's grid: the model's own checks (sources in PEC, material combinations) before the
+      // table starts, and its largest slab (the strong 1-device row holds the whole grid) at b2r's
+      // depth, one slab a GPU (or rank), or on the CPU all of the row's slabs at once.
       std::size_t need = 0;
       for (int count : b.counts) {
         const GridShape g = b.weak ? weak_grid(grid, count) : grid;
         const Deck deck = b.deck ? stretch_deck(*b.deck, g, 1) : bench_deck(g, 1, b.cpml_cells);
-        const std::size_t slab = estimate_engine_bytes(deck, b.precision_bits, count, b.halo_depth);
-        need = std::max(need, b.engine == "cuda" || world ? slab : slab * static_cast<std::size_t>(count));
+        if (b.deck) build_model(deck);
+        need = std::max(need, bytes_per_process(estimate_engine_bytes(deck, b.precision_bits, count, b.halo_depth), pool, count));
       }
       const std::size_t have = available_memory(b.engine, b.devices.empty() ? 0 : b.devices.front());
       if (need > have) throw UsageError(grid_label(n, grid) + ": needs about " + gib(need) + ", " + gib(have) + " available");
