@@ -303,16 +303,16 @@ __device__ __forceinline__ Index update_tile_node(const CoopKernelParams<Real>& 
     const FieldPointers<Real>& f = p.fields;
     update_node_pair<UpdateH>(f.ex, f.ey, f.ez, f.hx, f.hy, f.hz, p.material_class, c, static_cast<int>(p.pitch_y),
                               p.pitch_z, [&p](unsigned cls) { return p.classes[cls]; }, true);
-    return c;
+  } else {
+    const CellCoefficients<Real> m = p.classes[p.material_class[c]];  // all loads before the cell's stores
+    const Index gi = s.i0 + i, gj = s.j0 + j, gk = s.k0 + Index(plane);
+    if (Cpml && !in_cpml_interior(p.cpml, gi, gj, gk))
+      update_cell_with_cpml<Real, UpdateH, 7, true>(p.cpml, p.fields, c, gi, gj, gk, p.pitch_y, p.pitch_z, m);
+    else if constexpr (UpdateH)
+      update_h_cell(p.fields, c, p.pitch_y, p.pitch_z, m);
+    else
+      update_e_cell(p.fields, c, p.pitch_y, p.pitch_z, m);
   }
-  const CellCoefficients<Real> m = p.classes[p.material_class[c]];  // all loads before the cell's stores
-  const Index gi = s.i0 + i, gj = s.j0 + j, gk = s.k0 + Index(plane);
-  if (Cpml && !in_cpml_interior(p.cpml, gi, gj, gk))
-    update_cell_with_cpml<Real, UpdateH, 7, true>(p.cpml, p.fields, c, gi, gj, gk, p.pitch_y, p.pitch_z, m);
-  else if constexpr (UpdateH)
-    update_h_cell(p.fields, c, p.pitch_y, p.pitch_z, m);
-  else
-    update_e_cell(p.fields, c, p.pitch_y, p.pitch_z, m);
   return c;
 }
 
