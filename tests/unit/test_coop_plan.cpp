@@ -50,23 +50,23 @@ TEST(CoopPlan, EveryBlockWalksItsTilesInSweepOrder) {
       for (unsigned blocks : {1u, 3u, 7u, 64u, 132u, 1000u})
         for (bool downward : {false, true})
           for (int pair : {1, 2}) {
-          const SweepPlan s = make_sweep_plan(layout_of(box), box.range, blocks, downward, block_size, pair);
-          SCOPED_TRACE(::testing::Message() << "box " << box.nx << " x " << box.ny << " x " << box.nz << ", blocks of "
-                                            << block_size << ", " << blocks << " blocks, downward " << downward
-                                            << ", " << pair << " node(s) a thread");
-          ASSERT_EQ(s.tiles_x, (box.range.i1 - box.range.i0 + kTileX * pair - 1) / (kTileX * pair));
-          ASSERT_EQ(s.tiles, s.tiles_x * s.tiles_y * s.nz);
-          std::vector<int> seen(s.tiles, 0);
-          for (unsigned b = 0; b < blocks; ++b) {
-            const std::vector<unsigned> keys = walk(s, b);
-            for (std::size_t n = 0; n < keys.size(); ++n) {
-              ASSERT_EQ(keys[n], b + n * blocks);
-              ++seen[keys[n]];
+            const SweepPlan s = make_sweep_plan(layout_of(box), box.range, blocks, downward, block_size, pair);
+            SCOPED_TRACE(::testing::Message() << "box " << box.nx << " x " << box.ny << " x " << box.nz << ", blocks of "
+                                              << block_size << ", " << blocks << " blocks, downward " << downward
+                                              << ", " << pair << " node(s) a thread");
+            ASSERT_EQ(s.tiles_x, (box.range.i1 - box.range.i0 + kTileX * pair - 1) / (kTileX * pair));
+            ASSERT_EQ(s.tiles, s.tiles_x * s.tiles_y * s.nz);
+            std::vector<int> seen(s.tiles, 0);
+            for (unsigned b = 0; b < blocks; ++b) {
+              const std::vector<unsigned> keys = walk(s, b);
+              for (std::size_t n = 0; n < keys.size(); ++n) {
+                ASSERT_EQ(keys[n], b + n * blocks);
+                ++seen[keys[n]];
+              }
+              if (b < s.tiles) EXPECT_GE(keys.back() + blocks, s.tiles);  // it stops after its last tile
             }
-            if (b < s.tiles) EXPECT_GE(keys.back() + blocks, s.tiles);  // it stops after its last tile
+            for (unsigned key = 0; key < s.tiles; ++key) EXPECT_EQ(seen[key], 1) << "tile " << key;
           }
-          for (unsigned key = 0; key < s.tiles; ++key) EXPECT_EQ(seen[key], 1) << "tile " << key;
-        }
 }
 
 // Node pairs where a box starts on an even node and holds an even count in x, in rows of float
@@ -108,24 +108,24 @@ TEST(CoopPlan, SweepSourcesNameTheThreadThatUpdatesTheirNode) {
     for (int block_size : {1024, 512, 256})
       for (bool downward : {false, true})
         for (int pair : {1, 2}) {
-        const FieldLayout L = layout_of(box);
-        const SweepPlan s = make_sweep_plan(L, box.range, 132, downward, block_size, pair);
-        SCOPED_TRACE(::testing::Message() << "blocks of " << block_size << ", " << pair << " node(s) a thread");
-        const NodeRange& r = box.range;
-        const std::vector<PointSource> sources = {
-            source_at(L, r.i0, r.j0, r.k0), source_at(L, r.i1 - 1, r.j1 - 1, r.k1 - 1, Component::Ex),
-            source_at(L, (r.i0 + r.i1) / 2, r.j1 - 1, r.k0, Component::Ey), source_at(L, r.i0, r.j0, r.k0)};
-        const std::vector<SweepSourcePlace> places = sweep_source_places(L, s, block_size / kTileX, sources);
-        ASSERT_EQ(places.size(), sources.size());
-        for (std::size_t q = 0; q < sources.size(); ++q) {
-          ASSERT_LT(places[q].key, s.tiles);
-          ASSERT_LT(places[q].thread, static_cast<unsigned>(block_size));
-          const Index first = node_of(s, L, block_size, places[q].key, places[q].thread);  // of the thread's pair
-          EXPECT_TRUE(sources[q].offset >= first && sources[q].offset < first + s.pair) << "source " << q;
+          const FieldLayout L = layout_of(box);
+          const SweepPlan s = make_sweep_plan(L, box.range, 132, downward, block_size, pair);
+          SCOPED_TRACE(::testing::Message() << "blocks of " << block_size << ", " << pair << " node(s) a thread");
+          const NodeRange& r = box.range;
+          const std::vector<PointSource> sources = {
+              source_at(L, r.i0, r.j0, r.k0), source_at(L, r.i1 - 1, r.j1 - 1, r.k1 - 1, Component::Ex),
+              source_at(L, (r.i0 + r.i1) / 2, r.j1 - 1, r.k0, Component::Ey), source_at(L, r.i0, r.j0, r.k0)};
+          const std::vector<SweepSourcePlace> places = sweep_source_places(L, s, block_size / kTileX, sources);
+          ASSERT_EQ(places.size(), sources.size());
+          for (std::size_t q = 0; q < sources.size(); ++q) {
+            ASSERT_LT(places[q].key, s.tiles);
+            ASSERT_LT(places[q].thread, static_cast<unsigned>(block_size));
+            const Index first = node_of(s, L, block_size, places[q].key, places[q].thread);  // of the thread's pair
+            EXPECT_TRUE(sources[q].offset >= first && sources[q].offset < first + s.pair) << "source " << q;
+          }
+          EXPECT_EQ(places[0].key, places[3].key);
+          EXPECT_EQ(places[0].thread, places[3].thread);
         }
-        EXPECT_EQ(places[0].key, places[3].key);
-        EXPECT_EQ(places[0].thread, places[3].thread);
-      }
 }
 
 // Where the E sweep cannot add the sources itself, the list is empty and they go in rounds: more
