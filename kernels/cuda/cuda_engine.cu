@@ -704,7 +704,7 @@ class CudaEngine final : public Engine<Real> {
   }
 
   CudaEngineView<Real> view() {
-    return {pointers(),     material_class_.get(), classes_.get(), layout_,   sources_.get(),
+    return {pointers(),     material_class_.get(), classes_.get(), static_cast<int>(classes_.size()), layout_, sources_.get(),
             source_count_,  source_rounds_,        samples_.get(), probes_.get(), probe_count_,
             probe_buffer_.get(), device_,          stream_,        cpml_};
   }

@@ -21,6 +21,7 @@ struct CudaEngineView {
   FieldPointers<Real> fields;
   const std::uint8_t* material_class;
   const CellCoefficients<Real>* classes;
+  int class_count;
   FieldLayout layout;
   const PointSource* sources;
   int source_count;

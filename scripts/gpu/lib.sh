@@ -521,13 +521,23 @@ tall_deck() {
 # 256^3 and 128^3 (the small ones 400 steps x 9) on 1, 2, 4; b2r R = 3, 4 at 128^3; with
 # TABLE_LARGE=1 strong 640^3 and 256 x 256 x 4096 (tall_deck) on 1 and 4; peer access off (weak
 # and strong 512^3); the GPU pairs 0,1 and 0,3 at 256^3. Each as NAME.txt, NAME.json and NAME.md; pack.
+# In two parts for two calls of the device: issue3_core (up to b2r's R = 3, 4), issue3_rest.
 issue3_table() {
-  local R pair long=("$b/yeex" bench --engine cuda --steps 400 --warmup 50 --repeats 9 --scaling strong)
+  issue3_core
+  issue3_rest
+}
+long=("$b/yeex" bench --engine cuda --steps 400 --warmup 50 --repeats 9 --scaling strong)
+issue3_core() {
+  local R
   run weak_512 150 "${bench[@]}" --scaling weak --size 512 --counts 1,2,4 --exchanges $all --halo-depth 2 --json "$out/weak_512.json" --markdown "$out/weak_512.md"; pack
   run strong_512 100 "${bench[@]}" --scaling strong --size 512 --counts 1,2,4 --exchanges $all --halo-depth 2 --json "$out/strong_512.json" --markdown "$out/strong_512.md"; pack
   run strong_256 100 "${long[@]}" --size 256 --counts 1,2,4 --exchanges $all --halo-depth 2 --json "$out/strong_256.json" --markdown "$out/strong_256.md"; pack
   run strong_128 100 "${long[@]}" --size 128 --counts 1,2,4 --exchanges $all --halo-depth 2 --json "$out/strong_128.json" --markdown "$out/strong_128.md"; pack
   for R in 3 4; do run "strong_128_b2r_R$R" 60 "${long[@]}" --size 128 --counts 4 --exchanges b2r --halo-depth $R --json "$out/strong_128_b2r_R$R.json" --markdown "$out/strong_128_b2r_R$R.md"; done
+  pack
+}
+issue3_rest() {
+  local pair
   if [[ ${TABLE_LARGE:-0} == 1 ]]; then
     run strong_640 150 "${bench[@]}" --scaling strong --size 640 --counts 1,4 --exchanges $all --halo-depth 2 --json "$out/strong_640.json" --markdown "$out/strong_640.md"; pack
     tall_deck
@@ -595,4 +605,49 @@ print_costs() {
   for every in 1 0; do
     python3 -c "import json,sys; t=json.load(open(sys.argv[1]))['timings_s']; print(sys.argv[1].split('/')[-1], {k: v for k, v in t.items() if k != 'definitions'})" "$out/cost_$every.json"
   done
+}
+# --- twenty-sixth session ---
+# coop_weak4: the arguments (after the binary) of coop's weak 512^3 a GPU on 1 and 4 GPUs, 60 steps
+# x 5 after 10.
+coop_weak4=(bench --engine cuda --warmup 10 --steps 60 --repeats 5 --exchanges coop --scaling weak --size 512 --counts 1,4)
+# `coop_tests`: the build's coop gpu tests (test_multi_gpu's *Coop*), as coop_tests.
+coop_tests() { run coop_tests 120 "$b/tests/gpu/test_multi_gpu" --gtest_color=no --gtest_brief=1 --gtest_filter='*Coop*'; }
+# `forms_one_512 REPS BIN...`: coop on one GPU at 512^3 (coop_one_512), each form's trial time
+# logged (YEEX_COOP_TUNE_LOG=1), with $b/BIN for each BIN in turn, REPS times, as one_BIN_REP; pack.
+forms_one_512() {
+  local reps=$1 rep bin
+  shift
+  for ((rep = 1; rep <= reps; ++rep)); do
+    for bin in "$@"; do run "one_${bin}_$rep" 60 env YEEX_COOP_TUNE_LOG=1 "$b/$bin" "${coop_one_512[@]}"; done
+  done
+  pack
+}
+# `one_512_cases BAND CASE...`: coop on one GPU at 512^3 (coop_one_512) under YEEX_COOP_BAND=BAND
+# ("" for coop's own bands), each CASE as CASE_BAND: cpml32 (10-cell CPML), cpml64 (CPML in
+# double), pec64 (double).
+one_512_cases() {
+  local band=$1 name
+  shift
+  for name in "$@"; do
+    local extra=()
+    case $name in
+      cpml32) extra=(--cpml 10) ;;
+      cpml64) extra=(--cpml 10 --precision f64) ;;
+      pec64) extra=(--precision f64) ;;
+    esac
+    run "${name}_$band" 60 env ${band:+YEEX_COOP_BAND=$band} "$b/yeex" "${coop_one_512[@]}" "${extra[@]}"
+  done
+}
+# `finish`: the end of a session script: "done" in the summary, pack; then the tests' verdicts,
+# each other run's bench rows and coop's trial times, and the summary.
+finish() {
+  local f
+  echo "done ($((SECONDS - t0)) s)" >> "$out/summary.txt"; pack
+  grep -hE "^\[  (PASSED|FAILED)" "$out"/*.txt
+  for f in "$out"/*.txt; do
+    case ${f##*/} in summary.txt | machine.txt | *tests*.txt | multi_gpu.txt) continue ;; esac
+    echo "== ${f##*/}"
+    grep -E "^(weak|strong) |subdomain 0" "$f" | cut -c1-140
+  done
+  cat "$out/summary.txt"
 }

@@ -12,12 +12,14 @@
 // by the subdomain that owns the planes).
 //
 // Border first: the H sweep runs its planes from the top down and the E sweep from the bottom up,
-// so a sweep's first tiles are those of the plane it sends. Each block that finishes such a
-// border tile fences its stores out to system scope and counts the tile (a device-scope
-// counter); the block that counts the plane's last tile publishes the step to
-// the neighbour at once, while the rest of the GPU sweeps its bulk. The neighbour's flag hop and
-// its polling hide behind that bulk, and a step needs two grid.sync()s, plus one per band of 64
-// planes in a long sweep (see sweep: they keep the blocks from drifting apart; band_planes). In
+// so a sweep's first tiles are those of the plane it sends. In a short sweep (no bands) each block
+// that finishes such a border tile fences its stores out to system scope and counts the tile (a
+// device-scope counter); the block that counts the plane's last tile publishes the step to the
+// neighbour at once, while the rest of the GPU sweeps its bulk. A long sweep has bands (one
+// grid.sync() per band of about 64 planes: they keep the blocks from drifting apart; see sweep and
+// band_planes): there the leader publishes after the first band's grid.sync(), and the border tiles
+// are neither fenced one by one nor counted (SweepPlan::publish_band). Either way the neighbour's
+// flag hop and its polling hide behind the bulk, and a step needs two grid.sync()s plus the bands'. In
 // one form of the kernel the E sweep adds a subdomain's sources itself where it has a few
 // (add_sweep_sources); else they go in rounds after it, a grid.sync() before each (one, plus one
 // for each further source on a node).
@@ -103,6 +105,12 @@ namespace cg = cooperative_groups;
 // step with 6 of 256).
 // All loads of a cell come before its stores (the field pointers are not __restrict__, see the
 // kernel), so it needs more registers than the engine's kernel.
+// The material classes' coefficients sit in shared memory (shared_classes), copied there by each
+// block at the kernel's start: a node's coefficients arrive one shared load after its class byte
+// instead of an L1 or L2 load. One H200, coop on one GPU, 512^3: 2.490 against 2.511 ms a step;
+// 128^3 50.3 against 48.9 Gcells/s (results/2026-11-27-session26, call 4). ptxas's schedule of the
+// sweep's loads moves with any change to the kernel, and with it the speed of each form by up to
+// 7 % (FormTrials picks the faster): measure both forms after each change (YEEX_COOP_TUNE_LOG=1).
 // The CPML instantiation holds a slab node's psi and profile values in registers too; it loads
 // each face's values only after the main update (update_cell_with_cpml's Lean), so that fewer
 // are live at once, and runs 5 blocks of 256 per SM in float (48 registers, 8 B of stack), 3 in
@@ -197,6 +205,7 @@ struct CoopKernelParams {
   FieldPointers<Real> fields;
   const std::uint8_t* material_class;
   const CellCoefficients<Real>* classes;
+  int class_count;             // coop_kernel copies the table into shared memory (shared_classes)
   Index pitch_y, pitch_z;
   SweepPlan h_sweep, e_sweep;  // the plan's update ranges, local
   const PointSource* sources;
@@ -283,6 +292,19 @@ __device__ void count_border_tile(const PlanePush<Real>& push, unsigned long lon
     release(push.ready, static_cast<unsigned long long>(n + 1));
 }
 
+// The material classes' coefficients in shared memory: coop_kernel copies p.classes there first,
+// so that a node's coefficients arrive one shared load after its class byte instead of one L1 or
+// L2 load (the streaming fields leave little of L1 to the table).
+extern __shared__ float4 coop_shared[];
+template <typename Real>
+__device__ __forceinline__ const CellCoefficients<Real>* shared_classes() {
+  return reinterpret_cast<const CellCoefficients<Real>*>(coop_shared);
+}
+template <typename Real>
+__host__ __device__ std::size_t shared_class_bytes(int class_count) {
+  return static_cast<std::size_t>(class_count) * sizeof(CellCoefficients<Real>);
+}
+
 // Updates this thread's node of the cursor's tile; returns its array offset, or -1 where the tile
 // sticks out of the box. With Cpml, the nodes in a CPML slab take update_cell_with_cpml, as in the
 // engine's split sweep (same bits).
@@ -302,9 +324,9 @@ __device__ __forceinline__ Index update_tile_node(const CoopKernelParams<Real>& 
   if constexpr (Pairs) {
     const FieldPointers<Real>& f = p.fields;
     update_node_pair<UpdateH>(f.ex, f.ey, f.ez, f.hx, f.hy, f.hz, p.material_class, c, static_cast<int>(p.pitch_y),
-                              p.pitch_z, [&p](unsigned cls) { return p.classes[cls]; }, true);
+                              p.pitch_z, [](unsigned cls) { return shared_classes<Real>()[cls]; }, true);
   } else {
-    const CellCoefficients<Real> m = p.classes[p.material_class[c]];  // all loads before the cell's stores
+    const CellCoefficients<Real> m = shared_classes<Real>()[p.material_class[c]];  // all loads before the cell's stores
     const Index gi = s.i0 + i, gj = s.j0 + j, gk = s.k0 + Index(plane);
     if (Cpml && !in_cpml_interior(p.cpml, gi, gj, gk))
       update_cell_with_cpml<Real, UpdateH, 7, true>(p.cpml, p.fields, c, gi, gj, gk, p.pitch_y, p.pitch_z, m);
@@ -387,21 +409,42 @@ __device__ __forceinline__ void add_sweep_sources(const CoopKernelParams<Real>& 
 // - the engine's coefficient table (PhaseCoefficients, 16-byte pieces) instead of CellCoefficients:
 //   16 loads a node instead of 22, no spills in the sweep loops; 51.4 against 51.7 in f32, 27.0
 //   against 26.8 in f64, CPML 36.4 / 19.6 against 36.6 / 20.7 (call 4).
+// Stores the Nodes nodes from offset c of the plane `push` sends into the receiver.
+template <int Nodes, typename Real>
+__device__ __forceinline__ void store_pushed(const PlanePush<Real>& push, Index c) {
+  for (int q = 0; q < push.components; ++q)
+    for (Index node = c; node < c + Nodes; ++node) push.to[q][node + push.shift] = push.from[q][node];
+}
+
+// Publication of the sent plane (s.publish_band): in a banded sweep the border tiles only store
+// their nodes into the receiver; the blocks that swept one fence at system scope before the first
+// band's grid.sync() and the leader releases the step after it (the receiver needs the plane only
+// at the end of its own sweep, a band later is early enough). Tile by tile, each border tile's
+// fence and barrier held its block while its stores crossed the link, and the grid waited for the
+// last of them at the band's end: weak 512^3 a GPU on 4 H200s, coop against its own one-GPU row,
+// 98.4-98.5 % (94.2 % of the engine's) against 97.5-98.1 % (92.8-93.6 %) tile by tile in the
+// same calls (results/2026-11-27-session26, calls 2-5).
 template <typename Real, bool UpdateH, bool Cpml, int PairBlock>
 __device__ void sweep(const CoopKernelParams<Real>& p, const SweepPlan& s, const PlanePush<Real>& push,
                       unsigned long long* tiles_done, Index n) {
   TileCursor at(s, blockIdx.x);
   if (blockIdx.x >= s.tiles) at.k = s.nz;
   if (s.border_tiles) {
+    if (s.publish_band) {
 #pragma unroll 1
-    for (; at.k == 0; at.advance(s)) {  // the same for the whole block
-      if (const Index c = update_tile_node<Real, UpdateH, Cpml, PairBlock>(p, s, at); c >= 0) {
-        for (int q = 0; q < push.components; ++q)
-          for (Index node = c; node < c + (PairBlock ? 2 : 1); ++node) push.to[q][node + push.shift] = push.from[q][node];
-        __threadfence_system();
+      for (; at.k == 0; at.advance(s))
+        if (const Index c = update_tile_node<Real, UpdateH, Cpml, PairBlock>(p, s, at); c >= 0)
+          store_pushed<PairBlock ? 2 : 1>(push, c);
+    } else {
+#pragma unroll 1
+      for (; at.k == 0; at.advance(s)) {  // the same for the whole block
+        if (const Index c = update_tile_node<Real, UpdateH, Cpml, PairBlock>(p, s, at); c >= 0) {
+          store_pushed<PairBlock ? 2 : 1>(push, c);
+          __threadfence_system();
+        }
+        __syncthreads();
+        if (threadIdx.x == 0) count_border_tile(push, tiles_done, s.border_tiles, n);
       }
-      __syncthreads();
-      if (threadIdx.x == 0) count_border_tile(push, tiles_done, s.border_tiles, n);
     }
   }
   for (unsigned band_end = s.band_planes ? s.band_planes : s.nz;; band_end += s.band_planes) {
@@ -409,7 +452,12 @@ __device__ void sweep(const CoopKernelParams<Real>& p, const SweepPlan& s, const
 #pragma unroll 1
     for (; at.k < end; at.advance(s)) update_tile_node<Real, UpdateH, Cpml, PairBlock>(p, s, at);
     if (band_end >= s.nz) break;
+    // Published after the first band: this block's stores of border tiles fenced out (the blocks
+    // that swept one: the first plane's tiles are the sweep's first), then the leader's release.
+    if (band_end == s.publish_band && blockIdx.x < s.border_tiles) __threadfence_system();
     cg::this_grid().sync();
+    if (band_end == s.publish_band && !push.late && blockIdx.x == 0 && threadIdx.x == 0)
+      release(push.ready, static_cast<unsigned long long>(n + 1));
   }
 }
 
@@ -455,6 +503,13 @@ __global__ void __launch_bounds__(kBlockSize<Real, Cpml, PairBlock>, kMinBlocksP
   const unsigned rank = blockIdx.x * blockDim.x + threadIdx.x;
   const bool leader = rank == 0;
   const Index last = p.first + p.count - 1;
+  {  // the coefficient table into shared memory (shared_classes)
+    const auto* from = reinterpret_cast<const unsigned*>(p.classes);
+    auto* to = reinterpret_cast<unsigned*>(coop_shared);
+    const unsigned words = shared_class_bytes<Real>(p.class_count) / sizeof(unsigned);
+    for (unsigned w = threadIdx.x; w < words; w += blockDim.x) to[w] = from[w];
+    __syncthreads();
+  }
   // The upper neighbour's E^first in my ghost plane before the first H sweep.
   if (p.wait_e) {
     if (leader) wait_for(p, &p.signals->e_ready, p.first, kUpperStalled, kUpperFailed, p.first);
@@ -514,13 +569,13 @@ const void* coop_kernel_for(bool cpml, int pair_block, bool calls) {
 // Occupancy of the kernel for Real (with or without CPML, node pairs) on `device`, the lower of its
 // two forms (CallSources or not), so that a grid sized by it fits either (0: it cannot run).
 template <typename Real>
-int blocks_per_sm(int device, bool cpml = false, int pair_block = 0) {
+int blocks_per_sm(int device, bool cpml = false, int pair_block = 0, std::size_t shared_bytes = 0) {
   YEEX_CUDA(cudaSetDevice(device));
   int least = std::numeric_limits<int>::max();
   for (bool calls : {false, true}) {
     int blocks = 0;
     YEEX_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, coop_kernel_for<Real>(cpml, pair_block, calls),
-                                                            block_size<Real>(cpml, pair_block), 0));
+                                                            block_size<Real>(cpml, pair_block), shared_bytes));
     least = std::min(least, blocks);
   }
   return least;
@@ -539,8 +594,8 @@ int blocks_per_sm(int device, bool cpml = false, int pair_block = 0) {
 constexpr Index kTilesPerBlock = 4;
 
 template <typename Real>
-int grid_blocks_per_sm(int device, bool cpml, int pair_block, Index tiles, int multiprocessors) {
-  const int resident = blocks_per_sm<Real>(device, cpml, pair_block);
+int grid_blocks_per_sm(int device, bool cpml, int pair_block, Index tiles, int multiprocessors, std::size_t shared_bytes) {
+  const int resident = blocks_per_sm<Real>(device, cpml, pair_block, shared_bytes);
   const char* wanted = std::getenv("YEEX_COOP_BLOCKS_PER_SM");
   const int asked = wanted ? std::atoi(wanted) : 0;
   if (asked > 0) return std::min(asked, resident);
@@ -552,11 +607,12 @@ int grid_blocks_per_sm(int device, bool cpml, int pair_block, Index tiles, int m
 // grid_blocks_per_sm's choice, but no more than the sharing subdomains' share of the co-resident
 // blocks, so that all their grids are resident together.
 template <typename Real>
-unsigned grid_blocks(int device, bool cpml, int pair_block, Index tiles, int sharing) {
+unsigned grid_blocks(int device, bool cpml, int pair_block, Index tiles, int sharing, std::size_t shared_bytes) {
   int multiprocessors = 0;
   YEEX_CUDA(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-  const int wanted = grid_blocks_per_sm<Real>(device, cpml, pair_block, tiles, multiprocessors) * multiprocessors;
-  const int share = blocks_per_sm<Real>(device, cpml, pair_block) * multiprocessors / sharing;
+  const int wanted =
+      grid_blocks_per_sm<Real>(device, cpml, pair_block, tiles, multiprocessors, shared_bytes) * multiprocessors;
+  const int share = blocks_per_sm<Real>(device, cpml, pair_block, shared_bytes) * multiprocessors / sharing;
   return static_cast<unsigned>(std::max(1, std::min(wanted, share)));
 }
 
@@ -674,7 +730,8 @@ class CoopExchange final : public HaloExchange<Real> {
       const auto stream = static_cast<cudaStream_t>(me.stream);
       // me.grid fits either form of the kernel (blocks_per_sm).
       YEEX_CUDA(cudaLaunchCooperativeKernel(me.kernels[calls_sources], dim3(me.grid),
-                                            dim3(block_size<Real>(params.cpml.faces > 0, me.pair_block)), args, 0, stream));
+                                            dim3(block_size<Real>(params.cpml.faces > 0, me.pair_block)), args,
+                                            me.shared_bytes, stream));
       YEEX_CUDA(cudaMemcpyAsync(me.status, me.signals, sizeof(CoopSignals), cudaMemcpyDeviceToHost, stream));
       YEEX_CUDA(cudaStreamSynchronize(stream));
     } catch (...) {
@@ -719,6 +776,7 @@ class CoopExchange final : public HaloExchange<Real> {
     int upper = kNoNeighbour, lower = kNoNeighbour;  // the subdomains that send to this one
     int e_receiver = kNoNeighbour, h_receiver = kNoNeighbour;  // the ones this one sends to
     Index next_step = -1;            // the step the previous call stopped before
+    std::size_t shared_bytes = 0;    // of each block: the coefficient table (shared_classes)
   };
 
   // Node pairs for subdomain s (float without CPML, both sweeps' boxes even: pairs_fit, the kernel
@@ -739,7 +797,7 @@ class CoopExchange final : public HaloExchange<Real> {
     int block = ranges.h.count() <= kWidePairNodesPerSm * multiprocessors ? 1024 : 512;
     if (const char* knob = std::getenv("YEEX_COOP_PAIR_BLOCK"); knob && (std::atoi(knob) == 512 || std::atoi(knob) == 1024))
       block = std::atoi(knob);
-    return blocks_per_sm<Real>(device, false, block) > 0 ? block : 0;
+    return blocks_per_sm<Real>(device, false, block, sub_[s].shared_bytes) > 0 ? block : 0;
   }
 
   void set_up(const std::vector<int>& devices) {
@@ -756,12 +814,13 @@ class CoopExchange final : public HaloExchange<Real> {
       const NodeRange owned = d.to_local(s, update_ranges(d, s, 1, 0).h);
       largest = std::max(largest, owned.count());
       const bool cpml = ctx.engines[s]->cpml().faces > 0;
+      me.shared_bytes = shared_class_bytes<Real>(cuda_engine_view(*ctx.engines[s]).class_count);
       me.pair_block = pair_block_for(s, cpml);
       const int pair = me.pair_block ? 2 : 1;
       const Index tiles =
           make_sweep_plan(ctx.engines[s]->layout(), owned, 1, false, block_size<Real>(cpml, me.pair_block), pair).tiles;
       const auto sharing = static_cast<int>(std::count(devices.begin(), devices.end(), me.device));
-      me.grid = grid_blocks<Real>(me.device, cpml, me.pair_block, tiles, sharing);
+      me.grid = grid_blocks<Real>(me.device, cpml, me.pair_block, tiles, sharing, me.shared_bytes);
       YEEX_CUDA(cudaMalloc(&me.signals, sizeof(CoopSignals)));
       YEEX_CUDA(cudaMemset(me.signals, 0, sizeof(CoopSignals)));
       me.status = static_cast<CoopSignals*>(allocate_pinned(sizeof(CoopSignals)));
@@ -780,12 +839,13 @@ class CoopExchange final : public HaloExchange<Real> {
       p.fields = v.fields;
       p.material_class = v.material_class;
       p.classes = v.classes;
+      p.class_count = v.class_count;
       p.pitch_y = v.layout.pitch_y;
       p.pitch_z = v.layout.pitch_z;
       const int pair_block = sub_[s].pair_block, pair = pair_block ? 2 : 1;
       const int threads = block_size<Real>(v.cpml.faces > 0, pair_block);
-      p.h_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.h), sub_[s].grid, true, threads, pair);
-      p.e_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.e), sub_[s].grid, false, threads, pair);
+      p.h_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.h), sub_[s].grid, true, threads, pair, sizeof(Real));
+      p.e_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.e), sub_[s].grid, false, threads, pair, sizeof(Real));
       for (bool calls : {false, true})
         sub_[s].kernels[calls] = coop_kernel_for<Real>(v.cpml.faces > 0, pair_block, calls);
       sub_[s].trials = trials;
@@ -830,6 +890,8 @@ class CoopExchange final : public HaloExchange<Real> {
           throw std::logic_error("coop: the " + std::string(phase_name(phase)) +
                                  " plane sent is not the first plane of its sweep");
         sweep.border_tiles = sweep.tiles_x * sweep.tiles_y;
+        // A banded sweep publishes its first plane after its first band (see sweep).
+        if (sweep.band_planes && sweep.band_planes < sweep.nz) sweep.publish_band = sweep.band_planes;
         const FieldLayout& from_layout = ctx.engines[t.from]->layout();
         const FieldLayout& to_layout = ctx.engines[t.to]->layout();
         if (from_layout.pitch_z != to_layout.pitch_z)

@@ -50,18 +50,26 @@ struct SweepPlan {
   bool downward = false;           // planes from the top down
   unsigned band_planes = 0;        // see sweep (0: no bands)
   unsigned border_tiles = 0;       // the first plane's tiles when a neighbour gets that plane, else 0
+  unsigned publish_band = 0;       // a sent plane's publication: after the band that ends here, else tile by tile (see sweep)
   Index i0 = 0, j0 = 0, k0 = 0;    // the box's first node (local)
   Index first_offset = 0;          // array offset of the box's first node
 };
 
-// Planes per band of a sweep (see sweep) over `planes` planes of `tiles_per_plane` tiles by
-// `blocks` blocks: about kBandPlanes, rounded to a multiple of the planes whose tiles the blocks
-// share evenly (blocks / gcd(blocks, tiles_per_plane)) when such a multiple lies within a quarter
-// of it. Then every block sweeps as many tiles as any other in each full band, and none waits at
-// the band's grid.sync() for the others' one extra tile. At 512^3 in float (264 blocks, 256 tiles a
-// plane: 33 planes) bands of 66 ran a step in 2.6055 ms against 2.6195 with 64, twice each, one
-// H200 (results/2026-11-24-session12/call3). In double (396 blocks, 512 tiles: 99 planes, the same
-// 5.23 ms) and with CPML the unit is too long and bands stay at 64.
+// Planes per band of a sweep (see sweep) over `planes` planes of `plane_bytes` bytes (a field
+// array's) in `tiles_per_plane` tiles by `blocks` blocks. A band spans about kBandBytes of an
+// array (64 planes of 512^2 floats: the blocks drift apart in memory, not in planes); within a
+// factor of two of that span it takes the planes whose tiles the blocks share most evenly (the
+// least idle share at the band's grid.sync(), where every block has spent ceil(tiles / blocks)
+// tiles' time), then the nearest to the span.
+// Where blocks / gcd(blocks, tiles_per_plane) planes fit, every block sweeps as many tiles as any
+// other. One H200, coop on one GPU (396 blocks of 512 threads: node pairs), YEEX_COOP_BAND = 64 /
+// 99 / 198 (/ 297) planes (results/2026-11-27-session26, call 8): 512^3 (256 tiles a plane: 41.4,
+// 64, 128 tiles a block) 2.497-2.500 / 2.473 / 2.469-2.474 ms a step; 256 x 256 x 4096 (64 tiles a
+// plane: 10.3, 16, 32, 48 a block) 88.8 / 92.1 / 94.8 / 95.0 % of the engine. Earlier, 512^3 with
+// 264 blocks of 1024 (256 tiles a plane): 66 planes 2.6055 ms against 2.6195 with 64
+// (results/2026-11-24-session12/call3). In double the span is 32 planes of 512^2: PEC takes 58
+// planes, CPML 29: 25.00 / 21.52 Gcells/s against 24.92 / 20.86 with 64 (call 10); a span of 64
+// planes there (counted in nodes) had taken 99 for both, 24.77 / 20.60 (call 9).
 // A short sweep has no bands: its blocks have no time to drift apart, and a band's grid.sync()
 // costs more than it saves. One H200, coop on one GPU, bands against none, by the sweep's tiles
 // per block (results/2026-11-24-session13, calls 14, 15): f32 128^3 (8 tiles) 37.9 against 40.9
@@ -69,20 +77,31 @@ struct SweepPlan {
 // (333) 51.0 / 47.6; f64 256^3 (83) 25.7 / 26.4, 512^3 (662) 25.7 / 24.5; CPML 256^3 (99)
 // 30.1 / 30.8, 512^3 (794) 36.6 / 36.3. So bands from kBandMinTiles tiles per block (between
 // 121 and 209). YEEX_COOP_BAND overrides the choice, 0 turns bands off.
+constexpr Index kBandBytes = Index(kBandPlanes) * 512 * 512 * 4;
 constexpr Index kBandMinTiles = 160;
 
-inline unsigned band_planes(unsigned tiles_per_plane, unsigned planes, unsigned blocks) {
+inline unsigned band_planes(unsigned tiles_per_plane, unsigned planes, unsigned blocks, Index plane_bytes) {
   if (const char* band = std::getenv("YEEX_COOP_BAND")) return static_cast<unsigned>(std::max(0, std::atoi(band)));
   if (Index(tiles_per_plane) * planes < kBandMinTiles * blocks) return 0;
-  const unsigned even = blocks / std::gcd(blocks, tiles_per_plane);
-  const unsigned near = std::max(1u, (kBandPlanes + even / 2) / even) * even;
-  return 4 * near >= 3 * kBandPlanes && 4 * near <= 5 * kBandPlanes ? near : kBandPlanes;
+  const Index span = std::max<Index>(1, (kBandBytes + plane_bytes / 2) / std::max<Index>(1, plane_bytes));
+  const Index first = (span + 1) / 2, last = std::min<Index>(2 * span, planes);
+  if (last < first) return planes;  // one band: the whole sweep
+  Index best = 0, best_idle = 1, best_slots = 1;  // the best band so far and its idle share (1: none yet)
+  for (Index band = first; band <= last; ++band) {
+    const Index tiles = band * tiles_per_plane, slots = (tiles + blocks - 1) / blocks * blocks;
+    const Index idle = slots - tiles;  // idle share idle / slots
+    if (idle * best_slots < best_idle * slots ||
+        (idle * best_slots == best_idle * slots && std::abs(band - span) < std::abs(best - span)))
+      best = band, best_idle = idle, best_slots = slots;
+  }
+  return static_cast<unsigned>(best);
 }
 
 // The plan of a sweep over the local nodes r by `blocks` blocks of `block_size` threads (tiles of
-// pair kTileX x block_size / kTileX nodes, `pair` nodes a thread in x), planes upwards or `downward`.
+// pair kTileX x block_size / kTileX nodes, `pair` nodes a thread in x), planes upwards or `downward`,
+// of arrays of `real_bytes` bytes a value.
 inline SweepPlan make_sweep_plan(const FieldLayout& L, const NodeRange& r, unsigned blocks, bool downward,
-                                 int block_size, int pair = 1) {
+                                 int block_size, int pair = 1, int real_bytes = 4) {
   const int tile_y = block_size / kTileX, tile_x = kTileX * pair;
   SweepPlan s;
   s.pair = pair;
@@ -93,7 +112,7 @@ inline SweepPlan make_sweep_plan(const FieldLayout& L, const NodeRange& r, unsig
   s.downward = downward;
   s.tiles_x = static_cast<unsigned>((s.nx + tile_x - 1) / tile_x);
   s.tiles_y = static_cast<unsigned>((s.ny + tile_y - 1) / tile_y);
-  s.band_planes = band_planes(s.tiles_x * s.tiles_y, s.nz, blocks);
+  s.band_planes = band_planes(s.tiles_x * s.tiles_y, s.nz, blocks, Index(s.nx) * s.ny * real_bytes);
   const Index tiles = Index(s.tiles_x) * s.tiles_y * (r.k1 - r.k0);
   if (tiles > Index(std::numeric_limits<unsigned>::max()))
     throw std::invalid_argument("coop: a subdomain of " + std::to_string(r.count()) +

@@ -320,7 +320,8 @@ TEST(MultiGpu, CpmlShellStreamMatchesOneGpu) {
 
 // coop's sweeps call grid.sync() at every band of 64 planes (coop_exchange.cu), more than the
 // contract's slabs hold: bands of 1 and 5 planes here, with and without CPML, so that blocks of
-// every slab wait for each other inside a sweep, also where a block has no tile left.
+// every slab wait for each other inside a sweep, also where a block has no tile left, and a sent
+// plane is published after its sweep's first band instead of tile by tile.
 TEST(MultiGpu, CoopBandsKeepTheBits) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
   for (const char* band : {"1", "5"})

@@ -148,20 +148,49 @@ TEST(CoopPlan, SweepSourcesFallBackToTheRounds) {
   EXPECT_TRUE(sweep_source_places(L, s, 32, {inside}).empty());
 }
 
-// Bands (see band_planes): none on a short sweep, else about 64 planes, a multiple of the planes
-// whose tiles the blocks share evenly where one lies close enough: the measured cases of its
-// comment (512^3 in float: 264 blocks, 256 tiles a plane, bands of 66; in double: 396 blocks, 512
-// tiles, 64), and YEEX_COOP_BAND's override.
-TEST(CoopPlan, BandsFollowTheEvenShareOfTheBlocks) {
-  EXPECT_EQ(band_planes(256, 512, 264), 66u);
-  EXPECT_EQ(band_planes(512, 512, 396), 64u);
-  EXPECT_EQ(band_planes(16, 32, 132), 0u);                     // 128^3 over 4 GPUs: 4 tiles a block
-  EXPECT_EQ(band_planes(256, 159, 264), 0u);                   // just under kBandMinTiles a block
-  EXPECT_EQ(band_planes(256, 165, 264), 66u);                  // just over
+// Bands (see band_planes): none on a short sweep; else about 64 planes of 512^2 floats, within a
+// factor of two the planes whose tiles the blocks share most evenly, the nearest to the span among
+// equals: the measured cases of its comment (512^3 in float: 396 blocks, 256 tiles a plane, 99
+// planes; 264 blocks, 66; the 256 x 256 x 4096 deck, 297; in double 58 and, with CPML, 29), and
+// YEEX_COOP_BAND's override.
+TEST(CoopPlan, BandsSpanAboutSixtyFourPlanesOf512SquaredSharedEvenly) {
+  constexpr Index kFloatPlane = Index(512) * 512 * 4;
+  EXPECT_EQ(band_planes(256, 512, 396, kFloatPlane), 99u);           // 64 tiles a block
+  EXPECT_EQ(band_planes(256, 512, 264, kFloatPlane), 66u);           // 33 planes share evenly: 66 nearer than 33, 99
+  EXPECT_EQ(band_planes(64, 4096, 396, kFloatPlane / 4), 297u);      // 256^2 planes: a span of 256 planes
+  EXPECT_EQ(band_planes(512, 512, 396, 2 * kFloatPlane), 58u);       // double: a span of 32 planes
+  EXPECT_EQ(band_planes(1024, 512, 396, 2 * kFloatPlane), 29u);      // double with CPML (tiles of 256)
+  EXPECT_EQ(band_planes(400, 160, 396, Index(640) * 640 * 4), 82u);  // 640^3 over 4 GPUs: least idle, 82 of 21-82
+  EXPECT_EQ(band_planes(16, 32, 132, Index(128) * 128 * 4), 0u);     // 128^3 over 4 GPUs: 4 tiles a block
+  EXPECT_EQ(band_planes(256, 247, 396, kFloatPlane), 0u);            // just under kBandMinTiles a block
+  EXPECT_EQ(band_planes(256, 248, 396, kFloatPlane), 99u);           // just over
+  for (unsigned blocks : {132u, 264u, 396u, 660u, 1000u})
+    for (unsigned tiles : {16u, 64u, 100u, 256u, 400u, 1024u}) {
+      const unsigned planes = 4096;
+      const Index plane_bytes = Index(tiles) * 1024 * 4;  // tiles of 1024 floats
+      const Index span = std::max<Index>(1, (kBandBytes + plane_bytes / 2) / plane_bytes);
+      const Index first = (span + 1) / 2, last = std::min<Index>(2 * span, planes);
+      const unsigned band = band_planes(tiles, planes, blocks, plane_bytes);
+      SCOPED_TRACE(std::to_string(blocks) + " blocks, " + std::to_string(tiles) + " tiles a plane");
+      if (Index(tiles) * planes < kBandMinTiles * blocks) {
+        EXPECT_EQ(band, 0u);
+        continue;
+      }
+      EXPECT_GE(Index(band), first);
+      EXPECT_LE(Index(band), last);
+      // No band of the range leaves a smaller idle share at its grid.sync().
+      const auto idle = [blocks, tiles](Index p) {
+        const Index t = p * tiles;
+        return double((t + blocks - 1) / blocks * blocks - t) / double((t + blocks - 1) / blocks * blocks);
+      };
+      for (Index p = first; p <= last; ++p) EXPECT_LE(idle(band), idle(p) + 1e-12);
+    }
   EXPECT_EQ(make_sweep_plan(layout_of({512, 512, 512, {0, 512, 0, 512, 0, 512}}),
-                            {0, 512, 0, 512, 0, 512}, 264, false, 1024).band_planes, 66u);
+                            {0, 512, 0, 512, 0, 512}, 396, false, 512, 2).band_planes, 99u);
+  EXPECT_EQ(make_sweep_plan(layout_of({512, 512, 512, {0, 512, 0, 512, 0, 512}}),
+                            {0, 512, 0, 512, 0, 512}, 396, false, 512, 1, 8).band_planes, 58u);
   const testing::ScopedEnvironmentVariable band("YEEX_COOP_BAND", "5");
-  EXPECT_EQ(band_planes(16, 32, 132), 5u);
+  EXPECT_EQ(band_planes(16, 32, 132, Index(128) * 128 * 4), 5u);
 }
 
 }  // namespace
