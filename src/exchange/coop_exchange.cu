@@ -105,12 +105,9 @@ namespace cg = cooperative_groups;
 // step with 6 of 256).
 // All loads of a cell come before its stores (the field pointers are not __restrict__, see the
 // kernel), so it needs more registers than the engine's kernel.
-// The material classes' coefficients sit in shared memory (shared_classes), copied there by each
-// block at the kernel's start: a node's coefficients arrive one shared load after its class byte
-// instead of an L1 or L2 load. One H200, coop on one GPU, 512^3: 2.490 against 2.511 ms a step;
-// 128^3 50.3 against 48.9 Gcells/s (results/2026-11-27-session26, call 4). ptxas's schedule of the
-// sweep's loads moves with any change to the kernel, and with it the speed of each form by up to
-// 7 % (FormTrials picks the faster): measure both forms after each change (YEEX_COOP_TUNE_LOG=1).
+// The material classes' coefficients sit in shared memory (shared_classes). ptxas's schedule of
+// the sweep's loads moves with any change to the kernel, and with it the speed of each form by up
+// to 7 % (FormTrials picks the faster): measure both forms after each change (YEEX_COOP_TUNE_LOG=1).
 // The CPML instantiation holds a slab node's psi and profile values in registers too; it loads
 // each face's values only after the main update (update_cell_with_cpml's Lean), so that fewer
 // are live at once, and runs 5 blocks of 256 per SM in float (48 registers, 8 B of stack), 3 in
@@ -294,7 +291,9 @@ __device__ void count_border_tile(const PlanePush<Real>& push, unsigned long lon
 
 // The material classes' coefficients in shared memory: coop_kernel copies p.classes there first,
 // so that a node's coefficients arrive one shared load after its class byte instead of one L1 or
-// L2 load (the streaming fields leave little of L1 to the table).
+// L2 load (the streaming fields leave little of L1 to the table). One H200, coop on one GPU,
+// 512^3: 2.490 against 2.511 ms a step; 128^3 50.3 against 48.9 Gcells/s
+// (results/2026-11-27-session26, call 4).
 extern __shared__ float4 coop_shared[];
 template <typename Real>
 __device__ __forceinline__ const CellCoefficients<Real>* shared_classes() {

@@ -500,11 +500,9 @@ class Run {
   }
 
   // The checksums of the fields as they stand (result_.component_checksums, result_.checksum):
-  // each component's hash chained over the slabs in z order, from rank to rank in MPI mode, then
-  // known to every rank.
-  // Checksums chain over the slabs in z order: the same value as one slab holding everything.
-  // In MPI mode the running hash goes from rank to rank (component by component, so the ranks
-  // work as a pipeline); the last rank's values are everyone's.
+  // each component's hash chained over the slabs in z order, the same value as one slab holding
+  // everything. In MPI mode the running hash goes from rank to rank (component by component, so
+  // the ranks work as a pipeline), and the last rank's values are everyone's.
   // FNV is sequential within a component, so in threads mode the six components are hashed at
   // once, each into its own buffer, where six of the largest array take at most a quarter of the
   // host's memory (512^3 on 2 GPUs: about 1 s against 5; bench --verify hashes every row); a
