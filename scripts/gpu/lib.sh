@@ -651,3 +651,21 @@ finish() {
   done
   cat "$out/summary.txt"
 }
+# --- twenty-seventh session ---
+# `alone_and_together NAME ARGS...`: yeex bench ARGS on GPU 0 alone (NAME_alone), then on each GPU
+# at once, one process each (NAME_gpuI), with nvidia-smi's clocks and power every 100 ms (NAME_smi).
+alone_and_together() {
+  local name=$1 i pids=()
+  shift
+  run "${name}_alone" 90 env CUDA_VISIBLE_DEVICES=0 "$b/yeex" "$@"
+  nvidia-smi --query-gpu=index,clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv -lms 100 > "$out/${name}_smi.txt" &
+  local smi=$!
+  for i in 0 1 2 3; do
+    (CUDA_VISIBLE_DEVICES=$i timeout 90 "$b/yeex" "$@" > "$out/${name}_gpu$i.txt" 2>&1) &
+    pids+=($!)
+  done
+  wait "${pids[@]}"
+  kill "$smi"
+  echo "${name} together ($((SECONDS - t0)) s)" >> "$out/summary.txt"
+  pack
+}

@@ -408,11 +408,21 @@ __device__ __forceinline__ void add_sweep_sources(const CoopKernelParams<Real>& 
 // - the engine's coefficient table (PhaseCoefficients, 16-byte pieces) instead of CellCoefficients:
 //   16 loads a node instead of 22, no spills in the sweep loops; 51.4 against 51.7 in f32, 27.0
 //   against 26.8 in f64, CPML 36.4 / 19.6 against 36.6 / 20.7 (call 4).
-// Stores the Nodes nodes from offset c of the plane `push` sends into the receiver.
+// Stores the Nodes nodes from offset c of the plane `push` sends into the receiver (they were just
+// stored here: L2 hits). A pair goes in one 8-byte store a component, so that a warp's store
+// covers its 256 bytes of the row whole. In two 4-byte stores, node by node, each warp store wrote
+// every other word of the span, and a sweep that sends took 18-24 us longer than on one GPU (the
+// leader's clock, results/2026-11-27-session27, call 2): weak 512^3 a GPU on 4 H200s, coop
+// against its own one-GPU row, 99.3-99.5 % against 98.1-98.2 % node by node (94.8 -> 95.9 % of the
+// engine's; call 3). Stored from the values the update computed (update_node_pair returning them)
+// instead of reloaded, the kernel ran at half the speed (4.64 ms a step; call 3).
 template <int Nodes, typename Real>
 __device__ __forceinline__ void store_pushed(const PlanePush<Real>& push, Index c) {
   for (int q = 0; q < push.components; ++q)
-    for (Index node = c; node < c + Nodes; ++node) push.to[q][node + push.shift] = push.from[q][node];
+    if constexpr (Nodes == 2)  // float: pairs (even c, planes of an even pitch: 8-byte aligned)
+      *reinterpret_cast<float2*>(push.to[q] + c + push.shift) = *reinterpret_cast<const float2*>(push.from[q] + c);
+    else
+      push.to[q][c + push.shift] = push.from[q][c];
 }
 
 // Publication of the sent plane (s.publish_band): in a banded sweep the border tiles only store
