@@ -669,3 +669,25 @@ alone_and_together() {
   echo "${name} together ($((SECONDS - t0)) s)" >> "$out/summary.txt"
   pack
 }
+# `tall_planes NZ [NAME]`: OUT_DIR/NAME.toml (default tallNZ), tall_deck's model on 256 x 256 x NZ
+# cells, its extent kept (0.512 m / NZ a cell along z; tall_deck first).
+tall_planes() {
+  [[ -f $out/tall.toml ]] || tall_deck
+  sed -e "s/^cells = \[256, 256, 4096\]/cells = [256, 256, $1]/" \
+    -e "s/^cell_size = \[2e-3, 2e-3, 1.25e-4\]/cell_size = [2e-3, 2e-3, $(python3 -c "print(0.512 / $1)")]/" \
+    "$out/tall.toml" > "$out/${2:-tall$1}.toml"
+}
+# `engine_deck NAME DECK STEPS [VAR=VALUE ...]`: the engine on one GPU (and overlap's one-GPU row) on
+# OUT_DIR/DECK.toml, STEPS steps x 5 after 10, under the environment, as NAME.
+engine_deck() {
+  local name=$1 deck=$2 steps=$3
+  shift 3
+  run "$name" 90 env "$@" "$b/yeex" bench --engine cuda --gpus 1 --counts 1 --warmup 10 --repeats 5 --steps "$steps" \
+    --deck "$out/$deck.toml" --exchanges overlap
+}
+# `coop_tested_start`: machine_info, coop_tests, pack.
+coop_tested_start() {
+  machine_info
+  coop_tests
+  pack
+}

@@ -15,9 +15,7 @@ run weak4 120 "$b/yeex" "${coop_weak4[@]}"
 alone_and_together c512 "${coop_one_512[@]}"
 run prof_weak4_again 120 "$b/yeex-prof" "${coop_weak4[@]}"
 run weak4_again 120 "$b/yeex" "${coop_weak4[@]}"
-tall_deck
-sed -e 's/^cells = \[256, 256, 4096\]/cells = [256, 256, 1024]/' -e 's/^cell_size = \[2e-3, 2e-3, 1.25e-4\]/cell_size = [2e-3, 2e-3, 5e-4]/' \
-  "$out/tall.toml" > "$out/tallq.toml"
+tall_planes 1024 tallq
 run strong_tall 150 "${bench[@]}" --deck "$out/tall.toml" --scaling strong --counts 1,4 --exchanges overlap,graph --json "$out/strong_tall.json"
 run weak_tallq 150 "${bench[@]}" --deck "$out/tallq.toml" --scaling weak --counts 1,4 --exchanges host-staged,overlap,graph --json "$out/weak_tallq.json"
 pack

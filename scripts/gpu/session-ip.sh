@@ -10,21 +10,14 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh "$1"
-machine_info
-coop_tests
-pack
+coop_tested_start
 for rep in 1 2; do
   for bin in yeex yeex-v1 yeex-v1b yeex-prof yeex-v1b-prof; do run "weak4_${bin}_$rep" 120 "$b/$bin" "${coop_weak4[@]}"; done
   pack
 done
-tall_deck
 for nz in 256 1024 4096; do
-  sed -e "s/^cells = \[256, 256, 4096\]/cells = [256, 256, $nz]/" -e "s/^cell_size = \[2e-3, 2e-3, 1.25e-4\]/cell_size = [2e-3, 2e-3, $(python3 -c "print(0.512 / $nz)")]/" \
-    "$out/tall.toml" > "$out/tall$nz.toml"
-  for steps in 50 200; do
-    run "engine_tall${nz}_$steps" 90 "$b/yeex" bench --engine cuda --gpus 1 --counts 1 --warmup 10 --repeats 5 --steps $steps \
-      --deck "$out/tall$nz.toml" --exchanges overlap
-  done
+  tall_planes $nz
+  for steps in 50 200; do engine_deck "engine_tall${nz}_$steps" "tall$nz" $steps; done
 done
 finish
 grep -h "coop profile" "$out"/weak4_*prof*.txt

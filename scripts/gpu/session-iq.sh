@@ -8,18 +8,13 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh "$1"
-machine_info
-coop_tests
-pack
+coop_tested_start
 tall_deck
 sed -e '/^\[\[source\]\]/,/^\[output\]/{/^\[output\]/!d}' "$out/tall.toml" > "$out/tall_nosource.toml"
 box_deck box512 512 512 512 400
 box_deck box512_nosource 512 512 512 400 nosource
 for deck in box512 box512_nosource tall tall_nosource; do
-  for steps in 50 200; do
-    run "engine_${deck}_$steps" 90 "$b/yeex" bench --engine cuda --gpus 1 --counts 1 --warmup 10 --repeats 5 --steps $steps \
-      --deck "$out/$deck.toml" --exchanges overlap
-  done
+  for steps in 50 200; do engine_deck "engine_${deck}_$steps" "$deck" $steps; done
   pack
 done
 finish

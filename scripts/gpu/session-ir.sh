@@ -10,15 +10,12 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh "$1"
 machine_info
-tall_deck
-sed -e 's/^cells = \[256, 256, 4096\]/cells = [256, 256, 1024]/' -e 's/^cell_size = \[2e-3, 2e-3, 1.25e-4\]/cell_size = [2e-3, 2e-3, 5e-4]/' \
-  "$out/tall.toml" > "$out/tallq.toml"
+tall_planes 1024 tallq
 box_deck slab160 640 640 160 2000
 box_deck cube640 640 640 640 2000
 for mib in 32 0 64 128 256 512 1024; do
   for deck in tallq tall slab160 cube640; do
-    run "${deck}_r$mib" 90 env YEEX_ARRAY_ROUNDING_MIB=$mib "$b/yeex" bench --engine cuda --gpus 1 --counts 1 --warmup 10 \
-      --repeats 5 --steps 50 --deck "$out/$deck.toml" --exchanges overlap
+    engine_deck "${deck}_r$mib" "$deck" 50 YEEX_ARRAY_ROUNDING_MIB=$mib
   done
   pack
 done
