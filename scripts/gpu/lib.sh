@@ -691,3 +691,16 @@ coop_tested_start() {
   coop_tests
   pack
 }
+# `quarter_decks`: a GPU's quarter of the two 268 M-cell decks, OUT_DIR/tallq.toml (256 x 256 x
+# 1024, tall_planes) and OUT_DIR/slab160.toml (640 x 640 x 160, box_deck, 2000 steps).
+quarter_decks() {
+  tall_planes 1024 tallq
+  box_deck slab160 640 640 160 2000
+}
+# `rounding_case MIB DECK...`: engine_deck on each OUT_DIR/DECK.toml, 50 steps x 5, under
+# YEEX_ARRAY_ROUNDING_MIB=MIB, as DECK_rMIB.
+rounding_case() {
+  local mib=$1 deck
+  shift
+  for deck in "$@"; do engine_deck "${deck}_r$mib" "$deck" 50 YEEX_ARRAY_ROUNDING_MIB="$mib"; done
+}

@@ -10,13 +10,10 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh "$1"
 machine_info
-tall_planes 1024 tallq
-box_deck slab160 640 640 160 2000
+quarter_decks
 box_deck cube640 640 640 640 2000
 for mib in 32 0 64 128 256 512 1024; do
-  for deck in tallq tall slab160 cube640; do
-    engine_deck "${deck}_r$mib" "$deck" 50 YEEX_ARRAY_ROUNDING_MIB=$mib
-  done
+  rounding_case $mib tallq tall slab160 cube640
   pack
 done
 finish

@@ -8,11 +8,10 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh "$1"
 machine_info
-tall_planes 1024 tallq
-box_deck slab160 640 640 160 2000
+quarter_decks
 box_deck box512 512 512 512 400
 for mib in 32 0 1024 48 96 160; do
-  for deck in tallq slab160 box512; do engine_deck "${deck}_r$mib" "$deck" 50 YEEX_ARRAY_ROUNDING_MIB=$mib; done
+  rounding_case $mib tallq slab160 box512
   run "box512_f64_r$mib" 60 env YEEX_ARRAY_ROUNDING_MIB=$mib "$b/yeex" bench --engine cuda --gpus 1 --counts 1 --warmup 10 \
     --repeats 5 --steps 30 --deck "$out/box512.toml" --exchanges overlap --precision f64
   pack
