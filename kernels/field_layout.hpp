@@ -14,26 +14,33 @@
 
 namespace yeex {
 
-// Where a large array lands in device memory moves the sweeps that stream it, by about a percent
-// either way. So a device array of kRoundedArrayBytes or more takes an allocation rounded up to a
-// multiple of kArrayRounding (allocation_bytes; at most 32 MiB more an array). Two H200s, against
-// the plain sizes in the same call (results/2026-11-26-session23, calls 4-7 and 10):
-// - 512^3 f32, one GPU: b2r's slab (two ghost planes) 99.1 -> 99.8-100.0 % of the engine's rate,
-//   and the engine itself 54.52 -> 54.67 Gcells/s; weak on 2 GPUs b2r 98.6 -> 99.5 %;
-// - 512^3 f64: the engine 28.30 -> 28.74;
-// - 640^3 strong on 2 GPUs (slabs of 640 x 640 x 320): graph 98.9 -> 100.2 %, overlap 98.6 -> 99.9 %.
-// One H200 at 384^3 -0.3 %, on a 640 x 640 x 160 slab -0.5 %; at 256^3 (arrays of 66 MiB) -0.9 %,
-// hence the threshold. One H100 (call 10): 512^3 f32 unchanged, f64 +0.4 %, 640^3 +1.3 %.
-// YEEX_ARRAY_ROUNDING_MIB=N rounds to N MiB instead (0: the plain sizes).
-constexpr std::size_t kArrayRounding = std::size_t(32) << 20;
-constexpr std::size_t kRoundedArrayBytes = std::size_t(128) << 20;
+// Where the field arrays lie relative to one another in memory moves the sweeps that stream them,
+// by up to 2 %, and which offsets suit a grid could not be told from its sizes (sessions 23, 27 and
+// 28 tried rounding units, skews and orders). So the cuda engine keeps fields of
+// kPlacementTrialBytes or more in one allocation, a field arena: field c at c x slot, the class
+// bytes (one a node) after the sixth field, a slot being a field's bytes rounded up to a unit of
+// kSlotUnits. The engine times a few steps in the arena of each unit that fits in the memory left
+// and keeps the fastest (CudaEngine::choose_placement). One H200, the engine's ms a step in 2 MiB /
+// 32 MiB / 1 GiB slots (results/2026-11-27-session28, call 1; 32 MiB was the fixed rounding of
+// sessions 23-27):
+//   256 x 256 x 1024  1.2166 / 1.2403 / 1.2162      512^3  2.3951 / 2.3870 / 2.4016
+//   640 x 640 x 160   1.1727 / 1.1722 / 1.1661      640^3  4.6435 / 4.6468 / 4.6502
+// YEEX_FIELD_SLOT_MIB=N fixes the unit at N MiB (no trial). Smaller fields take an allocation each,
+// of their size (32 MiB rounding had cost 256^3 0.9 %).
+inline constexpr std::size_t kSlotUnits[] = {std::size_t(2) << 20, std::size_t(32) << 20, std::size_t(1) << 30};
+inline constexpr std::size_t kPlacementTrialBytes = std::size_t(128) << 20;
 
-inline std::size_t allocation_bytes(std::size_t bytes) {
-  std::size_t unit = kArrayRounding;
-  if (const char* mib = std::getenv("YEEX_ARRAY_ROUNDING_MIB"))
-    unit = static_cast<std::size_t>(std::max(0, std::atoi(mib))) << 20;
-  if (unit == 0 || bytes < kRoundedArrayBytes) return bytes;
-  return (bytes + unit - 1) / unit * unit;
+inline std::size_t field_slot(std::size_t field_bytes, std::size_t unit) {
+  return (field_bytes + unit - 1) / unit * unit;
+}
+// The bytes of a field arena of `elements` a field, `real` bytes an element, in slots of `unit`.
+inline std::size_t field_arena_bytes(std::size_t elements, std::size_t real, std::size_t unit) {
+  return kComponentCount * field_slot(elements * real, unit) + elements;
+}
+// The slot unit YEEX_FIELD_SLOT_MIB fixes (at least 1 MiB), or 0 where it is unset (the trial).
+inline std::size_t fixed_slot_unit() {
+  const char* mib = std::getenv("YEEX_FIELD_SLOT_MIB");
+  return mib ? static_cast<std::size_t>(std::max(1, std::atoi(mib))) << 20 : 0;
 }
 
 struct FieldLayout {

@@ -371,7 +371,7 @@ class DeviceArray {
  public:
   DeviceArray() = default;
   explicit DeviceArray(std::size_t n) : n_(n) {
-    if (n) YEEX_CUDA(cudaMalloc(&p_, allocation_bytes(n * sizeof(T))));  // rounded up where large
+    if (n) YEEX_CUDA(cudaMalloc(&p_, n * sizeof(T)));
   }
   DeviceArray(const T* host, std::size_t n) : DeviceArray(n) {
     if (n) YEEX_CUDA(cudaMemcpy(p_, host, n * sizeof(T), cudaMemcpyHostToDevice));
@@ -513,11 +513,20 @@ class CudaEngine final : public Engine<Real> {
       YEEX_CUDA(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
     for (cudaEvent_t& e : stamps_) YEEX_CUDA(cudaEventCreate(&e));
     const std::size_t n = layout_.elements();
-    for (auto& a : fields_) {
-      a = DeviceArray<Real>(n);
-      YEEX_CUDA(cudaMemset(a.get(), 0, n * sizeof(Real)));
+    if (n * sizeof(Real) < kPlacementTrialBytes) {
+      for (int c = 0; c < kComponentCount; ++c) {
+        fields_[c] = DeviceArray<Real>(n);
+        YEEX_CUDA(cudaMemset(fields_[c].get(), 0, n * sizeof(Real)));
+        field_ptr_[c] = fields_[c].get();
+      }
+      material_class_ = DeviceArray<std::uint8_t>(setup.material_class.data(), setup.material_class.size());
+      class_ptr_ = material_class_.get();
+    } else {
+      const std::size_t fixed = fixed_slot_unit();
+      arena_ = make_arena(fixed ? fixed : kSlotUnits[0]);
+      YEEX_CUDA(cudaMemcpy(class_ptr_, setup.material_class.data(), n, cudaMemcpyHostToDevice));
+      placement_trial_ = fixed == 0;
     }
-    material_class_ = DeviceArray<std::uint8_t>(setup.material_class.data(), setup.material_class.size());
     classes_ = DeviceArray<CellCoefficients<Real>>(setup.classes.data(), setup.classes.size());
     const std::vector<PhaseCoefficients<Real>> phases = phase_table(setup.classes);
     phases_ = DeviceArray<PhaseCoefficients<Real>>(phases.data(), phases.size());
@@ -539,6 +548,7 @@ class CudaEngine final : public Engine<Real> {
       face.psi = cpml_psi_[f].get();
     }
     set_cpml_interior(cpml_);
+    if (placement_trial_) choose_placement();
   }
   ~CudaEngine() override {
     cudaSetDevice(device_);
@@ -700,11 +710,11 @@ class CudaEngine final : public Engine<Real> {
     const dim3 grid(static_cast<unsigned>((r.i1 - r.i0 + block.x - 1) / block.x),
                     static_cast<unsigned>((r.j1 - r.j0 + block.y - 1) / block.y), static_cast<unsigned>(r.k1 - r.k0));
     launch_kernel(yee_pushing_sweep_kernel<Real, UpdateH>, grid, block, stream_, f.ex, f.ey, f.ez, f.hx, f.hy, f.hz,
-                  material_class_.get(), phases_.get(), layout_, r, push);
+                  class_ptr_, phases_.get(), layout_, r, push);
   }
 
   CudaEngineView<Real> view() {
-    return {pointers(),     material_class_.get(), classes_.get(), static_cast<int>(classes_.size()), layout_, sources_.get(),
+    return {pointers(),     class_ptr_, classes_.get(), static_cast<int>(classes_.size()), layout_, sources_.get(),
             source_count_,  source_rounds_,        samples_.get(), probes_.get(), probe_count_,
             probe_buffer_.get(), device_,          stream_,        cpml_};
   }
@@ -731,9 +741,73 @@ class CudaEngine final : public Engine<Real> {
                     source_count_, samples, round, cursor);
   }
 
-  Real* field(Component c) const { return fields_[static_cast<int>(c)].get(); }
+  Real* field(Component c) const { return field_ptr_[static_cast<int>(c)]; }
   FieldPointers<Real> pointers() const {
-    return {fields_[0].get(), fields_[1].get(), fields_[2].get(), fields_[3].get(), fields_[4].get(), fields_[5].get()};
+    return {field_ptr_[0], field_ptr_[1], field_ptr_[2], field_ptr_[3], field_ptr_[4], field_ptr_[5]};
+  }
+
+  // A field arena in slots of `unit` (kernels/field_layout.hpp), its fields zero, and the field and
+  // class pointers set into it (the class bytes are the caller's to fill).
+  DeviceArray<std::uint8_t> make_arena(std::size_t unit) {
+    const std::size_t n = layout_.elements(), slot = field_slot(n * sizeof(Real), unit);
+    DeviceArray<std::uint8_t> arena(field_arena_bytes(n, sizeof(Real), unit));
+    YEEX_CUDA(cudaMemset(arena.get(), 0, kComponentCount * slot));
+    for (int c = 0; c < kComponentCount; ++c) field_ptr_[c] = reinterpret_cast<Real*>(arena.get() + c * slot);
+    class_ptr_ = arena.get() + kComponentCount * slot;
+    slot_unit_ = unit;
+    return arena;
+  }
+
+  // The placement trial (kernels/field_layout.hpp): the engine's step (both sweeps over every node,
+  // on the zero fields, which stay zero) timed in the arena of each unit of kSlotUnits that fits
+  // in half the free memory, the fastest arena kept. YEEX_FIELD_SLOT_LOG=1 prints the times.
+  void choose_placement() {
+    double best = time_steps();
+    std::string log = std::to_string(slot_unit_ >> 20) + " MiB " + std::to_string(best * 1e3);
+    for (const std::size_t unit : kSlotUnits) {
+      if (unit == slot_unit_) continue;
+      std::size_t free = 0, total = 0;
+      YEEX_CUDA(cudaMemGetInfo(&free, &total));
+      if (field_arena_bytes(layout_.elements(), sizeof(Real), unit) > free / 2) continue;
+      const std::array<Real*, kComponentCount> kept_fields = field_ptr_;
+      std::uint8_t* const kept_classes = class_ptr_;
+      const std::size_t kept_unit = slot_unit_;
+      DeviceArray<std::uint8_t> trial = make_arena(unit);
+      YEEX_CUDA(cudaMemcpy(class_ptr_, kept_classes, layout_.elements(), cudaMemcpyDeviceToDevice));
+      const double t = time_steps();
+      log += ", " + std::to_string(unit >> 20) + " MiB " + std::to_string(t * 1e3);
+      if (t < best) {
+        best = t;
+        arena_ = std::move(trial);  // the move swaps: the old arena is freed with trial
+      } else {
+        field_ptr_ = kept_fields, class_ptr_ = kept_classes, slot_unit_ = kept_unit;
+      }
+    }
+    if (env_switch("YEEX_FIELD_SLOT_LOG", false))
+      std::fprintf(stderr, "cuda engine on device %d: field slots %s ms a step; kept %zu MiB\n", device_, log.c_str(),
+                   slot_unit_ >> 20);
+  }
+
+  // Seconds a step of both sweeps over every node takes, the least of five rounds of a few steps.
+  double time_steps() {
+    const NodeRange all{0, layout_.nodes_x - 1, 0, layout_.nodes_y - 1, 0, layout_.nodes_z - 1};
+    const Index steps = std::clamp<Index>((Index(1) << 29) / std::max<Index>(all.count(), 1), 2, 16);
+    cudaEvent_t start = nullptr, stop = nullptr;
+    YEEX_CUDA(cudaEventCreate(&start));
+    YEEX_CUDA(cudaEventCreate(&stop));
+    double least = 0;
+    for (int round = -1; round < 5; ++round) {  // round -1 warms up
+      YEEX_CUDA(cudaEventRecord(start, stream_));
+      for (Index s = 0; s < steps; ++s) sweep<true>(all, stream_), sweep<false>(all, stream_);
+      YEEX_CUDA(cudaEventRecord(stop, stream_));
+      YEEX_CUDA(cudaEventSynchronize(stop));
+      float ms = 0;
+      YEEX_CUDA(cudaEventElapsedTime(&ms, start, stop));
+      if (round >= 0) least = round == 0 ? ms : std::min<double>(least, ms);
+    }
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    return 1e-3 * least / static_cast<double>(steps);
   }
 
   cudaStream_t stream(Lane lane) const { return lane == Lane::border ? border_stream_ : stream_; }
@@ -779,7 +853,7 @@ class CudaEngine final : public Engine<Real> {
         const unsigned size[3] = {block.x, block.y, block.z};
         along += blocks(extent[axis], size[axis]);
       }
-      launch_kernel(kernel, grid, block, on, f.ex, f.ey, f.ez, f.hx, f.hy, f.hz, material_class_.get(), phases_.get(),
+      launch_kernel(kernel, grid, block, on, f.ex, f.ey, f.ez, f.hx, f.hy, f.hz, class_ptr_, phases_.get(),
                     layout_, boxes, cpml_);
     };
     if (cpml_.faces == 0) {
@@ -788,7 +862,7 @@ class CudaEngine final : public Engine<Real> {
           const dim3 grid(blocks(r.i1 - r.i0, 2 * kPairLanes), blocks(r.j1 - r.j0, kPairRows),
                           static_cast<unsigned>(r.k1 - r.k0));
           return launch_kernel(yee_pair_sweep_kernel<UpdateH>, grid, dim3(kPairLanes, kPairRows, 1), stream, f.ex,
-                               f.ey, f.ez, f.hx, f.hy, f.hz, material_class_.get(), phases_.get(), layout_, r);
+                               f.ey, f.ez, f.hx, f.hy, f.hz, class_ptr_, phases_.get(), layout_, r);
         }
       return launch(yee_sweep_kernel<Real, UpdateH, false, 0, 0>, r, block_, stream);
     }
@@ -814,7 +888,7 @@ class CudaEngine final : public Engine<Real> {
         const auto flush = [&] {
           if (list.count == 0) return;
           launch_kernel(yee_strip_kernel<Real, UpdateH, kShellMinBlocks>, list.first[list.count], shape, shells, f.ex,
-                        f.ey, f.ez, f.hx, f.hy, f.hz, material_class_.get(), phases_.get(), layout_, list, cpml_);
+                        f.ey, f.ez, f.hx, f.hy, f.hz, class_ptr_, phases_.get(), layout_, list, cpml_);
           list = StripBoxes{};
         };
         for (std::size_t s1 = s0; s1 < strips.size(); ++s1) {
@@ -911,8 +985,15 @@ class CudaEngine final : public Engine<Real> {
   DeviceArray<unsigned> flag_;   // fields_finite's
   std::array<cudaEvent_t, Engine<Real>::kTimeStamps> stamps_{};  // stamp's, with timing
   std::array<cudaEvent_t, kLaneMarks> marks_{};  // Engine::mark, timing disabled (cheaper to record and wait)
+  // Fields below kPlacementTrialBytes take an array each (fields_, material_class_), larger ones a
+  // field arena (arena_, in slots of slot_unit_); field_ptr_ and class_ptr_ point into either.
   std::array<DeviceArray<Real>, kComponentCount> fields_;
   DeviceArray<std::uint8_t> material_class_;
+  DeviceArray<std::uint8_t> arena_;
+  std::size_t slot_unit_ = 0;
+  bool placement_trial_ = false;  // whether the constructor runs choose_placement
+  std::array<Real*, kComponentCount> field_ptr_{};
+  std::uint8_t* class_ptr_ = nullptr;
   DeviceArray<CellCoefficients<Real>> classes_;  // for view() (coop's kernel)
   DeviceArray<PhaseCoefficients<Real>> phases_;  // the sweep kernels' (phase_table)
   DeviceArray<PointSource> sources_;

@@ -697,10 +697,17 @@ quarter_decks() {
   tall_planes 1024 tallq
   box_deck slab160 640 640 160 2000
 }
-# `rounding_case MIB DECK...`: engine_deck on each OUT_DIR/DECK.toml, 50 steps x 5, under
-# YEEX_ARRAY_ROUNDING_MIB=MIB, as DECK_rMIB.
+# `env_case LABEL "VAR=VALUE ..." DECK...`: engine_deck on each OUT_DIR/DECK.toml, 50 steps x 5,
+# under the environment (a space-separated list, "" for none), as DECK_LABEL.
+env_case() {
+  local label=$1 vars=$2 deck
+  shift 2
+  # shellcheck disable=SC2086 # VARS splits into its VAR=VALUE words
+  for deck in "$@"; do engine_deck "${deck}_$label" "$deck" 50 $vars; done
+}
+# `rounding_case MIB DECK...`: env_case under YEEX_ARRAY_ROUNDING_MIB=MIB, as DECK_rMIB.
 rounding_case() {
-  local mib=$1 deck
+  local mib=$1
   shift
-  for deck in "$@"; do engine_deck "${deck}_r$mib" "$deck" 50 YEEX_ARRAY_ROUNDING_MIB="$mib"; done
+  env_case "r$mib" "YEEX_ARRAY_ROUNDING_MIB=$mib" "$@"
 }

@@ -615,8 +615,8 @@ std::size_t estimate_engine_bytes(const Deck& deck, int precision_bits, int slab
   const std::size_t sources = deck.sources.size() * static_cast<std::size_t>(deck.step_count()) * real;
   // CPML: the first slab holds the z_min face, the last the z_max one; both the x and y faces.
   const std::size_t psi = std::max(cpml_psi_elements(deck, L, 0), cpml_psi_elements(deck, L, g.nz + 1 - planes)) * real;
-  return kComponentCount * allocation_bytes(elements * real) + allocation_bytes(elements) + sources + psi +
-         (std::size_t(1) << 20);
+  // The cuda engine's fields and class bytes, in its smallest arena where large.
+  return field_arena_bytes(elements, real, kSlotUnits[0]) + sources + psi + (std::size_t(1) << 20);
 }
 
 }  // namespace yeex

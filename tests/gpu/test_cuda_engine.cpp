@@ -138,6 +138,33 @@ TEST(CudaEngine, NodePairsKeepTheBits) {
   }
 }
 
+// Fields of kPlacementTrialBytes or more share a field arena (kernels/field_layout.hpp): the
+// default box on 512 x 512 x 128 cells (155 MB a float field) keeps its bits whichever arena the
+// placement trial keeps, in slots of 32 MiB and 1 GiB fixed (YEEX_FIELD_SLOT_MIB), and on four
+// slabs of GPU 0, whose fields take an allocation each; in both precisions.
+TEST(CudaEngine, FieldArenaKeepsTheBits) {
+  YEEX_REQUIRE_GPU();
+  Deck d = short_default(24);
+  const Index cells[3] = {512, 512, 128}, old[3] = {d.grid.nx, d.grid.ny, d.grid.nz};
+  for (int a = 0; a < 3; ++a) d.cell_size[a] = d.cell_size[a] * double(old[a]) / double(cells[a]);  // the same box
+  d.grid = {cells[0], cells[1], cells[2]};
+  const Model model = build_model(d);
+  for (int bits : {32, 64}) {
+    SCOPED_TRACE("precision " + std::to_string(bits));
+    RunConfig config;
+    config.engine = "cuda";
+    config.precision_bits = bits;
+    const RunResult trial = run_model(model, config);
+    for (const char* mib : {"32", "1024"}) {
+      const testing::ScopedEnvironmentVariable unit("YEEX_FIELD_SLOT_MIB", mib);
+      testing::expect_same_bits(run_model(model, config), trial);
+    }
+    config.devices.assign(4, 0);
+    config.exchange = "overlap";
+    testing::expect_same_bits(run_model(model, config), trial);
+  }
+}
+
 TEST(CudaEngine, ScanFindsEveryNonFiniteValue) {
   YEEX_REQUIRE_GPU();
   testing::expect_finite_scan_finds_every_value<float>(short_default(3), "cuda");

@@ -339,30 +339,31 @@ TEST(Model, HostEngineIsDeterministic) {
   EXPECT_EQ(sums[0], sums[1]);
 }
 
-// Large device arrays are allocated in whole multiples of kArrayRounding (allocation_bytes, where
-// the arrays land moves the sweeps), small ones at their size; the memory estimate counts the
-// rounded sizes. YEEX_ARRAY_ROUNDING_MIB changes the unit, 0 turns the rounding off.
-TEST(Model, LargeArraysAreAllocatedInWholeRoundingUnits) {
+// The cuda engine's large fields share a field arena: six slots of a field's bytes rounded up to
+// the unit, then the class bytes. The memory estimate counts the smallest unit's arena;
+// YEEX_FIELD_SLOT_MIB fixes the unit (at least 1 MiB; unset: the engine's placement trial).
+TEST(Model, FieldArenaHoldsSixSlotsAndTheClassBytes) {
   constexpr std::size_t MiB = std::size_t(1) << 20;
-  EXPECT_EQ(allocation_bytes(100 * MiB + 1), 100 * MiB + 1);              // under kRoundedArrayBytes
-  EXPECT_EQ(allocation_bytes(kRoundedArrayBytes), kRoundedArrayBytes);    // already a multiple
-  EXPECT_EQ(allocation_bytes(611078400), 608 * MiB);                      // a field of 512^3 cells, f32
-  EXPECT_EQ(allocation_bytes(kRoundedArrayBytes + 1), kRoundedArrayBytes + kArrayRounding);
+  EXPECT_EQ(field_slot(611078400, kSlotUnits[0]), 584 * MiB);  // a field of 512^3 cells, f32
+  EXPECT_EQ(field_slot(611078400, kSlotUnits[1]), 608 * MiB);
+  EXPECT_EQ(field_slot(611078400, kSlotUnits[2]), 1024 * MiB);
+  EXPECT_EQ(field_slot(kPlacementTrialBytes, kSlotUnits[1]), kPlacementTrialBytes);  // already a multiple
+  EXPECT_EQ(field_arena_bytes(611078400 / 4, 4, kSlotUnits[0]), 6 * 584 * MiB + 611078400 / 4);
   {
-    const testing::ScopedEnvironmentVariable unit("YEEX_ARRAY_ROUNDING_MIB", "8");
-    EXPECT_EQ(allocation_bytes(611078400), 584 * MiB);
+    const testing::ScopedEnvironmentVariable unit("YEEX_FIELD_SLOT_MIB", "8");
+    EXPECT_EQ(fixed_slot_unit(), 8 * MiB);
   }
   {
-    const testing::ScopedEnvironmentVariable plain("YEEX_ARRAY_ROUNDING_MIB", "0");
-    EXPECT_EQ(allocation_bytes(611078400), std::size_t(611078400));
+    const testing::ScopedEnvironmentVariable zero("YEEX_FIELD_SLOT_MIB", "0");
+    EXPECT_EQ(fixed_slot_unit(), MiB);
   }
   Deck d = small_deck();
   d.grid = {512, 512, 512};
   d.geometry.clear();
   const FieldLayout L = FieldLayout::make(513, 513, 513, 1, sizeof(float));
   const auto field = static_cast<std::size_t>(L.elements()) * sizeof(float);
-  EXPECT_GE(estimate_engine_bytes(d, 32), kComponentCount * allocation_bytes(field) + allocation_bytes(field / 4));
-  EXPECT_GT(allocation_bytes(field), field);
+  EXPECT_GE(estimate_engine_bytes(d, 32), field_arena_bytes(field / 4, 4, kSlotUnits[0]));
+  EXPECT_GT(field_arena_bytes(field / 4, 4, kSlotUnits[0]), kComponentCount * field + field / 4);
 }
 
 // Split into slabs, the estimate is the largest slab's engine: nz / N + 1 planes with R ghost
@@ -374,7 +375,7 @@ TEST(Model, MemoryEstimateIsTheLargestSlabsWithItsGhostPlanes) {
   for (Index depth : {1, 2, 4}) {
     const FieldLayout slab = FieldLayout::make(513, 513, 510 / 4 + 1, depth, sizeof(float));
     const auto field = static_cast<std::size_t>(slab.elements()) * sizeof(float);
-    const std::size_t fields = kComponentCount * allocation_bytes(field) + allocation_bytes(field / 4);
+    const std::size_t fields = field_arena_bytes(field / 4, 4, kSlotUnits[0]);
     EXPECT_GE(estimate_engine_bytes(d, 32, 4, depth), fields) << "R = " << depth;
     EXPECT_LT(estimate_engine_bytes(d, 32, 4, depth), fields + (std::size_t(4) << 20)) << "R = " << depth;
   }
