@@ -711,3 +711,12 @@ rounding_case() {
   shift
   env_case "r$mib" "YEEX_ARRAY_ROUNDING_MIB=$mib" "$@"
 }
+# --- twenty-eighth session ---
+# `placement_start`: machine_info, quarter_decks, and the whole grids OUT_DIR/box512.toml (512^3,
+# 400 steps) and OUT_DIR/cube640.toml (640^3, 2000 steps) by box_deck.
+placement_start() {
+  machine_info
+  quarter_decks
+  box_deck box512 512 512 512 400
+  box_deck cube640 640 640 640 2000
+}

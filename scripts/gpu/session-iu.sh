@@ -3,15 +3,14 @@
 # arrays and the class bytes in one allocation (the experiment's YEEX_FIELD_ARENA=UNIT_KIB:SKEW_KIB:
 # array c at c x (its size rounded to UNIT + SKEW)), against separate allocations (the default 32
 # MiB rounding, 0 and 1024). The engine on one GPU on the quarters of the 268 M-cell decks and
-# 512^3, then the whole 268 M-cell decks for some; the arrays' addresses printed.
+# 512^3, then the whole 268 M-cell decks for some; the arrays' addresses printed. YEEX_FIELD_ARENA
+# and YEEX_FIELD_ADDRESSES were that call's build only (ff81e15 with
+# results/2026-11-27-session28/arena-experiment.patch); a59dfcf made the arena the engine's own.
 #   BUILD_DIR=build/slim scripts/gpu/session-iu.sh OUT_DIR
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh "$1"
-machine_info
-quarter_decks
-box_deck box512 512 512 512 400
-box_deck cube640 640 640 640 2000
+placement_start
 tall_planes 4096 tall
 a=YEEX_FIELD_ADDRESSES=1
 cases=(

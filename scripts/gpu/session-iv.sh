@@ -7,10 +7,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/gpu/lib.sh "$1"
-machine_info
-quarter_decks
-box_deck box512 512 512 512 400
-box_deck cube640 640 640 640 2000
+placement_start
 for c in "trial|YEEX_FIELD_SLOT_LOG=1" "s32|YEEX_FIELD_SLOT_MIB=32"; do
   env_case "${c%%|*}" "${c#*|}" tallq slab160 box512 cube640 tall
   run "box512_f64_${c%%|*}" 60 env "${c#*|}" "$b/yeex" bench --engine cuda --gpus 1 --counts 1 --warmup 10 \
