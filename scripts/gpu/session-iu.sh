@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Twenty-eighth session, call 1 (4 x H200): where the engine's arrays land, with the six field
+# Twenty-eighth session, call 1 (one H200): where the engine's arrays land, with the six field
 # arrays and the class bytes in one allocation (the experiment's YEEX_FIELD_ARENA=UNIT_KIB:SKEW_KIB:
 # array c at c x (its size rounded to UNIT + SKEW)), against separate allocations (the default 32
 # MiB rounding, 0 and 1024). The engine on one GPU on the quarters of the 268 M-cell decks and
