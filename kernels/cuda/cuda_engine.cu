@@ -16,6 +16,7 @@
 #include <utility>
 #include <cstdlib>
 #include <cstdio>
+#include <mutex>
 #include <vector>
 
 #include "kernels/cuda/cuda_check.hpp"
@@ -762,6 +763,9 @@ class CudaEngine final : public Engine<Real> {
   // on the zero fields, which stay zero) timed in the arena of each unit of kSlotUnits that fits
   // in half the free memory, the fastest arena kept. YEEX_FIELD_SLOT_LOG=1 prints the times.
   void choose_placement() {
+    // Engines built at once on one GPU (slabs sharing it) take turns, so that no trial times another's.
+    static std::array<std::mutex, 64> device_locks;
+    const std::lock_guard<std::mutex> one_at_a_time(device_locks[static_cast<std::size_t>(device_) % device_locks.size()]);
     double best = time_steps();
     std::string log = std::to_string(slot_unit_ >> 20) + " MiB " + std::to_string(best * 1e3);
     for (const std::size_t unit : kSlotUnits) {
