@@ -366,6 +366,28 @@ __global__ void flag_non_finite_kernel(FieldPointers<Real> f, std::size_t n, uns
   if (!__syncthreads_and(finite) && threadIdx.x == 0) atomicOr(flag, 1u);
 }
 
+// Milliseconds of each of `runs` calls of work(), which enqueues on `stream`, timed by CUDA events
+// after `warmups` calls whose times are dropped.
+template <typename Work>
+std::vector<float> timed_runs_ms(cudaStream_t stream, int warmups, int runs, Work&& work) {
+  cudaEvent_t start = nullptr, stop = nullptr;
+  YEEX_CUDA(cudaEventCreate(&start));
+  YEEX_CUDA(cudaEventCreate(&stop));
+  std::vector<float> ms;
+  for (int run = 0; run < warmups + runs; ++run) {
+    YEEX_CUDA(cudaEventRecord(start, stream));
+    work();
+    YEEX_CUDA(cudaEventRecord(stop, stream));
+    YEEX_CUDA(cudaEventSynchronize(stop));
+    float t = 0;
+    YEEX_CUDA(cudaEventElapsedTime(&t, start, stop));
+    if (run >= warmups) ms.push_back(t);
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  return ms;
+}
+
 // Owned device allocation of n elements.
 template <typename T>
 class DeviceArray {
@@ -514,6 +536,7 @@ class CudaEngine final : public Engine<Real> {
       YEEX_CUDA(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
     for (cudaEvent_t& e : stamps_) YEEX_CUDA(cudaEventCreate(&e));
     const std::size_t n = layout_.elements();
+    std::size_t trial_unit = 0;  // the arena's first unit, where choose_placement tries the others
     if (n * sizeof(Real) < kPlacementTrialBytes) {
       for (int c = 0; c < kComponentCount; ++c) {
         fields_[c] = DeviceArray<Real>(n);
@@ -526,7 +549,7 @@ class CudaEngine final : public Engine<Real> {
       const std::size_t fixed = fixed_slot_unit();
       arena_ = make_arena(fixed ? fixed : kSlotUnits[0]);
       YEEX_CUDA(cudaMemcpy(class_ptr_, setup.material_class.data(), n, cudaMemcpyHostToDevice));
-      placement_trial_ = fixed == 0;
+      if (!fixed) trial_unit = kSlotUnits[0];
     }
     classes_ = DeviceArray<CellCoefficients<Real>>(setup.classes.data(), setup.classes.size());
     const std::vector<PhaseCoefficients<Real>> phases = phase_table(setup.classes);
@@ -549,7 +572,7 @@ class CudaEngine final : public Engine<Real> {
       face.psi = cpml_psi_[f].get();
     }
     set_cpml_interior(cpml_);
-    if (placement_trial_) choose_placement();
+    if (trial_unit) choose_placement(trial_unit);
   }
   ~CudaEngine() override {
     cudaSetDevice(device_);
@@ -747,71 +770,65 @@ class CudaEngine final : public Engine<Real> {
     return {field_ptr_[0], field_ptr_[1], field_ptr_[2], field_ptr_[3], field_ptr_[4], field_ptr_[5]};
   }
 
-  // A field arena in slots of `unit` (kernels/field_layout.hpp), its fields zero, and the field and
-  // class pointers set into it (the class bytes are the caller's to fill).
-  DeviceArray<std::uint8_t> make_arena(std::size_t unit) {
-    const std::size_t n = layout_.elements(), slot = field_slot(n * sizeof(Real), unit);
-    DeviceArray<std::uint8_t> arena(field_arena_bytes(n, sizeof(Real), unit));
-    YEEX_CUDA(cudaMemset(arena.get(), 0, kComponentCount * slot));
+  // Points the field and class pointers into `arena`, a field arena in slots of `unit`
+  // (kernels/field_layout.hpp).
+  void point_into(const DeviceArray<std::uint8_t>& arena, std::size_t unit) {
+    const std::size_t slot = field_slot(layout_.elements() * sizeof(Real), unit);
     for (int c = 0; c < kComponentCount; ++c) field_ptr_[c] = reinterpret_cast<Real*>(arena.get() + c * slot);
     class_ptr_ = arena.get() + kComponentCount * slot;
-    slot_unit_ = unit;
+  }
+  // A field arena in slots of `unit`, its fields zero, the pointers set into it (the class bytes
+  // are the caller's to fill).
+  DeviceArray<std::uint8_t> make_arena(std::size_t unit) {
+    const std::size_t n = layout_.elements();
+    DeviceArray<std::uint8_t> arena(field_arena_bytes(n, sizeof(Real), unit));
+    YEEX_CUDA(cudaMemset(arena.get(), 0, kComponentCount * field_slot(n * sizeof(Real), unit)));
+    point_into(arena, unit);
     return arena;
   }
 
   // The placement trial (kernels/field_layout.hpp): the engine's step (both sweeps over every node,
-  // on the zero fields, which stay zero) timed in the arena of each unit of kSlotUnits that fits
-  // in half the free memory, the fastest arena kept. YEEX_FIELD_SLOT_LOG=1 prints the times.
-  void choose_placement() {
+  // on the zero fields, which stay zero) timed in arena_, in slots of `unit`, and in the arena of
+  // each other unit of kSlotUnits that fits in half the free memory; the fastest arena is kept.
+  // YEEX_FIELD_SLOT_LOG=1 prints the times.
+  void choose_placement(std::size_t unit) {
     // Engines built at once on one GPU (slabs sharing it) take turns, so that no trial times another's.
     static std::array<std::mutex, 64> device_locks;
     const std::lock_guard<std::mutex> one_at_a_time(device_locks[static_cast<std::size_t>(device_) % device_locks.size()]);
+    const std::size_t n = layout_.elements();
     double best = time_steps();
-    std::string log = std::to_string(slot_unit_ >> 20) + " MiB " + std::to_string(best * 1e3);
-    for (const std::size_t unit : kSlotUnits) {
-      if (unit == slot_unit_) continue;
+    std::string log = std::to_string(unit >> 20) + " MiB " + std::to_string(best * 1e3);
+    for (const std::size_t other : kSlotUnits) {
+      if (other == unit) continue;
       std::size_t free = 0, total = 0;
-      YEEX_CUDA(cudaMemGetInfo(&free, &total));
-      if (field_arena_bytes(layout_.elements(), sizeof(Real), unit) > free / 2) continue;
-      const std::array<Real*, kComponentCount> kept_fields = field_ptr_;
-      std::uint8_t* const kept_classes = class_ptr_;
-      const std::size_t kept_unit = slot_unit_;
-      DeviceArray<std::uint8_t> trial = make_arena(unit);
-      YEEX_CUDA(cudaMemcpy(class_ptr_, kept_classes, layout_.elements(), cudaMemcpyDeviceToDevice));
+      cuda_memory_info(device_, free, total);
+      if (field_arena_bytes(n, sizeof(Real), other) > free / 2) continue;
+      const std::uint8_t* const classes = class_ptr_;
+      DeviceArray<std::uint8_t> trial = make_arena(other);
+      YEEX_CUDA(cudaMemcpy(class_ptr_, classes, n, cudaMemcpyDeviceToDevice));
       const double t = time_steps();
-      log += ", " + std::to_string(unit >> 20) + " MiB " + std::to_string(t * 1e3);
+      log += ", " + std::to_string(other >> 20) + " MiB " + std::to_string(t * 1e3);
       if (t < best) {
-        best = t;
+        best = t, unit = other;
         arena_ = std::move(trial);  // the move swaps: the old arena is freed with trial
       } else {
-        field_ptr_ = kept_fields, class_ptr_ = kept_classes, slot_unit_ = kept_unit;
+        point_into(arena_, unit);
       }
     }
     if (env_switch("YEEX_FIELD_SLOT_LOG", false))
       std::fprintf(stderr, "cuda engine on device %d: field slots %s ms a step; kept %zu MiB\n", device_, log.c_str(),
-                   slot_unit_ >> 20);
+                   unit >> 20);
   }
 
-  // Seconds a step of both sweeps over every node takes, the least of five rounds of a few steps.
+  // Seconds a step of both sweeps over every node takes, the least of five runs of a few steps
+  // after one.
   double time_steps() {
     const NodeRange all{0, layout_.nodes_x - 1, 0, layout_.nodes_y - 1, 0, layout_.nodes_z - 1};
     const Index steps = std::clamp<Index>((Index(1) << 29) / std::max<Index>(all.count(), 1), 2, 16);
-    cudaEvent_t start = nullptr, stop = nullptr;
-    YEEX_CUDA(cudaEventCreate(&start));
-    YEEX_CUDA(cudaEventCreate(&stop));
-    double least = 0;
-    for (int round = -1; round < 5; ++round) {  // round -1 warms up
-      YEEX_CUDA(cudaEventRecord(start, stream_));
+    const std::vector<float> ms = timed_runs_ms(stream_, 1, 5, [&] {
       for (Index s = 0; s < steps; ++s) sweep<true>(all, stream_), sweep<false>(all, stream_);
-      YEEX_CUDA(cudaEventRecord(stop, stream_));
-      YEEX_CUDA(cudaEventSynchronize(stop));
-      float ms = 0;
-      YEEX_CUDA(cudaEventElapsedTime(&ms, start, stop));
-      if (round >= 0) least = round == 0 ? ms : std::min<double>(least, ms);
-    }
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-    return 1e-3 * least / static_cast<double>(steps);
+    });
+    return 1e-3 * *std::min_element(ms.begin(), ms.end()) / static_cast<double>(steps);
   }
 
   cudaStream_t stream(Lane lane) const { return lane == Lane::border ? border_stream_ : stream_; }
@@ -990,12 +1007,10 @@ class CudaEngine final : public Engine<Real> {
   std::array<cudaEvent_t, Engine<Real>::kTimeStamps> stamps_{};  // stamp's, with timing
   std::array<cudaEvent_t, kLaneMarks> marks_{};  // Engine::mark, timing disabled (cheaper to record and wait)
   // Fields below kPlacementTrialBytes take an array each (fields_, material_class_), larger ones a
-  // field arena (arena_, in slots of slot_unit_); field_ptr_ and class_ptr_ point into either.
+  // field arena (arena_); field_ptr_ and class_ptr_ point into either.
   std::array<DeviceArray<Real>, kComponentCount> fields_;
   DeviceArray<std::uint8_t> material_class_;
   DeviceArray<std::uint8_t> arena_;
-  std::size_t slot_unit_ = 0;
-  bool placement_trial_ = false;  // whether the constructor runs choose_placement
   std::array<Real*, kComponentCount> field_ptr_{};
   std::uint8_t* class_ptr_ = nullptr;
   DeviceArray<CellCoefficients<Real>> classes_;  // for view() (coop's kernel)
@@ -1132,22 +1147,10 @@ double measure_device_copy_bandwidth(int device, std::size_t bytes) {
   const std::size_t n = bytes / sizeof(float4);
   DeviceArray<float4> a(n), b(n);
   YEEX_CUDA(cudaMemset(a.get(), 1, n * sizeof(float4)));
-  cudaEvent_t start, stop;
-  YEEX_CUDA(cudaEventCreate(&start));
-  YEEX_CUDA(cudaEventCreate(&stop));
   // Median of 10 timed copies after 2 warm-ups, for a copy kernel (one float4 per thread) and
   // for cudaMemcpy; the better of the two is the device's copy bandwidth.
   const auto median_ms = [&](auto copy) {
-    std::vector<float> ms;
-    for (int rep = 0; rep < 12; ++rep) {
-      YEEX_CUDA(cudaEventRecord(start));
-      copy();
-      YEEX_CUDA(cudaEventRecord(stop));
-      YEEX_CUDA(cudaEventSynchronize(stop));
-      float t = 0;
-      YEEX_CUDA(cudaEventElapsedTime(&t, start, stop));
-      if (rep >= 2) ms.push_back(t);
-    }
+    std::vector<float> ms = timed_runs_ms(nullptr, 2, 10, copy);
     std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
     return ms[ms.size() / 2];
   };
@@ -1156,8 +1159,6 @@ double measure_device_copy_bandwidth(int device, std::size_t bytes) {
     YEEX_CUDA(cudaGetLastError());
   });
   const float memcpy_ms = median_ms([&] { YEEX_CUDA(cudaMemcpyAsync(b.get(), a.get(), n * sizeof(float4), cudaMemcpyDeviceToDevice)); });
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
   return 2.0 * n * sizeof(float4) / (std::min(kernel_ms, memcpy_ms) * 1e-3) / 1e9;
 }
 
