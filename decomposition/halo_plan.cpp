@@ -98,7 +98,9 @@ BorderSplit border_split(const SlabDecomposition& d, const HaloPlan& plan, int s
       if (t.to == s) crossings.push_back({true, electric, t.from == lower, t.destination});
       if (t.from == s) crossings.push_back({false, electric, t.to == lower, t.source});
     }
-  const auto split = [&](const NodeRange& range, bool electric) {
+  // `h_cut`: the H sweep's split, when splitting the E sweep (an E plane that reads an H border
+  // plane is border too).
+  const auto split = [&](const NodeRange& range, bool electric, const SplitSweep* h_cut) {
     // The update of plane k reads its own field at k and the other field at k, k+1 (H) or
     // k-1, k (E); it writes its own field at k.
     const auto touches = [&](const Crossing& c, Index k) {
@@ -106,8 +108,11 @@ BorderSplit border_split(const SlabDecomposition& d, const HaloPlan& plan, int s
       if (!c.into) return false;  // reading a plane that is being sent is no conflict
       return c.planes.contains(k) || c.planes.contains(electric ? k - 1 : k + 1);
     };
+    const auto reads_h_of = [&](const NodeRange& border, Index k) {
+      return !border.empty() && ((border.k0 <= k && k < border.k1) || (border.k0 <= k - 1 && k - 1 < border.k1));
+    };
     Index lower_end = range.k0, upper_begin = range.k1;
-    for (Index k = range.k0; k < range.k1; ++k)
+    for (Index k = range.k0; k < range.k1; ++k) {
       for (const Crossing& c : crossings)
         if (touches(c, k)) {
           if (c.lower)
@@ -115,6 +120,9 @@ BorderSplit border_split(const SlabDecomposition& d, const HaloPlan& plan, int s
           else
             upper_begin = std::min(upper_begin, k);
         }
+      if (h_cut && reads_h_of(h_cut->lower, k)) lower_end = std::max(lower_end, k + 1);
+      if (h_cut && reads_h_of(h_cut->upper, k)) upper_begin = std::min(upper_begin, k);
+    }
     const Index x = std::min(lower_end, range.k1), y = std::max(upper_begin, x);
     SplitSweep cut{range, range, range};
     cut.lower.k1 = cut.bulk.k0 = x;
@@ -122,7 +130,8 @@ BorderSplit border_split(const SlabDecomposition& d, const HaloPlan& plan, int s
     return cut;
   };
   const SweepRanges ranges = update_ranges(d, s, plan.halo_depth, 0);
-  return {split(ranges.h, false), split(ranges.e, true)};
+  const SplitSweep h = split(ranges.h, false, nullptr);
+  return {h, split(ranges.e, true, &h)};
 }
 
 PlaneRange source_planes(const SlabDecomposition& d, int s, Index halo_depth) {

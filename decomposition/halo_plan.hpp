@@ -66,15 +66,20 @@
 // and an upper border. A plane is border if its update reads a plane that one of the step's
 // transfers writes into s, or writes a plane that one of them reads out of s (reads as in the
 // stencil above, its own old value included; fields are compared as E or H, not per component).
-// The bulk, which lies between the borders, therefore touches no plane in flight: it can be
-// swept while the transfers run, and the borders before and after them. A border plane belongs
-// to the side of the neighbour whose transfer marks it; the borders grow to cover every marked
-// plane and, in a slab too thin to keep them apart, meet (the bulk is then empty).
+// An E plane that reads an H border plane is border too, on that border's side: so the bulk E
+// sweep reads only planes of the bulk H sweep, and overwrites none that a border H sweep reads
+// (those read E at k and k+1 of their H plane k), and it may follow the bulk H sweep on its own
+// lane without waiting for the border lane. The bulk, which lies between the borders, therefore
+// touches no plane in flight: it can be swept while the transfers run, and the borders before
+// and after them. A border plane belongs to the side of the neighbour whose transfer marks it;
+// the borders grow to cover every marked plane and, in a slab too thin to keep them apart, meet
+// (the bulk is then empty).
 //   R = 1: H border = the last owned plane e-1 (reads E of plane e, is sent up), E border = the
-//     first owned plane b (reads H of plane b-1, is sent down); no border where there is no
-//     neighbour.
+//     first owned plane b (reads H of plane b-1, is sent down) and the last, e-1 (reads the H
+//     border plane); no border where there is no neighbour.
 //   R > 1: H border = [b-R, b+R-1) and [e-R, e+R-1), E border = [b-R+1, b+R) and [e-R, e+R-1),
-//     clipped to the sweep ranges: the ghost planes and the R planes sent each way.
+//     clipped to the sweep ranges: the ghost planes and the R planes sent each way (these E
+//     borders already hold every E plane that reads an H border plane).
 #pragma once
 
 #include <array>

@@ -720,3 +720,44 @@ placement_start() {
   box_deck box512 512 512 512 400
   box_deck cube640 640 640 640 2000
 }
+# --- twenty-ninth session ---
+# `drop_source DECK NEW`: OUT_DIR/NEW.toml, OUT_DIR/DECK.toml without its [[source]] tables (what a
+# step costs the GPU that holds the source).
+drop_source() {
+  python3 - "$out/$1.toml" "$out/$2.toml" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+open(sys.argv[2], "w").write(re.sub(r"\[\[source\]\]\n(?:(?!\[).*\n)*", "", s))
+PY
+}
+# `source_pairs REPS EXCHANGES DECK...`: strong scaling on 1 and all GPUs of each OUT_DIR/DECK.toml
+# and of the same without its source (drop_source, DECK_ns), in turn, REPS times, as DECK_REP and
+# DECK_ns_REP; pack after each pair.
+source_pairs() {
+  local reps=$1 exchanges=$2 rep deck
+  shift 2
+  for deck in "$@"; do drop_source "$deck" "${deck}_ns"; done
+  for ((rep = 1; rep <= reps; ++rep)); do
+    for deck in "$@"; do
+      for d in "$deck" "${deck}_ns"; do
+        run "${d}_$rep" 150 "${bench[@]}" --deck "$out/$d.toml" --scaling strong --counts 1,"$(nvidia-smi -L | wc -l)" \
+          --exchanges "$exchanges"
+      done
+      pack
+    done
+  done
+}
+# `bins_rows REPS "BIN..." NAME ARGS...`: `$b/BIN bench --engine cuda ARGS` (with --steps 50
+# --warmup 10 --repeats 5 unless ARGS give --steps) with each BIN in turn, REPS times, as
+# NAME_BIN_REP; pack after each round.
+bins_rows() {
+  local reps=$1 bins=$2 name=$3 rep bin counts=(--steps 50 --warmup 10 --repeats 5)
+  shift 3
+  [[ " $* " == *" --steps "* ]] && counts=()
+  for ((rep = 1; rep <= reps; ++rep)); do
+    for bin in $bins; do
+      run "${name}_${bin}_$rep" 150 "$b/$bin" bench --engine cuda "${counts[@]}" "$@"
+    done
+    pack
+  done
+}

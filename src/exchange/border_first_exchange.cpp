@@ -8,7 +8,7 @@ namespace yeex {
 namespace {
 
 // The engine marks of the schedule (see the diagram in the header).
-enum Mark : int { kBulkDone = 0, kBorderHDone, kBulkHDone, kBorderEDone };
+enum Mark : int { kBulkDone = 0, kBulkHDone, kBorderEDone };
 static_assert(kBorderEDone < kLaneMarks, "the schedule needs more marks than an engine has");
 
 SplitSweep to_local(const SlabDecomposition& d, int s, const SplitSweep& cut) {
@@ -114,18 +114,17 @@ void BorderFirstExchange<Real>::exchanging_step(int s) {
   exchange(HaloPhase::BeforeH);
   engine.update_h(cut.h.lower, Lane::border);
   engine.update_h(cut.h.upper, Lane::border);
-  engine.mark(Lane::border, kBorderHDone);
   const bool before_e = exchanges_[static_cast<int>(HaloPhase::BeforeE)];
   if (before_e) issue(s, HaloPhase::BeforeE);  // right behind the H borders it sends
   engine.update_h(cut.h.bulk, Lane::bulk);
   engine.mark(Lane::bulk, kBulkHDone);
   if (before_e) await(s, HaloPhase::BeforeE);
-  // ---- E half-step: the borders after both H parts and the exchange before E; the bulk beside ----
+  // ---- E half-step: the borders after both H parts and the exchange before E; the bulk beside,
+  // right behind the bulk H it alone reads (the split gives it no plane that reads a border H) ----
   engine.follow(Lane::border, kBulkHDone);
   engine.update_e(cut.e.lower, Lane::border);
   engine.update_e(cut.e.upper, Lane::border);
   engine.mark(Lane::border, kBorderEDone);
-  engine.follow(Lane::bulk, kBorderHDone);
   engine.update_e(cut.e.bulk, Lane::bulk);
   engine.follow(Lane::bulk, kBorderEDone);  // the sources and probes that follow see every E plane
 }

@@ -14,7 +14,6 @@
 //   follow bulk_done
 //   issue, await the phase before H
 //   H over the lower and upper borders
-//   mark border_h_done
 //   issue the phase before E (R = 1)
 //                                               H over the bulk
 //                                               mark bulk_h_done
@@ -22,7 +21,6 @@
 //   follow bulk_h_done
 //   E over the lower and upper borders
 //   mark border_e_done
-//                                               follow border_h_done
 //                                               E over the bulk
 //                                               follow border_e_done
 //                                               sources (n), probes (n - first)
@@ -42,10 +40,19 @@
 //   transfers and earlier steps: the border lane follows bulk_done, which stands for every
 //     earlier sweep and source on both lanes (the bulk lane followed border_e_done before its
 //     sources): sends read final planes, receives overwrite ghost planes nobody reads any more;
-//   border and bulk sweeps of one step: E of either part reads the new H of both (border E
-//     follows bulk_h_done, bulk E follows border_h_done), which also orders each E sweep after
-//     the other lane's H sweep that read the E planes it overwrites; H of step n+1 follows all
-//     of step n (border: bulk_done; bulk: its own order, border_e_done before the sources);
+//   border and bulk sweeps of one step: border E reads the new H of both parts (it follows
+//     bulk_h_done, which also orders it after the bulk H that read the E planes it overwrites);
+//     bulk E reads only bulk H planes and overwrites no E plane a border H reads (the split
+//     makes every E plane that reads a border H plane border), so it follows the bulk H on its
+//     own lane: no cross-lane wait in front of it, and its kernel launches as a dependent launch
+//     of the bulk H's. H of step n+1 follows all of step n (border: bulk_done; bulk: its own
+//     order, border_e_done before the sources). Strong scaling on 2 H200s, ms a step, with the
+//     cross-lane wait in front of the bulk E -> without (results/2026-11-27-session29, call 2):
+//     overlap 256 x 256 x 4096 2.4263-2.4267 -> 2.4245-2.4248, 640^3 2.3316-2.3341 ->
+//     2.3303-2.3309, 256^3 0.1644-0.1645 -> 0.1624-0.1632, 128^3 0.0340-0.0404 -> 0.0326-0.0331;
+//     host-staged 128^3 0.0720-0.0726 -> 0.0687-0.0691; nccl 256^3 0.1696-0.1699 -> 0.1671-0.1672;
+//     b2r at R = 2 (replayed as CUDA graphs) 128^3 0.0265 -> 0.0245-0.0246, the rest the same;
+//     graph (replayed) the same;
 //   sources and probes follow every sweep of the step (bulk follows border_e_done).
 // The host never waits for a GPU in the step loop: marks and follows only order the lanes.
 //

@@ -48,11 +48,11 @@
 //   push Ex, Ey of b -> L; record e_pushed
 //   ----------- host barrier B: every e_pushed of step n is recorded -----------
 //   wait U.e_pushed                       (E^n of plane e landed; staged: then copy it up)
-//   H over plane e-1; mark border_h_done
+//   H over plane e-1
 //   push Hx, Hy of e-1 -> U; record h_pushed
 //   ----------- host barrier A: every h_pushed of step n is recorded -----------
 //   wait L.h_pushed                       (H of plane b-1 landed; staged: then copy it up)
-//   follow bulk_h_done; E over plane b; mark border_e_done
+//   follow bulk_h_done; E over planes b and e-1; mark border_e_done
 //
 // Synchronisation contract across GPUs (the schedule's header argues the rest):
 //   ghost reads: H(e-1) reads the E ghost e -> waits U.e_pushed (staged: and the copy up, on the

@@ -480,7 +480,27 @@ TEST(SlabDecompositionBorderSplit, TheBulkTouchesNoPlaneInFlight) {
   });
 }
 
-TEST(SlabDecompositionBorderSplit, DepthOneBordersAreTheLastHPlaneAndTheFirstEPlane) {
+// The bulk E sweep follows only the bulk H sweep (border_first_exchange.hpp): it reads no H
+// plane a border H sweep writes, and writes no E plane one reads.
+TEST(SlabDecompositionBorderSplit, TheBulkEAndTheBorderHTouchNoCommonPlane) {
+  for_each_split([](const SlabDecomposition&, const HaloPlan&, int, const BorderSplit& cut) {
+    const PlaneRange bulk = z_planes(cut.e.bulk);
+    for (const NodeRange& border : {cut.h.lower, cut.h.upper}) {
+      const PlaneRange h = z_planes(border);
+      for (Index k = bulk.begin; k < bulk.end; ++k)
+        for (Component e : {Component::Ex, Component::Ey, Component::Ez}) {
+          for (Component read : {Component::Hx, Component::Hy, Component::Hz})
+            EXPECT_FALSE(reads(e, k, read, h)) << component_name(e) << " at bulk plane " << k << " reads a border H plane";
+          for (Index j = h.begin; j < h.end; ++j)
+            for (Component hc : {Component::Hx, Component::Hy, Component::Hz})
+              EXPECT_FALSE(reads(hc, j, e, PlaneRange{k, k + 1}))
+                  << component_name(hc) << " at border plane " << j << " reads bulk E plane " << k;
+        }
+    }
+  });
+}
+
+TEST(SlabDecompositionBorderSplit, DepthOneBordersAreTheLastHPlaneAndTheFirstAndLastEPlanes) {
   const SlabDecomposition d(grid_with_nz(12), 3, 1);  // slabs [0,4) [4,8) [8,12)
   const HaloPlan plan = halo_plan(d, 1);
   const auto planes = [](const SplitSweep& cut) {
@@ -488,9 +508,9 @@ TEST(SlabDecompositionBorderSplit, DepthOneBordersAreTheLastHPlaneAndTheFirstEPl
   };
   using Cut = std::array<PlaneRange, 3>;
   EXPECT_EQ(planes(border_split(d, plan, 0).h), (Cut{{{0, 0}, {0, 3}, {3, 4}}}));
-  EXPECT_EQ(planes(border_split(d, plan, 0).e), (Cut{{{0, 0}, {0, 4}, {4, 4}}}));  // no lower neighbour
+  EXPECT_EQ(planes(border_split(d, plan, 0).e), (Cut{{{0, 0}, {0, 3}, {3, 4}}}));  // no lower neighbour
   EXPECT_EQ(planes(border_split(d, plan, 1).h), (Cut{{{4, 4}, {4, 7}, {7, 8}}}));
-  EXPECT_EQ(planes(border_split(d, plan, 1).e), (Cut{{{4, 5}, {5, 8}, {8, 8}}}));
+  EXPECT_EQ(planes(border_split(d, plan, 1).e), (Cut{{{4, 5}, {5, 7}, {7, 8}}}));
   EXPECT_EQ(planes(border_split(d, plan, 2).h), (Cut{{{8, 8}, {8, 12}, {12, 12}}}));  // no upper neighbour
   EXPECT_EQ(planes(border_split(d, plan, 2).e), (Cut{{{8, 9}, {9, 12}, {12, 12}}}));
   // A one-plane slab is all border.
