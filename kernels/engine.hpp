@@ -88,6 +88,15 @@ class Engine {
   virtual void update_e(const NodeRange& range, Lane lane = Lane::bulk) = 0;
   // Adds the sources' step-`step` samples (J at (step+1/2) dt) to E.
   virtual void inject_sources(Index step) = 0;
+  // Sources folded into the E sweep: after fold_sources(step), the E sweeps issued up to the next
+  // inject_sources(step) may each add the step's samples of the sources whose nodes they update,
+  // right after the update; inject_sources then adds the others. fold_sources_at_cursor() is the
+  // same for the cursor's step (below) and inject_sources_at_cursor(). The same bits as the
+  // sources added after the sweeps, provided nothing reads E at a source's node in between (the
+  // schedules move E planes before H, after the sources); on a device engine, a kernel fewer a
+  // step. The defaults fold nothing.
+  virtual void fold_sources(Index step) { (void)step; }
+  virtual void fold_sources_at_cursor() {}
   // Records every probe into buffer slot `slot` (0 <= slot < probe_slots).
   virtual void sample_probes(Index slot) = 0;
   // Copies slots [0, slots) out as [slot][probe] and makes the buffer free again.

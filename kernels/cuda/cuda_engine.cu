@@ -147,12 +147,48 @@ __device__ __forceinline__ void follow_previous_kernel() {
 #endif
 }
 
-template <typename Real, bool UpdateH, bool Cpml, int MinBlocks, int Axes>
+// The cursor of recorded steps (Engine::set_cursor): the step whose source samples the next
+// inject_sources_at_cursor() adds, and the probe slot the next sample_probes_at_cursor() fills.
+struct Cursor {
+  Index step, slot;
+};
+
+// The sources one E sweep launch folds in (Engine::fold_sources; CudaEngine::take_fold): up to
+// kFoldSources, in the order of their index, which keeps the order of sources that share a node
+// (their rounds). Each is added by the thread that updated its node, right after its store, as
+// inject_sources_kernel adds it after the sweep: the same value read, the same arithmetic.
+constexpr int kFoldSources = 4;
+template <typename Real>
+struct SourceFold {
+  int count = 0;  // 0: the launch folds nothing
+  Index offset[kFoldSources] = {};
+  Component component[kFoldSources] = {};
+  Real coefficient[kFoldSources] = {};
+  int column[kFoldSources] = {};  // the source's index: its column of the samples
+  const Real* samples = nullptr;  // the step's row; with a cursor, row 0 (the cursor's step picks the row)
+  const Cursor* cursor = nullptr;
+  int row = 0;  // samples a row: the engine's sources
+};
+
+// Adds the folded sources whose node lies in [c, c + nodes), the nodes this thread stored.
+template <typename Real>
+__device__ __forceinline__ void add_folded_sources(const SourceFold<Real>& fold, const FieldPointers<Real>& f, Index c,
+                                                   int nodes) {
+  for (int q = 0; q < fold.count; ++q) {
+    if (fold.offset[q] < c || fold.offset[q] >= c + nodes) continue;
+    const Real* samples = fold.cursor ? fold.samples + fold.cursor->step * fold.row : fold.samples;
+    add_source(component_array(f, fold.component[q])[fold.offset[q]], fold.coefficient[q], samples[fold.column[q]]);
+  }
+}
+
+// With Fold (the plain E sweep: no Cpml, Axes 0), each thread adds the folded sources of its node.
+template <typename Real, bool UpdateH, bool Cpml, int MinBlocks, int Axes, bool Fold = false>
 __global__ void __launch_bounds__(256, MinBlocks)
     yee_sweep_kernel(Real* __restrict__ ex, Real* __restrict__ ey, Real* __restrict__ ez, Real* __restrict__ hx,
                      Real* __restrict__ hy, Real* __restrict__ hz, const std::uint8_t* __restrict__ material_class,
                      const PhaseCoefficients<Real>* __restrict__ phases, FieldLayout L, SweepBoxes boxes,
-                     const __grid_constant__ CpmlView<Real> cpml) {
+                     const __grid_constant__ CpmlView<Real> cpml, const __grid_constant__ SourceFold<Real> fold) {
+  static_assert(!Fold || (!UpdateH && !Cpml && Axes == 0), "sources fold into the plain E sweep only");
   follow_previous_kernel();
   // The block's box, field by field (selecting a whole NodeRange would copy the parameters to
   // local memory to index them); 32-bit coordinates (CudaEngine checks narrow_planes()).
@@ -173,6 +209,7 @@ __global__ void __launch_bounds__(256, MinBlocks)
     if (warp_meets_x_face(cpml, i))
       return sweep_node<Real, UpdateH, true, 1>(f, material_class, phases, L, cpml, i, j, k);
   sweep_node<Real, UpdateH, Cpml, Axes>(f, material_class, phases, L, cpml, i, j, k);
+  if constexpr (Fold) add_folded_sources(fold, f, L.narrow_offset(i, j, k), 1);
 }
 
 // Node pairs (float sweeps of a run without CPML): each thread updates two neighbouring nodes of a
@@ -194,11 +231,14 @@ __global__ void __launch_bounds__(256, MinBlocks)
 constexpr unsigned kPairLanes = 32, kPairRows = 4;
 constexpr int kPairMinBlocks = 12;
 
-template <bool UpdateH>
+// With Fold (E only), each live thread adds the folded sources of its pair's nodes.
+template <bool UpdateH, bool Fold = false>
 __global__ void __launch_bounds__(kPairLanes * kPairRows, kPairMinBlocks)
     yee_pair_sweep_kernel(float* __restrict__ ex, float* __restrict__ ey, float* __restrict__ ez, float* __restrict__ hx,
                           float* __restrict__ hy, float* __restrict__ hz, const std::uint8_t* __restrict__ material_class,
-                          const PhaseCoefficients<float>* __restrict__ phases, FieldLayout L, NodeRange box) {
+                          const PhaseCoefficients<float>* __restrict__ phases, FieldLayout L, NodeRange box,
+                          const __grid_constant__ SourceFold<float> fold) {
+  static_assert(!Fold || !UpdateH, "sources fold into the E sweep only");
   follow_previous_kernel();
   const int i = static_cast<int>(box.i0) + 2 * static_cast<int>(blockIdx.x * kPairLanes + threadIdx.x);
   const int j = static_cast<int>(box.j0) + static_cast<int>(blockIdx.y * kPairRows + threadIdx.y);
@@ -208,6 +248,8 @@ __global__ void __launch_bounds__(kPairLanes * kPairRows, kPairMinBlocks)
   const Index c = L.narrow_offset(live ? i : static_cast<int>(box.i1) - 2, j, k);
   update_node_pair<UpdateH>(ex, ey, ez, hx, hy, hz, material_class, c, static_cast<int>(L.pitch_y), L.pitch_z,
                             [phases](unsigned cls) { return phase_coefficients<float, UpdateH>(phases, cls); }, live);
+  if constexpr (Fold)
+    if (live) add_folded_sources(fold, FieldPointers<float>{ex, ey, ez, hx, hy, hz}, c, 2);
 }
 
 // The pushing sweep (SweepPush in cuda_engine.hpp), planes of blocks along z: the blocks of
@@ -298,19 +340,15 @@ template <typename Real>
 constexpr int kXBoxMinBlocks = sizeof(Real) == 4 ? 6 : 5;
 constexpr int kShellMinBlocks = 4;
 
-// The cursor of recorded steps (Engine::set_cursor): the step whose source samples the next
-// inject_sources_at_cursor() adds, and the probe slot the next sample_probes_at_cursor() fills.
-struct Cursor {
-  Index step, slot;
-};
-
 // samples: the step's row; or, with a cursor, row 0 of the table (the cursor's step picks the row).
+// `folded`: a bit for each of the first 32 sources that an E sweep of the step already added
+// (SourceFold).
 template <typename Real>
 __global__ void inject_sources_kernel(FieldPointers<Real> f, const PointSource* sources, int count,
-                                      const Real* samples, int round, const Cursor* cursor) {
+                                      const Real* samples, int round, const Cursor* cursor, unsigned folded) {
   follow_previous_kernel();
   const int s = blockIdx.x * blockDim.x + threadIdx.x;
-  if (s >= count || sources[s].round != round) return;
+  if (s >= count || sources[s].round != round || (s < 32 && (folded >> s & 1u))) return;
   if (cursor) samples += cursor->step * count;
   Real* fields[3] = {f.ex, f.ey, f.ez};
   const PointSource src = sources[s];
@@ -557,6 +595,7 @@ class CudaEngine final : public Engine<Real> {
     std::vector<PointSource> sources = setup.sources;
     source_rounds_ = number_rounds(sources);
     sources_ = DeviceArray<PointSource>(sources.data(), sources.size());
+    host_sources_ = sources;
     samples_ = DeviceArray<Real>(setup.source_samples.data(), setup.source_samples.size());
     probes_ = DeviceArray<ProbePoint>(setup.probes.data(), setup.probes.size());
     probe_buffer_ = DeviceArray<Real>(setup.probes.size() * setup.probe_slots);
@@ -572,6 +611,7 @@ class CudaEngine final : public Engine<Real> {
       face.psi = cpml_psi_[f].get();
     }
     set_cpml_interior(cpml_);
+    fold_sources_ = source_count_ > 0 && source_count_ <= 32 && cpml_.faces == 0 && env_switch("YEEX_FOLD_SOURCES", true);
     if (trial_unit) choose_placement(trial_unit);
   }
   ~CudaEngine() override {
@@ -594,6 +634,8 @@ class CudaEngine final : public Engine<Real> {
   void update_h(const NodeRange& r, Lane lane) override { sweep<true>(r, stream(lane)); }
   void update_e(const NodeRange& r, Lane lane) override { sweep<false>(r, stream(lane)); }
 
+  void fold_sources(Index step) override { arm_fold(samples_.get() + step * source_count_, nullptr); }
+  void fold_sources_at_cursor() override { arm_fold(samples_.get(), cursor_.get()); }
   void inject_sources(Index step) override { launch_sources(samples_.get() + step * source_count_, nullptr); }
   void inject_sources_at_cursor() override { launch_sources(samples_.get(), cursor_.get()); }
 
@@ -757,12 +799,58 @@ class CudaEngine final : public Engine<Real> {
     YEEX_CUDA(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...));
   }
 
+  // The sources the E sweeps of the step did not fold in (arm_fold), in rounds.
   void launch_sources(const Real* samples, const Cursor* cursor) {
     if (source_count_ == 0) return;
+    unsigned folded = 0;
+    if (fold_.armed) {
+      if (fold_.samples != samples || fold_.cursor != cursor)
+        throw std::logic_error("cuda engine: the sources of another step than the one folded");
+      folded = fold_.folded;
+      fold_ = Fold{};
+      if (folded == (source_count_ == 32 ? ~0u : (1u << source_count_) - 1)) return;  // all added
+    }
     YEEX_CUDA(cudaSetDevice(device_));
     for (int round = 0; round < source_rounds_; ++round)  // one, unless sources share a node
       launch_kernel(inject_sources_kernel<Real>, (source_count_ + 127) / 128, 128, stream_, pointers(), sources_.get(),
-                    source_count_, samples, round, cursor);
+                    source_count_, samples, round, cursor, folded);
+  }
+
+  // Sources folded into the plain E sweeps (Engine::fold_sources): where the engine has 1-32
+  // sources, no CPML (its sweeps take other kernels) and YEEX_FOLD_SOURCES is not 0, fold_sources
+  // arms fold_; each E sweep until the step's inject_sources then takes the armed step's sources
+  // in its range (take_fold) and inject_sources adds the rest. Two H200s, ms a step, folded against
+  // not (YEEX_FOLD_SOURCES=0; results/2026-11-27-session29, call 3): the engine on one GPU 128^3
+  // 0.0437-0.0439 -> 0.0422-0.0423 (+3.5 %), 256 x 256 x 4096 4.8425-4.8431 -> 4.8417-4.8418;
+  // graph on one GPU 128^3 0.0460-0.0461 -> 0.0440-0.0441; on 2 GPUs, the tall deck's dipole on
+  // the first plane of GPU 1 (a border E sweep's): overlap 2.4245-2.4247 -> 2.4222-2.4224, graph
+  // 2.4252-2.4253 -> 2.4226-2.4236, host-staged 2.4243-2.4247 -> 2.4234.
+  void arm_fold(const Real* samples, const Cursor* cursor) {
+    if (fold_sources_) fold_ = Fold{true, samples, cursor, 0};
+  }
+  // The armed step's sources not folded yet whose nodes lie in r, up to kFoldSources, now folded.
+  // In the order of their index: the first one that does not fit ends the list, so that sources
+  // sharing a node keep their order.
+  SourceFold<Real> take_fold(const NodeRange& r) {
+    SourceFold<Real> fold;
+    if (!fold_.armed) return fold;
+    fold.samples = fold_.samples, fold.cursor = fold_.cursor, fold.row = source_count_;
+    for (int s = 0; s < source_count_; ++s) {
+      const PointSource& source = host_sources_[static_cast<std::size_t>(s)];
+      if (fold_.folded >> s & 1u || !contains(r, source.offset)) continue;
+      if (fold.count == kFoldSources) break;
+      fold.offset[fold.count] = source.offset, fold.component[fold.count] = source.component;
+      fold.coefficient[fold.count] = static_cast<Real>(source.coefficient), fold.column[fold.count] = s;
+      ++fold.count;
+      fold_.folded |= 1u << s;
+    }
+    return fold;
+  }
+  // Whether the node at array offset `offset` lies in r.
+  bool contains(const NodeRange& r, Index offset) const {
+    const Index k = offset / layout_.pitch_z - layout_.origin_z, in_plane = offset % layout_.pitch_z;
+    const Index j = in_plane / layout_.pitch_y - layout_.origin_y, i = in_plane % layout_.pitch_y - layout_.origin_x;
+    return r.i0 <= i && i < r.i1 && r.j0 <= j && j < r.j1 && r.k0 <= k && k < r.k1;
   }
 
   Real* field(Component c) const { return field_ptr_[static_cast<int>(c)]; }
@@ -863,7 +951,8 @@ class CudaEngine final : public Engine<Real> {
     // One box, or two along grid axis `axis` (second non-empty, the same extents across it; the
     // kernel's sweep_pair_axis): the grid holds the first box's blocks, then the second's.
     const auto launch = [&](auto kernel, const NodeRange& box, dim3 block, cudaStream_t on,
-                            const NodeRange& second = NodeRange{}, int axis = 2) {
+                            const NodeRange& second = NodeRange{}, int axis = 2,
+                            const SourceFold<Real>& fold = SourceFold<Real>{}) {
       SweepBoxes boxes;
       boxes.box[0] = box, boxes.box[1] = second;
       dim3 grid(blocks(box.i1 - box.i0, block.x), blocks(box.j1 - box.j0, block.y), blocks(box.k1 - box.k0, block.z));
@@ -875,16 +964,20 @@ class CudaEngine final : public Engine<Real> {
         along += blocks(extent[axis], size[axis]);
       }
       launch_kernel(kernel, grid, block, on, f.ex, f.ey, f.ez, f.hx, f.hy, f.hz, class_ptr_, phases_.get(),
-                    layout_, boxes, cpml_);
+                    layout_, boxes, cpml_, fold);
     };
     if (cpml_.faces == 0) {
+      // The E sweep takes the kernels' Fold form where it folds sources in (take_fold).
+      const SourceFold<Real> fold = UpdateH ? SourceFold<Real>{} : take_fold(r);
       if constexpr (std::is_same_v<Real, float>)
         if (pairs_ && r.i0 % 2 == 0 && (r.i1 - r.i0) % 2 == 0) {
           const dim3 grid(blocks(r.i1 - r.i0, 2 * kPairLanes), blocks(r.j1 - r.j0, kPairRows),
                           static_cast<unsigned>(r.k1 - r.k0));
-          return launch_kernel(yee_pair_sweep_kernel<UpdateH>, grid, dim3(kPairLanes, kPairRows, 1), stream, f.ex,
-                               f.ey, f.ez, f.hx, f.hy, f.hz, class_ptr_, phases_.get(), layout_, r);
+          const auto kernel = fold.count ? yee_pair_sweep_kernel<false, true> : yee_pair_sweep_kernel<UpdateH>;
+          return launch_kernel(kernel, grid, dim3(kPairLanes, kPairRows, 1), stream, f.ex, f.ey, f.ez, f.hx, f.hy,
+                               f.hz, class_ptr_, phases_.get(), layout_, r, fold);
         }
+      if (fold.count) return launch(yee_sweep_kernel<Real, false, false, 0, 0, true>, r, block_, stream, {}, 2, fold);
       return launch(yee_sweep_kernel<Real, UpdateH, false, 0, 0>, r, block_, stream);
     }
     // The nodes of r outside the aligned plain box: the shell boxes' (cpml_split partitions r),
@@ -1016,6 +1109,16 @@ class CudaEngine final : public Engine<Real> {
   DeviceArray<CellCoefficients<Real>> classes_;  // for view() (coop's kernel)
   DeviceArray<PhaseCoefficients<Real>> phases_;  // the sweep kernels' (phase_table)
   DeviceArray<PointSource> sources_;
+  std::vector<PointSource> host_sources_;  // sources_, for take_fold
+  // The folded step (arm_fold): its samples and cursor as inject_sources will name them, and a bit
+  // for each source an E sweep took (take_fold).
+  struct Fold {
+    bool armed = false;
+    const Real* samples = nullptr;
+    const Cursor* cursor = nullptr;
+    unsigned folded = 0;
+  } fold_;
+  bool fold_sources_ = false;  // whether fold_sources folds (arm_fold)
   DeviceArray<Real> samples_;
   DeviceArray<ProbePoint> probes_;
   DeviceArray<Real> probe_buffer_;

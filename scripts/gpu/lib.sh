@@ -761,3 +761,9 @@ bins_rows() {
     pack
   done
 }
+# `engine_tests_start`: machine_info, then test_cuda_engine and test_multi_gpu (gpu_test_pair); pack.
+engine_tests_start() {
+  machine_info
+  gpu_test_pair test_cuda_engine test_multi_gpu
+  pack
+}

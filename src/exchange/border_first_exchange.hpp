@@ -53,7 +53,10 @@
 //     host-staged 128^3 0.0720-0.0726 -> 0.0687-0.0691; nccl 256^3 0.1696-0.1699 -> 0.1671-0.1672;
 //     b2r at R = 2 (replayed as CUDA graphs) 128^3 0.0265 -> 0.0245-0.0246, the rest the same;
 //     graph (replayed) the same;
-//   sources and probes follow every sweep of the step (bulk follows border_e_done).
+//   sources and probes follow every sweep of the step (bulk follows border_e_done). Sources the
+//     engine folds into the E sweeps (Engine::fold_sources, armed at the top of each step) are
+//     added by the sweep that updates their node, on its lane: on the border lane before
+//     border_e_done, which every later reader of the node follows.
 // The host never waits for a GPU in the step loop: marks and follows only order the lanes.
 //
 // Replay (the graph backend): where the transport's issue() and await() hold no host barrier and

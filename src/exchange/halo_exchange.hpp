@@ -85,6 +85,7 @@ class HaloExchange {
       exchange(HaloPhase::BeforeH);
       engine.update_h(d.to_local(s, ranges.h));
       exchange(HaloPhase::BeforeE);
+      engine.fold_sources(n);
       engine.update_e(d.to_local(s, ranges.e));
       engine.inject_sources(n);
       engine.sample_probes(n - first);

@@ -2,6 +2,7 @@
 // 1e-5, f64 to 1e-12), and its checksum is the same on every run.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 
 #include "kernels/cuda/cuda_engine.hpp"
@@ -166,6 +167,85 @@ TEST(CudaEngine, FieldArenaKeepsTheBits) {
       testing::expect_same_bits(run_model(model, config), trial);
     }
   }
+}
+
+// The default box with `count` (up to 6) dipoles: the deck's own at its centre, a second on the
+// same node (its rounds), then others on the planes next to where three slabs meet (z nodes 22 and
+// 43 of 64, border planes of the overlap schedule's split), one of them along x.
+Deck folded_sources_deck(Index steps, int count) {
+  Deck d = short_default(steps);
+  const Source tx = d.sources.at(0);
+  const std::array<std::array<double, 3>, 5> at{{{0.064, 0.064, 0.064}, {0.050, 0.064, 0.044},
+                                                 {0.080, 0.070, 0.086}, {0.030, 0.060, 0.042}, {0.064, 0.040, 0.088}}};
+  for (int s = 1; s < count; ++s) {
+    Source more = tx;
+    more.name = "tx" + std::to_string(s + 1);
+    more.position = {at[s - 1][0], at[s - 1][1], at[s - 1][2]};
+    more.frequency *= 1.0 - 0.1 * s;
+    more.amplitude = s % 2 ? -0.6 : 0.8;
+    more.polarisation = s == 3 ? 0 : 2;
+    d.sources.push_back(more);
+  }
+  return d;
+}
+
+// Sources folded into the E sweeps (Engine::fold_sources) keep the bits of sources added after
+// them (YEEX_FOLD_SOURCES=0): 3 sources (two on one node) and 6 (more than one launch folds,
+// kFoldSources), in float (node pairs) and double, on one slab, on three slabs of GPU 0 under
+// overlap (sources folded into border sweeps), and under graph on one (through the cursor, the
+// steps replayed).
+TEST(CudaEngine, FoldedSourcesKeepTheBits) {
+  YEEX_REQUIRE_GPU();
+  for (int count : {3, 6}) {
+    const Model model = build_model(folded_sources_deck(60, count));
+    for (int bits : {32, 64})
+      for (const char* exchange : {"", "overlap", "graph"}) {
+        SCOPED_TRACE(std::to_string(count) + " sources, f" + std::to_string(bits) + ", exchange '" + exchange + "'");
+        RunConfig config;
+        config.engine = "cuda";
+        config.precision_bits = bits;
+        config.exchange = exchange;
+        if (*exchange) config.devices.assign(std::string(exchange) == "overlap" ? 3 : 1, 0);
+        const RunResult folded = run_model(model, config);
+        const testing::ScopedEnvironmentVariable off("YEEX_FOLD_SOURCES", "0");
+        testing::expect_same_bits(folded, run_model(model, config));
+      }
+  }
+}
+
+// The fold is the sweep's own: an engine armed by fold_sources whose inject_sources is never called
+// ends where one that injects ends (and not where one without sources does), with the E sweep in
+// one launch and cut in two along z, in both precisions.
+template <typename Real>
+void expect_the_sweep_adds_the_sources() {
+  const Deck deck = folded_sources_deck(40, 3);
+  Deck silent = deck;
+  silent.sources.clear();
+  testing::SteppedModel<Real> injected(deck, "cuda"), whole(deck, "cuda"), cut(deck, "cuda"), none(silent, "cuda");
+  NodeRange lower = cut.update, upper = cut.update;
+  lower.k1 = upper.k0 = cut.update.k0 + 27;  // between the sources' planes
+  for (Index n = 0; n < deck.steps; ++n) {
+    injected.step(n);
+    none.step(n);
+    for (auto* folded : {&whole, &cut}) {
+      folded->engine->fold_sources(n);
+      folded->engine->update_h(folded->update);
+    }
+    whole.engine->update_e(whole.update);
+    cut.engine->update_e(lower);
+    cut.engine->update_e(upper);
+  }
+  EXPECT_NE(none.field(Component::Ez), injected.field(Component::Ez));
+  for (Component c : kAllComponents) {
+    EXPECT_EQ(whole.field(c), injected.field(c)) << component_name(c);
+    EXPECT_EQ(cut.field(c), injected.field(c)) << component_name(c);
+  }
+}
+
+TEST(CudaEngine, FoldedSourcesAreAddedByTheSweep) {
+  YEEX_REQUIRE_GPU();
+  expect_the_sweep_adds_the_sources<float>();
+  expect_the_sweep_adds_the_sources<double>();
 }
 
 TEST(CudaEngine, ScanFindsEveryNonFiniteValue) {
