@@ -261,14 +261,17 @@ __global__ void __launch_bounds__(kPairLanes * kPairRows, kPairMinBlocks)
 // Spreading the pushed plane's blocks over the first 16 planes (a swap of tiles), so that the
 // pushing blocks, whose fence holds them while their stores cross the link, would sit among
 // blocks that keep the memory busy, made no difference at 640^3 and cost 1.3 us a step at 128^3
-// (results/2026-11-26-session21, call 5).
-template <typename Real, bool UpdateH>
+// (results/2026-11-26-session21, call 5). With Fold (E only) each thread adds the folded sources of
+// its node before it pushes the node.
+template <typename Real, bool UpdateH, bool Fold = false>
 __global__ void __launch_bounds__(256)
     yee_pushing_sweep_kernel(Real* __restrict__ ex, Real* __restrict__ ey, Real* __restrict__ ez,
                              Real* __restrict__ hx, Real* __restrict__ hy, Real* __restrict__ hz,
                              const std::uint8_t* __restrict__ material_class,
                              const PhaseCoefficients<Real>* __restrict__ phases, FieldLayout L, NodeRange box,
-                             const __grid_constant__ SweepPush<Real> push) {
+                             const __grid_constant__ SweepPush<Real> push,
+                             const __grid_constant__ SourceFold<Real> fold) {
+  static_assert(!Fold || !UpdateH, "sources fold into the E sweep only");
   follow_previous_kernel();
   const bool pushed = blockIdx.z == 0;
   const int k = static_cast<int>(push.top ? (pushed ? box.k1 - 1 : box.k0 + blockIdx.z - 1) : box.k0 + blockIdx.z);
@@ -279,6 +282,7 @@ __global__ void __launch_bounds__(256)
   const FieldPointers<Real> f{ex, ey, ez, hx, hy, hz};
   if (i < box.i1 && j < box.j1) {
     sweep_node<Real, UpdateH, false, 0>(f, material_class, phases, L, CpmlView<Real>{}, i, j, k);
+    if constexpr (Fold) add_folded_sources(fold, f, L.narrow_offset(i, j, k), 1);
     if (pushed) {
       const Index c = L.narrow_offset(i, j, k);
       for (int q = 0; q < push.components; ++q) push.to[q][c + push.shift] = component_array(f, push.component[q])[c];
@@ -611,7 +615,8 @@ class CudaEngine final : public Engine<Real> {
       face.psi = cpml_psi_[f].get();
     }
     set_cpml_interior(cpml_);
-    fold_sources_ = source_count_ > 0 && source_count_ <= 32 && cpml_.faces == 0 && env_switch("YEEX_FOLD_SOURCES", true);
+    fold_sources_ =
+        source_count_ > 0 && source_count_ <= 32 && cpml_.faces == 0 && env_switch("YEEX_FOLD_SOURCES", true);
     if (trial_unit) choose_placement(trial_unit);
   }
   ~CudaEngine() override {
@@ -775,8 +780,11 @@ class CudaEngine final : public Engine<Real> {
     const dim3 block(block_.x, block_.y, 1);
     const dim3 grid(static_cast<unsigned>((r.i1 - r.i0 + block.x - 1) / block.x),
                     static_cast<unsigned>((r.j1 - r.j0 + block.y - 1) / block.y), static_cast<unsigned>(r.k1 - r.k0));
-    launch_kernel(yee_pushing_sweep_kernel<Real, UpdateH>, grid, block, stream_, f.ex, f.ey, f.ez, f.hx, f.hy, f.hz,
-                  class_ptr_, phases_.get(), layout_, r, push);
+    const SourceFold<Real> fold = UpdateH ? SourceFold<Real>{} : take_fold(r);
+    const auto kernel =
+        fold.count ? yee_pushing_sweep_kernel<Real, false, true> : yee_pushing_sweep_kernel<Real, UpdateH>;
+    launch_kernel(kernel, grid, block, stream_, f.ex, f.ey, f.ez, f.hx, f.hy, f.hz, class_ptr_, phases_.get(), layout_,
+                  r, push, fold);
   }
 
   CudaEngineView<Real> view() {
@@ -816,15 +824,16 @@ class CudaEngine final : public Engine<Real> {
                     source_count_, samples, round, cursor, folded);
   }
 
-  // Sources folded into the plain E sweeps (Engine::fold_sources): where the engine has 1-32
-  // sources, no CPML (its sweeps take other kernels) and YEEX_FOLD_SOURCES is not 0, fold_sources
-  // arms fold_; each E sweep until the step's inject_sources then takes the armed step's sources
-  // in its range (take_fold) and inject_sources adds the rest. Two H200s, ms a step, folded against
-  // not (YEEX_FOLD_SOURCES=0; results/2026-11-27-session29, call 3): the engine on one GPU 128^3
-  // 0.0437-0.0439 -> 0.0422-0.0423 (+3.5 %), 256 x 256 x 4096 4.8425-4.8431 -> 4.8417-4.8418;
-  // graph on one GPU 128^3 0.0460-0.0461 -> 0.0440-0.0441; on 2 GPUs, the tall deck's dipole on
-  // the first plane of GPU 1 (a border E sweep's): overlap 2.4245-2.4247 -> 2.4222-2.4224, graph
-  // 2.4252-2.4253 -> 2.4226-2.4236, host-staged 2.4243-2.4247 -> 2.4234.
+  // Sources folded into the plain and pushing E sweeps (Engine::fold_sources): where the engine
+  // has 1-32 sources, no CPML (its sweeps take other kernels) and YEEX_FOLD_SOURCES is not 0,
+  // fold_sources arms fold_; each E sweep until the step's inject_sources then takes the armed
+  // step's sources in its range (take_fold) and inject_sources adds the rest. Two H200s, ms a
+  // step, folded against not (YEEX_FOLD_SOURCES=0; results/2026-11-27-session29, call 3): the
+  // engine on one GPU 128^3 0.0437-0.0439 -> 0.0422-0.0423 (+3.5 %), 256 x 256 x 4096
+  // 4.8425-4.8431 -> 4.8417-4.8418; graph on one GPU 128^3 0.0460-0.0461 -> 0.0440-0.0441; on 2
+  // GPUs, the tall deck's dipole on the first plane of GPU 1 (a border E sweep's): overlap
+  // 2.4245-2.4247 -> 2.4222-2.4224, graph 2.4252-2.4253 -> 2.4226-2.4236, host-staged
+  // 2.4243-2.4247 -> 2.4234.
   void arm_fold(const Real* samples, const Cursor* cursor) {
     if (fold_sources_) fold_ = Fold{true, samples, cursor, 0};
   }

@@ -767,3 +767,9 @@ engine_tests_start() {
   gpu_test_pair test_cuda_engine test_multi_gpu
   pack
 }
+# `checked_start`: machine_info, then scripts/gpu-check.sh into OUT_DIR/gpu-check; pack.
+checked_start() {
+  machine_info
+  run gpu_check 300 scripts/gpu-check.sh "$b" "$out/gpu-check"
+  pack
+}

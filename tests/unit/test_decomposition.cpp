@@ -490,7 +490,8 @@ TEST(SlabDecompositionBorderSplit, TheBulkEAndTheBorderHTouchNoCommonPlane) {
       for (Index k = bulk.begin; k < bulk.end; ++k)
         for (Component e : {Component::Ex, Component::Ey, Component::Ez}) {
           for (Component read : {Component::Hx, Component::Hy, Component::Hz})
-            EXPECT_FALSE(reads(e, k, read, h)) << component_name(e) << " at bulk plane " << k << " reads a border H plane";
+            EXPECT_FALSE(reads(e, k, read, h))
+                << component_name(e) << " at bulk plane " << k << " reads a border H plane";
           for (Index j = h.begin; j < h.end; ++j)
             for (Component hc : {Component::Hx, Component::Hy, Component::Hz})
               EXPECT_FALSE(reads(hc, j, e, PlaneRange{k, k + 1}))
