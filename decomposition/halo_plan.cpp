@@ -98,9 +98,7 @@ BorderSplit border_split(const SlabDecomposition& d, const HaloPlan& plan, int s
       if (t.to == s) crossings.push_back({true, electric, t.from == lower, t.destination});
       if (t.from == s) crossings.push_back({false, electric, t.to == lower, t.source});
     }
-  // `h_cut`: the H sweep's split, when splitting the E sweep (an E plane that reads an H border
-  // plane is border too).
-  const auto split = [&](const NodeRange& range, bool electric, const SplitSweep* h_cut) {
+  const auto split = [&](const NodeRange& range, bool electric) {
     // The update of plane k reads its own field at k and the other field at k, k+1 (H) or
     // k-1, k (E); it writes its own field at k.
     const auto touches = [&](const Crossing& c, Index k) {
@@ -108,11 +106,8 @@ BorderSplit border_split(const SlabDecomposition& d, const HaloPlan& plan, int s
       if (!c.into) return false;  // reading a plane that is being sent is no conflict
       return c.planes.contains(k) || c.planes.contains(electric ? k - 1 : k + 1);
     };
-    const auto reads_h_of = [&](const NodeRange& border, Index k) {
-      return !border.empty() && ((border.k0 <= k && k < border.k1) || (border.k0 <= k - 1 && k - 1 < border.k1));
-    };
     Index lower_end = range.k0, upper_begin = range.k1;
-    for (Index k = range.k0; k < range.k1; ++k) {
+    for (Index k = range.k0; k < range.k1; ++k)
       for (const Crossing& c : crossings)
         if (touches(c, k)) {
           if (c.lower)
@@ -120,9 +115,6 @@ BorderSplit border_split(const SlabDecomposition& d, const HaloPlan& plan, int s
           else
             upper_begin = std::min(upper_begin, k);
         }
-      if (h_cut && reads_h_of(h_cut->lower, k)) lower_end = std::max(lower_end, k + 1);
-      if (h_cut && reads_h_of(h_cut->upper, k)) upper_begin = std::min(upper_begin, k);
-    }
     const Index x = std::min(lower_end, range.k1), y = std::max(upper_begin, x);
     SplitSweep cut{range, range, range};
     cut.lower.k1 = cut.bulk.k0 = x;
@@ -130,8 +122,12 @@ BorderSplit border_split(const SlabDecomposition& d, const HaloPlan& plan, int s
     return cut;
   };
   const SweepRanges ranges = update_ranges(d, s, plan.halo_depth, 0);
-  const SplitSweep h = split(ranges.h, false, nullptr);
-  return {h, split(ranges.e, true, &h)};
+  const SplitSweep h = split(ranges.h, false);
+  // The E sweep reads the H border planes as it reads received ones, so that an E plane reading
+  // one is border too, on its side (see the header: the bulk E then follows the bulk H alone).
+  for (const auto& [border, on_lower] : {std::pair{h.lower, true}, std::pair{h.upper, false}})
+    if (!border.empty()) crossings.push_back({true, false, on_lower, PlaneRange{border.k0, border.k1}});
+  return {h, split(ranges.e, true)};
 }
 
 PlaneRange source_planes(const SlabDecomposition& d, int s, Index halo_depth) {

@@ -734,7 +734,7 @@ PY
 # and of the same without its source (drop_source, DECK_ns), in turn, REPS times, as DECK_REP and
 # DECK_ns_REP; pack after each pair.
 source_pairs() {
-  local reps=$1 exchanges=$2 rep deck
+  local reps=$1 exchanges=$2 rep deck d
   shift 2
   for deck in "$@"; do drop_source "$deck" "${deck}_ns"; done
   for ((rep = 1; rep <= reps; ++rep)); do
