@@ -232,6 +232,26 @@ constexpr unsigned kPairLanes = 32, kPairRows = 4;
 constexpr int kPairMinBlocks = 12;
 
 // With Fold (E only), each live thread adds the folded sources of its pair's nodes.
+// The pair of this thread on plane k of a pair sweep's box (blocks of kPairLanes x kPairRows
+// threads): updates it and returns its first node's offset, or -1 where the thread has no pair to
+// store (a row past the box: a whole warp; a lane past its end computes the row's last pair).
+template <bool UpdateH, bool Fold>
+__device__ __forceinline__ Index sweep_pair(const FieldPointers<float>& f, const std::uint8_t* material_class,
+                                            const PhaseCoefficients<float>* phases, const FieldLayout& L,
+                                            const NodeRange& box, int k, const SourceFold<float>& fold) {
+  const int i = static_cast<int>(box.i0) + 2 * static_cast<int>(blockIdx.x * kPairLanes + threadIdx.x);
+  const int j = static_cast<int>(box.j0) + static_cast<int>(blockIdx.y * kPairRows + threadIdx.y);
+  if (j >= box.j1) return -1;
+  const bool live = i < box.i1;
+  const Index c = L.narrow_offset(live ? i : static_cast<int>(box.i1) - 2, j, k);
+  update_node_pair<UpdateH>(f.ex, f.ey, f.ez, f.hx, f.hy, f.hz, material_class, c, static_cast<int>(L.pitch_y),
+                            L.pitch_z,
+                            [phases](unsigned cls) { return phase_coefficients<float, UpdateH>(phases, cls); }, live);
+  if (!live) return -1;
+  if constexpr (Fold) add_folded_sources(fold, f, c, 2);
+  return c;
+}
+
 template <bool UpdateH, bool Fold = false>
 __global__ void __launch_bounds__(kPairLanes * kPairRows, kPairMinBlocks)
     yee_pair_sweep_kernel(float* __restrict__ ex, float* __restrict__ ey, float* __restrict__ ez, float* __restrict__ hx,
@@ -240,16 +260,8 @@ __global__ void __launch_bounds__(kPairLanes * kPairRows, kPairMinBlocks)
                           const __grid_constant__ SourceFold<float> fold) {
   static_assert(!Fold || !UpdateH, "sources fold into the E sweep only");
   follow_previous_kernel();
-  const int i = static_cast<int>(box.i0) + 2 * static_cast<int>(blockIdx.x * kPairLanes + threadIdx.x);
-  const int j = static_cast<int>(box.j0) + static_cast<int>(blockIdx.y * kPairRows + threadIdx.y);
-  const int k = static_cast<int>(box.k0) + static_cast<int>(blockIdx.z);
-  if (j >= box.j1) return;  // a whole warp: a warp is one row
-  const bool live = i < box.i1;
-  const Index c = L.narrow_offset(live ? i : static_cast<int>(box.i1) - 2, j, k);
-  update_node_pair<UpdateH>(ex, ey, ez, hx, hy, hz, material_class, c, static_cast<int>(L.pitch_y), L.pitch_z,
-                            [phases](unsigned cls) { return phase_coefficients<float, UpdateH>(phases, cls); }, live);
-  if constexpr (Fold)
-    if (live) add_folded_sources(fold, FieldPointers<float>{ex, ey, ez, hx, hy, hz}, c, 2);
+  sweep_pair<UpdateH, Fold>(FieldPointers<float>{ex, ey, ez, hx, hy, hz}, material_class, phases, L, box,
+                            static_cast<int>(box.k0) + static_cast<int>(blockIdx.z), fold);
 }
 
 // The pushing sweep (SweepPush in cuda_engine.hpp), planes of blocks along z: the blocks of
@@ -262,7 +274,38 @@ __global__ void __launch_bounds__(kPairLanes * kPairRows, kPairMinBlocks)
 // pushing blocks, whose fence holds them while their stores cross the link, would sit among
 // blocks that keep the memory busy, made no difference at 640^3 and cost 1.3 us a step at 128^3
 // (results/2026-11-26-session21, call 5). With Fold (E only) each thread adds the folded sources of
-// its node before it pushes the node.
+// its node before it pushes the node. Two forms: one node a thread (yee_pushing_sweep_kernel) and,
+// where the plain sweep takes node pairs, pairs (yee_pair_pushing_sweep_kernel).
+
+// This block's plane of a pushing sweep over `box`; false where it is a pushing block whose wait
+// gave up (the block's verdict through the barrier itself: shared memory would cost the kernel L1).
+template <typename Real>
+__device__ __forceinline__ bool pushing_sweep_plane(const SweepPush<Real>& push, const NodeRange& box, int& k) {
+  const bool pushed = blockIdx.z == 0;
+  k = static_cast<int>(push.top ? (pushed ? box.k1 - 1 : box.k0 + blockIdx.z - 1) : box.k0 + blockIdx.z);
+  return !pushed || __syncthreads_and(threadIdx.x != 0 || threadIdx.y != 0 || await_counters(push.wait, false));
+}
+
+// A pushing block's end (every thread, after its stores into the neighbour): the last one signals.
+template <typename Real>
+__device__ __forceinline__ void end_pushing_block(const SweepPush<Real>& push) {
+  if (arrive_last(push.signal.arrivals, gridDim.x * gridDim.y)) {
+    signal(push.signal);
+    consume_signals(push.wait);
+  }
+}
+
+// Stores Width nodes from c of each pushed component into the neighbour (Width 2: one 8-byte
+// store a component; the caller checks the alignment, SweepPush::shift even).
+template <int Width, typename Real>
+__device__ __forceinline__ void push_nodes(const SweepPush<Real>& push, const FieldPointers<Real>& f, Index c) {
+  using Vector = std::conditional_t<Width == 2, float2, Real>;
+  static_assert(Width == 1 || std::is_same_v<Real, float>, "pairs are float");
+  for (int q = 0; q < push.components; ++q)
+    *reinterpret_cast<Vector*>(push.to[q] + c + push.shift) =
+        *reinterpret_cast<const Vector*>(component_array(f, push.component[q]) + c);
+}
+
 template <typename Real, bool UpdateH, bool Fold = false>
 __global__ void __launch_bounds__(256)
     yee_pushing_sweep_kernel(Real* __restrict__ ex, Real* __restrict__ ey, Real* __restrict__ ez,
@@ -273,25 +316,37 @@ __global__ void __launch_bounds__(256)
                              const __grid_constant__ SourceFold<Real> fold) {
   static_assert(!Fold || !UpdateH, "sources fold into the E sweep only");
   follow_previous_kernel();
+  int k = 0;
+  if (!pushing_sweep_plane(push, box, k)) return;
   const bool pushed = blockIdx.z == 0;
-  const int k = static_cast<int>(push.top ? (pushed ? box.k1 - 1 : box.k0 + blockIdx.z - 1) : box.k0 + blockIdx.z);
-  // The block's verdict through the barrier itself: shared memory would cost the kernel L1.
-  if (pushed && !__syncthreads_and(threadIdx.x != 0 || threadIdx.y != 0 || await_counters(push.wait, false))) return;
   const int i = static_cast<int>(box.i0) + static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   const int j = static_cast<int>(box.j0) + static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
   const FieldPointers<Real> f{ex, ey, ez, hx, hy, hz};
   if (i < box.i1 && j < box.j1) {
     sweep_node<Real, UpdateH, false, 0>(f, material_class, phases, L, CpmlView<Real>{}, i, j, k);
     if constexpr (Fold) add_folded_sources(fold, f, L.narrow_offset(i, j, k), 1);
-    if (pushed) {
-      const Index c = L.narrow_offset(i, j, k);
-      for (int q = 0; q < push.components; ++q) push.to[q][c + push.shift] = component_array(f, push.component[q])[c];
-    }
+    if (pushed) push_nodes<1>(push, f, L.narrow_offset(i, j, k));
   }
-  if (pushed && arrive_last(push.signal.arrivals, gridDim.x * gridDim.y)) {
-    signal(push.signal);
-    consume_signals(push.wait);
-  }
+  if (pushed) end_pushing_block(push);
+}
+
+template <bool UpdateH, bool Fold = false>
+__global__ void __launch_bounds__(kPairLanes * kPairRows, kPairMinBlocks)
+    yee_pair_pushing_sweep_kernel(float* __restrict__ ex, float* __restrict__ ey, float* __restrict__ ez,
+                                  float* __restrict__ hx, float* __restrict__ hy, float* __restrict__ hz,
+                                  const std::uint8_t* __restrict__ material_class,
+                                  const PhaseCoefficients<float>* __restrict__ phases, FieldLayout L, NodeRange box,
+                                  const __grid_constant__ SweepPush<float> push,
+                                  const __grid_constant__ SourceFold<float> fold) {
+  static_assert(!Fold || !UpdateH, "sources fold into the E sweep only");
+  follow_previous_kernel();
+  int k = 0;
+  if (!pushing_sweep_plane(push, box, k)) return;
+  const FieldPointers<float> f{ex, ey, ez, hx, hy, hz};
+  const Index c = sweep_pair<UpdateH, Fold>(f, material_class, phases, L, box, k, fold);
+  if (blockIdx.z != 0) return;
+  if (c >= 0) push_nodes<2>(push, f, c);
+  end_pushing_block(push);
 }
 
 // The strips of a split with cores (cpml_split), up to kStripBoxes of one block shape in one launch:
@@ -777,10 +832,19 @@ class CudaEngine final : public Engine<Real> {
     if (r.empty()) return;
     YEEX_CUDA(cudaSetDevice(device_));
     const FieldPointers<Real> f = pointers();
-    const dim3 block(block_.x, block_.y, 1);
-    const dim3 grid(static_cast<unsigned>((r.i1 - r.i0 + block.x - 1) / block.x),
-                    static_cast<unsigned>((r.j1 - r.j0 + block.y - 1) / block.y), static_cast<unsigned>(r.k1 - r.k0));
     const SourceFold<Real> fold = UpdateH ? SourceFold<Real>{} : take_fold(r);
+    const auto blocks = [](Index n, unsigned b) { return static_cast<unsigned>((n + b - 1) / b); };
+    if constexpr (std::is_same_v<Real, float>)
+      if (pairs_ && r.i0 % 2 == 0 && (r.i1 - r.i0) % 2 == 0 && push.shift % 2 == 0) {  // as sweep's pairs
+        const dim3 grid(blocks(r.i1 - r.i0, 2 * kPairLanes), blocks(r.j1 - r.j0, kPairRows),
+                        static_cast<unsigned>(r.k1 - r.k0));
+        const auto kernel =
+            fold.count ? yee_pair_pushing_sweep_kernel<false, true> : yee_pair_pushing_sweep_kernel<UpdateH>;
+        return launch_kernel(kernel, grid, dim3(kPairLanes, kPairRows, 1), stream_, f.ex, f.ey, f.ez, f.hx, f.hy, f.hz,
+                             class_ptr_, phases_.get(), layout_, r, push, fold);
+      }
+    const dim3 block(block_.x, block_.y, 1);
+    const dim3 grid(blocks(r.i1 - r.i0, block.x), blocks(r.j1 - r.j0, block.y), static_cast<unsigned>(r.k1 - r.k0));
     const auto kernel =
         fold.count ? yee_pushing_sweep_kernel<Real, false, true> : yee_pushing_sweep_kernel<Real, UpdateH>;
     launch_kernel(kernel, grid, block, stream_, f.ex, f.ey, f.ez, f.hx, f.hy, f.hz, class_ptr_, phases_.get(), layout_,
