@@ -275,7 +275,11 @@ __global__ void __launch_bounds__(kPairLanes * kPairRows, kPairMinBlocks)
 // blocks that keep the memory busy, made no difference at 640^3 and cost 1.3 us a step at 128^3
 // (results/2026-11-26-session21, call 5). With Fold (E only) each thread adds the folded sources of
 // its node before it pushes the node. Two forms: one node a thread (yee_pushing_sweep_kernel) and,
-// where the plain sweep takes node pairs, pairs (yee_pair_pushing_sweep_kernel).
+// where the plain sweep takes node pairs, pairs (its Pairs form), which made graph's
+// step on 2 H200s 4.6 % faster at 128^3 and 13-14 % at 160^3-192^3 (src/exchange/overlap_exchange.cu,
+// kPushingPlaneNodes). Also measured there (results/2026-11-27-session30, call 2), not kept: the
+// pushed plane's tiles spread over the first S plane slots, so that their stores cross the link
+// while the tiles beside them sweep (S = 4-64: 640^3 0.3 % faster, 256^3 the same).
 
 // This block's plane of a pushing sweep over `box`; false where it is a pushing block whose wait
 // gave up (the block's verdict through the barrier itself: shared memory would cost the kernel L1).
@@ -306,8 +310,9 @@ __device__ __forceinline__ void push_nodes(const SweepPush<Real>& push, const Fi
         *reinterpret_cast<const Vector*>(component_array(f, push.component[q]) + c);
 }
 
-template <typename Real, bool UpdateH, bool Fold = false>
-__global__ void __launch_bounds__(256)
+// Pairs: the pair kernel's blocks and update (float), one 8-byte store a pushed component.
+template <typename Real, bool UpdateH, bool Fold = false, bool Pairs = false>
+__global__ void __launch_bounds__(Pairs ? kPairLanes * kPairRows : 256, Pairs ? kPairMinBlocks : 0)
     yee_pushing_sweep_kernel(Real* __restrict__ ex, Real* __restrict__ ey, Real* __restrict__ ez,
                              Real* __restrict__ hx, Real* __restrict__ hy, Real* __restrict__ hz,
                              const std::uint8_t* __restrict__ material_class,
@@ -315,37 +320,26 @@ __global__ void __launch_bounds__(256)
                              const __grid_constant__ SweepPush<Real> push,
                              const __grid_constant__ SourceFold<Real> fold) {
   static_assert(!Fold || !UpdateH, "sources fold into the E sweep only");
+  static_assert(!Pairs || std::is_same_v<Real, float>, "pairs are float");
   follow_previous_kernel();
   int k = 0;
   if (!pushing_sweep_plane(push, box, k)) return;
-  const bool pushed = blockIdx.z == 0;
-  const int i = static_cast<int>(box.i0) + static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  const int j = static_cast<int>(box.j0) + static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
   const FieldPointers<Real> f{ex, ey, ez, hx, hy, hz};
-  if (i < box.i1 && j < box.j1) {
-    sweep_node<Real, UpdateH, false, 0>(f, material_class, phases, L, CpmlView<Real>{}, i, j, k);
-    if constexpr (Fold) add_folded_sources(fold, f, L.narrow_offset(i, j, k), 1);
-    if (pushed) push_nodes<1>(push, f, L.narrow_offset(i, j, k));
+  if constexpr (Pairs) {
+    const Index c = sweep_pair<UpdateH, Fold>(f, material_class, phases, L, box, k, fold);
+    if (blockIdx.z != 0) return;
+    if (c >= 0) push_nodes<2>(push, f, c);
+  } else {
+    const int i = static_cast<int>(box.i0) + static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    const int j = static_cast<int>(box.j0) + static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
+    const bool inside = i < box.i1 && j < box.j1;
+    if (inside) {
+      sweep_node<Real, UpdateH, false, 0>(f, material_class, phases, L, CpmlView<Real>{}, i, j, k);
+      if constexpr (Fold) add_folded_sources(fold, f, L.narrow_offset(i, j, k), 1);
+    }
+    if (blockIdx.z != 0) return;
+    if (inside) push_nodes<1>(push, f, L.narrow_offset(i, j, k));
   }
-  if (pushed) end_pushing_block(push);
-}
-
-template <bool UpdateH, bool Fold = false>
-__global__ void __launch_bounds__(kPairLanes * kPairRows, kPairMinBlocks)
-    yee_pair_pushing_sweep_kernel(float* __restrict__ ex, float* __restrict__ ey, float* __restrict__ ez,
-                                  float* __restrict__ hx, float* __restrict__ hy, float* __restrict__ hz,
-                                  const std::uint8_t* __restrict__ material_class,
-                                  const PhaseCoefficients<float>* __restrict__ phases, FieldLayout L, NodeRange box,
-                                  const __grid_constant__ SweepPush<float> push,
-                                  const __grid_constant__ SourceFold<float> fold) {
-  static_assert(!Fold || !UpdateH, "sources fold into the E sweep only");
-  follow_previous_kernel();
-  int k = 0;
-  if (!pushing_sweep_plane(push, box, k)) return;
-  const FieldPointers<float> f{ex, ey, ez, hx, hy, hz};
-  const Index c = sweep_pair<UpdateH, Fold>(f, material_class, phases, L, box, k, fold);
-  if (blockIdx.z != 0) return;
-  if (c >= 0) push_nodes<2>(push, f, c);
   end_pushing_block(push);
 }
 
@@ -838,8 +832,8 @@ class CudaEngine final : public Engine<Real> {
       if (pairs_ && r.i0 % 2 == 0 && (r.i1 - r.i0) % 2 == 0 && push.shift % 2 == 0) {  // as sweep's pairs
         const dim3 grid(blocks(r.i1 - r.i0, 2 * kPairLanes), blocks(r.j1 - r.j0, kPairRows),
                         static_cast<unsigned>(r.k1 - r.k0));
-        const auto kernel =
-            fold.count ? yee_pair_pushing_sweep_kernel<false, true> : yee_pair_pushing_sweep_kernel<UpdateH>;
+        const auto kernel = fold.count ? yee_pushing_sweep_kernel<float, false, true, true>
+                                       : yee_pushing_sweep_kernel<float, UpdateH, false, true>;
         return launch_kernel(kernel, grid, dim3(kPairLanes, kPairRows, 1), stream_, f.ex, f.ey, f.ez, f.hx, f.hy, f.hz,
                              class_ptr_, phases_.get(), layout_, r, push, fold);
       }

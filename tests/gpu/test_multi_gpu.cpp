@@ -262,6 +262,7 @@ TEST(MultiGpu, GraphPushingSweepsKeepTheBits) {
   for (int slabs = 2; slabs <= std::min(4, cuda_device_count()); ++slabs) {
     for (const auto& [knob, value] : {std::pair{"", ""}, std::pair{"YEEX_GRAPH_STEPS", "1"},
                                       std::pair{"YEEX_GRAPH_STEPS", "7"}, std::pair{"YEEX_PDL", "0"},
+                                      std::pair{"YEEX_CUDA_PAIRS", "0"},  // the one-node pushing kernel
                                       std::pair{"YEEX_PUSHING_SWEEPS", "0"}}) {
       SCOPED_TRACE(std::to_string(slabs) + " slabs, " + knob + "=" + value);
       const testing::ScopedEnvironmentVariable set(*knob ? knob : "YEEX_NO_KNOB", value);
