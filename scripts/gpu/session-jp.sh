@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# For the next 4 x H200 call, after session-jo.sh: the 268 M-cell rows (TABLE_LARGE=1 issue3_rest:
+# For the next 4 x H200 call (session 30 ran the core rows, session-jr.sh): the 268 M-cell rows (TABLE_LARGE=1 issue3_rest:
 # strong 640^3 and 256 x 256 x 4096, peer access off, GPU pairs), then graph's pushing sweeps (pairs)
 # against its border split on 4 GPUs where session 30 found them even on 2 GPUs: strong 224^3,
 # 256^3 and 320^3, YEEX_PUSHING_SWEEPS=1 against 0, twice (the limit, kPushingPlaneNodes, is 192^2).
