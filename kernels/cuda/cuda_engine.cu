@@ -231,7 +231,6 @@ __global__ void __launch_bounds__(256, MinBlocks)
 constexpr unsigned kPairLanes = 32, kPairRows = 4;
 constexpr int kPairMinBlocks = 12;
 
-// With Fold (E only), each live thread adds the folded sources of its pair's nodes.
 // The pair of this thread on plane k of a pair sweep's box (blocks of kPairLanes x kPairRows
 // threads): updates it and returns its first node's offset, or -1 where the thread has no pair to
 // store (a row past the box: a whole warp; a lane past its end computes the row's last pair).
@@ -252,6 +251,7 @@ __device__ __forceinline__ Index sweep_pair(const FieldPointers<float>& f, const
   return c;
 }
 
+// With Fold (E only), each live thread adds the folded sources of its pair's nodes.
 template <bool UpdateH, bool Fold = false>
 __global__ void __launch_bounds__(kPairLanes * kPairRows, kPairMinBlocks)
     yee_pair_sweep_kernel(float* __restrict__ ex, float* __restrict__ ey, float* __restrict__ ez, float* __restrict__ hx,
@@ -274,12 +274,13 @@ __global__ void __launch_bounds__(kPairLanes * kPairRows, kPairMinBlocks)
 // pushing blocks, whose fence holds them while their stores cross the link, would sit among
 // blocks that keep the memory busy, made no difference at 640^3 and cost 1.3 us a step at 128^3
 // (results/2026-11-26-session21, call 5). With Fold (E only) each thread adds the folded sources of
-// its node before it pushes the node. Two forms: one node a thread (yee_pushing_sweep_kernel) and,
-// where the plain sweep takes node pairs, pairs (its Pairs form), which made graph's
-// step on 2 H200s 4.6 % faster at 128^3 and 13-14 % at 160^3-192^3 (src/exchange/overlap_exchange.cu,
-// kPushingPlaneNodes). Also measured there (results/2026-11-27-session30, call 2), not kept: the
-// pushed plane's tiles spread over the first S plane slots, so that their stores cross the link
-// while the tiles beside them sweep (S = 4-64: 640^3 0.3 % faster, 256^3 the same).
+// its node before it pushes the node. Two forms: one node a thread and, where the plain sweep
+// takes node pairs, pairs (Pairs), which made graph's step on 2 H200s 4.6 % faster at 128^3 and
+// 13-14 % at 160^3-192^3, and on 4 H200s at 128^3 18.3 -> 17.4 us a step (sessions 29 and 30;
+// src/exchange/overlap_exchange.cu, kPushingPlaneNodes). Measured on 2 H200s and not kept
+// (results/2026-11-27-session30, call 2): the pushed plane's tiles spread over the first S plane
+// slots, so that their stores cross the link while the tiles beside them sweep (S = 4-64: 640^3
+// 0.3 % faster, 256^3 the same).
 
 // This block's plane of a pushing sweep over `box`; false where it is a pushing block whose wait
 // gave up (the block's verdict through the barrier itself: shared memory would cost the kernel L1).

@@ -176,17 +176,19 @@ __global__ void push_kernel(const __grid_constant__ PushRuns<Real> runs) {
 // in the sweep at all (the waiting plane swept last, a push kernel after it) lost as much
 // (results/2026-11-26-session22, calls 6-7). The border split runs the border planes on their own
 // stream beside the bulk.
-// Those sweeps were one node a thread. In node pairs (float; the plain sweep's kernel and blocks,
-// yee_pushing_sweep_kernel's Pairs form) they run much faster. Strong on 2 H200s, ms a step, pairs / one
-// node / the split (results/2026-11-27-session30, calls 1 and 3; pushing forced above 192^2; one
-// node: a scratch build's pushing kernel beside pair sweeps, at 640^3 YEEX_CUDA_PAIRS=0, all sweeps):
+// Those sweeps were one node a thread. In node pairs (float; the plain sweep's kernel and
+// blocks, yee_pushing_sweep_kernel's Pairs form) they run much faster. Strong on 2 H200s, ms a
+// step, pairs / one node / the split (results/2026-11-27-session30, calls 1 and 3; pushing forced
+// above 192^2; one node: a scratch build's pushing kernel beside pair sweeps, at 640^3
+// YEEX_CUDA_PAIRS=0, all sweeps):
 //   128^3 0.0188 / 0.0197 / 0.0272     160^3 0.0458 / 0.0530 / 0.0462
 //   192^3 0.0730 / 0.0843 / 0.0751     256^3 0.1601-0.1614 / 0.1874 / 0.1618-0.1625
 //   384^3 0.5215 / 0.6102 / 0.5177     640^3 2.3553-2.3711 / 2.7143 / 2.3293-2.3342
-// So on 2 GPUs pairs pay up to 256^2 and lose above; the limit stays 192^2 until 4 GPUs (two pushing
-// sweeps a step on the inner ones) have measured 224^2-256^2. At 640^3 the pushing step, with its
-// stores, fences and waits all removed (an experiment), still ran 2.3515-2.3552 against the split's
-// 2.3293-2.3297 (call 3): what it loses there is not the push.
+// On 4 H200s (call 9, pairs against the split): 224^3 0.0597 against 0.0606, 256^3 0.0841 against
+// 0.0845. So pairs pay up to 256^2 and lose above. The limit stays 192^2 for now: raised, it would
+// take the tests' wide case (200 x 200 planes) and needs that test moved above it and run on GPUs.
+// At 640^3 the pushing step, with its stores, fences and waits all removed (an experiment), still
+// ran 2.3515-2.3552 against the split's 2.3293-2.3297 (call 3): what it loses there is not the push.
 constexpr Index kPushingPlaneNodes = Index(192) * 192;
 
 constexpr unsigned kPushBlock = 256;
