@@ -80,6 +80,16 @@ struct FieldLayout {
     return (k + origin_z) * pitch_z + (j + origin_y) * pitch_y + (i + origin_x);
   }
 
+  // The node (i, j, k) at element `offset`, offset()'s inverse; pad elements give coordinates
+  // outside the node range (i, j below -1 or above nodes_x, nodes_y).
+  struct Node {
+    Index i, j, k;
+  };
+  Node node(Index offset) const {
+    const Index in_plane = offset % pitch_z;
+    return {in_plane % pitch_y - origin_x, in_plane / pitch_y - origin_y, offset / pitch_z - origin_z};
+  }
+
   // Whether a plane has fewer than 2^31 elements, so that narrow_offset may be used.
   bool narrow_planes() const { return pitch_z < (Index(1) << 31); }
   // offset() with 32-bit coordinates and in-plane arithmetic, the plane term alone in 64 bits:

@@ -916,8 +916,7 @@ class CudaEngine final : public Engine<Real> {
   }
   // Whether the node at array offset `offset` lies in r.
   bool contains(const NodeRange& r, Index offset) const {
-    const Index k = offset / layout_.pitch_z - layout_.origin_z, in_plane = offset % layout_.pitch_z;
-    const Index j = in_plane / layout_.pitch_y - layout_.origin_y, i = in_plane % layout_.pitch_y - layout_.origin_x;
+    const auto [i, j, k] = layout_.node(offset);
     return r.i0 <= i && i < r.i1 && r.j0 <= j && j < r.j1 && r.k0 <= k && k < r.k1;
   }
 

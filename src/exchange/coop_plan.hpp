@@ -157,9 +157,8 @@ inline std::vector<SweepSourcePlace> sweep_source_places(const FieldLayout& L, c
   if (sources.size() > static_cast<std::size_t>(kSweepSources)) return {};
   std::vector<SweepSourcePlace> places;
   for (const PointSource& source : sources) {
-    const Index in_plane = source.offset % L.pitch_z;
-    const Index i = in_plane % L.pitch_y - L.origin_x - e.i0, j = in_plane / L.pitch_y - L.origin_y - e.j0;
-    const Index k = source.offset / L.pitch_z - L.origin_z - e.k0;
+    const FieldLayout::Node at = L.node(source.offset);
+    const Index i = at.i - e.i0, j = at.j - e.j0, k = at.k - e.k0;
     if (i < 0 || i >= e.nx || j < 0 || j >= e.ny || k < 0 || k >= Index(e.nz)) return {};
     const auto plane = static_cast<unsigned>(e.downward ? Index(e.nz) - 1 - k : k);
     const Index tile_x = Index(kTileX) * e.pair;

@@ -265,9 +265,8 @@ class Run {
           const Index count = std::min(piece, n - first);
 #pragma omp parallel for schedule(static)
           for (Index e = 0; e < count; ++e) {
-            const Index at = first + e, in_plane = at % L.pitch_z;
-            const Index i = in_plane % L.pitch_y - L.origin_x, j = in_plane / L.pitch_y - L.origin_y;
-            const Index k = decomposition_.global_k(s, at / L.pitch_z - L.origin_z);
+            const auto [i, j, local_k] = L.node(first + e);
+            const Index k = decomposition_.global_k(s, local_k);
             const bool swept = i >= 0 && i < g.nx && j >= 0 && j < g.ny && k >= 0 && k < g.nz;
             const auto node = static_cast<std::uint64_t>((k * (g.ny + 1) + j) * (g.nx + 1) + i);
             values[e] = swept ? static_cast<Real>(scale * pseudo_uniform(stream, node)) : Real(0);

@@ -28,6 +28,22 @@ Deck small_deck() {
   return d;
 }
 
+// FieldLayout::node inverts offset() over every node an engine sweeps, ghosts and pads' edges
+// included, in float and double layouts with one and two ghost planes.
+TEST(Model, LayoutNodeInvertsOffset) {
+  for (const auto& [element, ghost] : {std::pair{sizeof(float), Index(1)}, std::pair{sizeof(double), Index(2)}}) {
+    const FieldLayout L = FieldLayout::make(37, 5, 4, ghost, element);
+    for (Index k = -L.origin_z; k < L.nodes_z + L.origin_z; ++k)
+      for (Index j = -1; j <= L.nodes_y; ++j)
+        for (Index i = -1; i <= L.nodes_x; ++i) {
+          const FieldLayout::Node n = L.node(L.offset(i, j, k));
+          ASSERT_EQ(n.i, i);
+          ASSERT_EQ(n.j, j);
+          ASSERT_EQ(n.k, k);
+        }
+  }
+}
+
 TEST(Model, PecFacesPinTangentialE) {
   const Model m = build_model(small_deck());
   const auto ex = [&](Index i, Index j, Index k) { return m.class_key(i, j, k)[int(Component::Ex)]; };
