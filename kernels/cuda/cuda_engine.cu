@@ -828,15 +828,12 @@ class CudaEngine final : public Engine<Real> {
     YEEX_CUDA(cudaSetDevice(device_));
     const FieldPointers<Real> f = pointers();
     const SourceFold<Real> fold = UpdateH ? SourceFold<Real>{} : take_fold(r);
-    const auto blocks = [](Index n, unsigned b) { return static_cast<unsigned>((n + b - 1) / b); };
     if constexpr (std::is_same_v<Real, float>)
-      if (pairs_ && r.i0 % 2 == 0 && (r.i1 - r.i0) % 2 == 0 && push.shift % 2 == 0) {  // as sweep's pairs
-        const dim3 grid(blocks(r.i1 - r.i0, 2 * kPairLanes), blocks(r.j1 - r.j0, kPairRows),
-                        static_cast<unsigned>(r.k1 - r.k0));
+      if (takes_pairs(r) && push.shift % 2 == 0) {  // the pushed pairs' 8-byte stores aligned too
         const auto kernel = fold.count ? yee_pushing_sweep_kernel<float, false, true, true>
                                        : yee_pushing_sweep_kernel<float, UpdateH, false, true>;
-        return launch_kernel(kernel, grid, dim3(kPairLanes, kPairRows, 1), stream_, f.ex, f.ey, f.ez, f.hx, f.hy, f.hz,
-                             class_ptr_, phases_.get(), layout_, r, push, fold);
+        return launch_kernel(kernel, pair_grid(r), dim3(kPairLanes, kPairRows, 1), stream_, f.ex, f.ey, f.ez, f.hx,
+                             f.hy, f.hz, class_ptr_, phases_.get(), layout_, r, push, fold);
       }
     const dim3 block(block_.x, block_.y, 1);
     const dim3 grid(blocks(r.i1 - r.i0, block.x), blocks(r.j1 - r.j0, block.y), static_cast<unsigned>(r.k1 - r.k0));
@@ -1009,12 +1006,23 @@ class CudaEngine final : public Engine<Real> {
   // face take the CPML path (whole_rows). Folding the x faces in as a correction after the plain
   // kernel's stores, in the blocks that hold face nodes, had been slower: 44.2 against 45.3
   // (results/2026-11-24-session7/README.md); so were the z or y cores folded in (session 10).
+  // Blocks of b along n nodes.
+  static unsigned blocks(Index n, unsigned b) { return static_cast<unsigned>((n + b - 1) / b); }
+  // Whether a float sweep over r takes node pairs (yee_pair_sweep_kernel and the pushing kernel's
+  // Pairs form): pairs_fit, and r starts on an even node and holds an even count in x.
+  bool takes_pairs(const NodeRange& r) const { return pairs_ && r.i0 % 2 == 0 && (r.i1 - r.i0) % 2 == 0; }
+  // The grid of a pair sweep over r: blocks of kPairLanes x kPairRows threads, a plane of blocks a
+  // node plane.
+  static dim3 pair_grid(const NodeRange& r) {
+    return dim3(blocks(r.i1 - r.i0, 2 * kPairLanes), blocks(r.j1 - r.j0, kPairRows),
+                static_cast<unsigned>(r.k1 - r.k0));
+  }
+
   template <bool UpdateH>
   void sweep(const NodeRange& r, cudaStream_t stream) {
     if (r.empty()) return;
     YEEX_CUDA(cudaSetDevice(device_));
     const FieldPointers<Real> f = pointers();
-    const auto blocks = [](Index n, unsigned b) { return static_cast<unsigned>((n + b - 1) / b); };
     // One box, or two along grid axis `axis` (second non-empty, the same extents across it; the
     // kernel's sweep_pair_axis): the grid holds the first box's blocks, then the second's.
     const auto launch = [&](auto kernel, const NodeRange& box, dim3 block, cudaStream_t on,
@@ -1037,12 +1045,10 @@ class CudaEngine final : public Engine<Real> {
       // The E sweep takes the kernels' Fold form where it folds sources in (take_fold).
       const SourceFold<Real> fold = UpdateH ? SourceFold<Real>{} : take_fold(r);
       if constexpr (std::is_same_v<Real, float>)
-        if (pairs_ && r.i0 % 2 == 0 && (r.i1 - r.i0) % 2 == 0) {
-          const dim3 grid(blocks(r.i1 - r.i0, 2 * kPairLanes), blocks(r.j1 - r.j0, kPairRows),
-                          static_cast<unsigned>(r.k1 - r.k0));
+        if (takes_pairs(r)) {
           const auto kernel = fold.count ? yee_pair_sweep_kernel<false, true> : yee_pair_sweep_kernel<UpdateH>;
-          return launch_kernel(kernel, grid, dim3(kPairLanes, kPairRows, 1), stream, f.ex, f.ey, f.ez, f.hx, f.hy,
-                               f.hz, class_ptr_, phases_.get(), layout_, r, fold);
+          return launch_kernel(kernel, pair_grid(r), dim3(kPairLanes, kPairRows, 1), stream, f.ex, f.ey, f.ez, f.hx,
+                               f.hy, f.hz, class_ptr_, phases_.get(), layout_, r, fold);
         }
       if (fold.count) return launch(yee_sweep_kernel<Real, false, false, 0, 0, true>, r, block_, stream, {}, 2, fold);
       return launch(yee_sweep_kernel<Real, UpdateH, false, 0, 0>, r, block_, stream);
