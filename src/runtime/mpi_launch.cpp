@@ -52,7 +52,7 @@ bool mpi_built() {
 }
 
 #if !YEEX_HAVE_MPI
-// Without MPI the session cannot exist; main never creates one (it refuses MPI launches first).
+// Without MPI an MpiSession cannot exist; main never creates one (it refuses MPI launches first).
 MpiSession::MpiSession(int&, char**&) { throw std::runtime_error("this build has no MPI (configure with YEEX_ENABLE_MPI=ON)"); }
 MpiSession::~MpiSession() = default;
 const ProcessGroup& MpiSession::world() const { return *world_; }

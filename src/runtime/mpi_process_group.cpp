@@ -114,7 +114,7 @@ void MpiProcessGroup::abort(int exit_code) const {
   std::_Exit(exit_code);  // MPI_Abort does not return; should a library return, still never continue
 }
 
-// ---- the session ----
+// ---- MpiSession ----
 
 MpiSession::MpiSession(int& argc, char**& argv) {
   int provided = MPI_THREAD_SINGLE;
