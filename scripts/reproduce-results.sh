@@ -23,7 +23,8 @@
 # Options:
 #   --build DIR   the build folder (default build/cuda)
 #   --gpus N      use the first N visible GPUs (default: all)
-#   --large       also the 268 M-cell rows: strong 640^3 and 256 x 256 x 4096, on 1 and N GPUs (+2 min)
+#   --large       also the 268 M-cell rows into large/: strong 640^3 and 256 x 256 x 4096, on 1 and
+#                 N GPUs (+2 min)
 #   --gpu-check   also scripts/gpu-check.sh on the same build, into gpu-check/ (+4 min)
 #   --dry-run     print the commands, run nothing (no GPU needed; N from --gpus, else from a
 #                 MACHINE name ending in xN, else 1)
@@ -118,7 +119,7 @@ run() {
 
 if ((!dry)); then
   rm -rf "$tmp"
-  mkdir -p "$tmp/p2p"
+  mkdir -p "$tmp/p2p" "$tmp/large"
   {
     nvidia-smi --query-gpu=index,name,memory.total,driver_version,clocks.max.sm --format=csv
     echo
@@ -158,20 +159,22 @@ predict=()
     # The reference codes' 268 M cells (16384^2) as a 3-D box: inputs/bench_box.toml on 256 x 256 x
     # 4096 cells, its size kept.
     ((dry)) || sed -e 's/^cells = \[512, 512, 512\]/cells = [256, 256, 4096]/' \
-      -e 's/^cell_size = \[1e-3, 1e-3, 1e-3\]/cell_size = [2e-3, 2e-3, 1.25e-4]/' inputs/bench_box.toml > "$tmp/tall.toml"
-    ((dry)) || grep -q '^cells = \[256, 256, 4096\]' "$tmp/tall.toml" || die "inputs/bench_box.toml: no 'cells = [512, 512, 512]' line to change"
-    commands+=("(tall.toml: inputs/bench_box.toml with cells = [256, 256, 4096], cell_size = [2e-3, 2e-3, 1.25e-4])")
-    run strong_640 "${bench[@]}" "${short[@]}" --scaling strong --size 640 --counts "1,$gpus" --halo-depth 2 "${predict[@]}" $(out strong_640)
-    run strong_tall "${bench[@]}" "${short[@]}" --scaling strong --deck tall.toml --counts "1,$gpus" --halo-depth 2 "${predict[@]}" $(out strong_tall)
+      -e 's/^cell_size = \[1e-3, 1e-3, 1e-3\]/cell_size = [2e-3, 2e-3, 1.25e-4]/' inputs/bench_box.toml > "$tmp/large/tall.toml"
+    ((dry)) || grep -q '^cells = \[256, 256, 4096\]' "$tmp/large/tall.toml" || die "inputs/bench_box.toml: no 'cells = [512, 512, 512]' line to change"
+    commands+=("(large/tall.toml: inputs/bench_box.toml with cells = [256, 256, 4096], cell_size = [2e-3, 2e-3, 1.25e-4])")
+    run large/strong_640 "${bench[@]}" "${short[@]}" --scaling strong --size 640 --counts "1,$gpus" --halo-depth 2 "${predict[@]}" $(out large/strong_640)
+    run large/strong_tall "${bench[@]}" "${short[@]}" --scaling strong --deck large/tall.toml --counts "1,$gpus" --halo-depth 2 "${predict[@]}" $(out large/strong_tall)
   fi
 }
 
 # Plots: the efficiency curves of each scaling run, the P2P heat maps and sweeps.
 if ((plots || dry)); then
-  for name in weak_512 strong_512 strong_256 strong_128 strong_640 strong_tall; do
-    [[ $name == strong_640 || $name == strong_tall ]] && ((!large)) && continue
+  for name in weak_512 strong_512 strong_256 strong_128; do
     run - python3 ../../scripts/plot_bench.py "$name.json" --out .
   done
+  if ((large)); then
+    for name in strong_640 strong_tall; do run - python3 ../../scripts/plot_bench.py "large/$name.json" --out large; done
+  fi
   run - python3 ../../scripts/plot_p2p.py p2p/p2p.json --out p2p/plots
 else
   echo "# no plots: python3 cannot import matplotlib here; draw them later with scripts/plot_bench.py and scripts/plot_p2p.py"
@@ -183,6 +186,7 @@ if ((dry)); then
   exit 0
 fi
 
+((large)) || rmdir "$tmp/large"
 # README.md: the build, the machine, the commands, the files, the N-GPU table.
 {
   echo "# Measurements on $machine"
@@ -206,6 +210,7 @@ fi
   echo "| \`p2p/plots/*.png\` | \`scripts/plot_p2p.py p2p/p2p.json\` |"
   echo "| \`machine.txt\` | \`nvidia-smi\`: the GPUs and \`topo -m\` |"
   ((gpu_check)) && echo "| \`gpu-check/\` | \`scripts/gpu-check.sh\` on this build: the gpu tests' log and its bench |"
+  ((large)) && echo "| \`large/\` | strong 640³ and 256 × 256 × 4096 (\`tall.toml\`) on 1 and $gpus GPUs, with their plots |"
   echo
   echo "## Commands (run in this folder)"
   echo
@@ -222,16 +227,18 @@ import json, pathlib, sys
 n, folder = int(sys.argv[1]), pathlib.Path(sys.argv[2])
 runs = [("weak_512", "weak 512³/GPU"), ("strong_512", "strong 512³"), ("strong_256", "strong 256³"),
         ("strong_128", "strong 128³"), ("strong_640", "strong 640³"), ("strong_tall", "strong 256×256×4096")]
-runs = [(f, t) for f, t in runs if (folder / f"{f}.json").exists()]
+runs = [(f, t) for f, t in runs if (folder / f"{f}.json").exists() or (folder / "large" / f"{f}.json").exists()]
 table = {}
 for f, _ in runs:
-    for r in json.load(open(folder / f"{f}.json"))["rows"]:
+    path = folder / f"{f}.json" if (folder / f"{f}.json").exists() else folder / "large" / f"{f}.json"
+    for r in json.load(open(path))["rows"]:
         if r["exchange"] != "-" and r["devices"] == n and not r["skipped"]:
-            own = r["efficiency_own"]
-            cell = f"{100 * r['efficiency']:.1f} %" + (f" ({100 * own:.1f})" if own and abs(own - r["efficiency"]) > 5e-4 else "")
+            own, eff = r["efficiency_own"], f"{100 * r['efficiency']:.1f}"
+            cell = f"{eff} %" + (f" ({100 * own:.1f})" if own and f"{100 * own:.1f}" != eff else "")
             if f == "strong_128":
                 cell += f", {1e6 * r['seconds_per_step_median']:.1f} µs"
-            table.setdefault(r["exchange"], {})[f] = cell
+            backend = r["exchange"] + (f", R = {r['halo_depth']}" if r["halo_depth"] > 1 else "")
+            table.setdefault(backend, {})[f] = cell
 print("| backend | " + " | ".join(t for _, t in runs) + " |")
 print("|---" * (len(runs) + 1) + "|")
 for exchange, cells in table.items():
