@@ -31,7 +31,6 @@ import json
 import math
 import os
 import sys
-import tomllib
 
 import h5py
 import matplotlib
@@ -175,6 +174,8 @@ def load_deck(path):
     """The deck as a dict with the keys of a deck .toml: from run.json's "deck" or a .toml file."""
     try:
         if path.endswith(".toml"):
+            import tomllib  # Python 3.11 and later: only a .toml deck needs it
+
             with open(path, "rb") as f:
                 return tomllib.load(f)
         with open(path) as f:
@@ -356,9 +357,10 @@ def render(args):
     if args.range is None and deck is not None and deck.get("source") and args.near != 0:
         keep = near_source_mask(image, extent, normal, position, deck["source"], args.near)
         if not keep.all():
-            radius = args.near if args.near is not None else min(C0 / (2 * math.pi * s["frequency"])
-                                                                 for s in deck["source"])
-            how += " beyond %.3g mm of the sources" % (radius * 1e3)
+            radii = {args.near if args.near is not None else C0 / (2 * math.pi * s["frequency"])
+                     for s in deck["source"]}
+            how += (" beyond %.3g mm of the sources" % (radii.pop() * 1e3) if len(radii) == 1
+                    else " beyond c / (2 pi f) of each source")
     limit = colour_limit(image, args.percentile, args.range, keep)
 
     width, height = args.size
@@ -383,7 +385,10 @@ def render(args):
         title = deck["title"] + "\n" + title
     ax.set_title(title, fontsize=10)
     fig.tight_layout()
-    fig.savefig(args.out)
+    try:
+        fig.savefig(args.out)
+    except OSError as e:
+        raise InputError("cannot write %s: %s" % (args.out, e)) from None
     plt.close(fig)
     peak = np.abs(image).max()
     print("render_snapshot: %s step %d (t = %s), %s on %s = %.4g m, |%s| up to %.3g %s, colour to ±%.3g -> %s"
