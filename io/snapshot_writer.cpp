@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 #include <stdexcept>
@@ -11,6 +12,14 @@
 
 namespace yeex {
 namespace {
+
+constexpr const char* kFormat = "yeex-snapshot-1";
+
+std::string units_of(Component c) { return is_electric(c) ? "V/m" : "A/m"; }
+
+// Leapfrog (kernels/yee_stencil.hpp): a step advances H from n-1/2 to n+1/2, then E from n to
+// n+1, so after n steps E is known at n dt and H at (n - 1/2) dt.
+double time_after(Index step, Component c, double dt) { return (double(step) - (is_electric(c) ? 0.0 : 0.5)) * dt; }
 
 std::string step_group(Index step) {
   char name[32];
@@ -60,10 +69,13 @@ struct SnapshotWriter::State {
         precision_bits(precision_bits_),
         xdmf_path(directory / (name + ".xdmf")),
         h5(directory / (name + ".h5")),
-        file(hdf5::create_file(h5.temporary_path())) {}
+        file(hdf5::create_file(h5.temporary_path())) {
+    write_file_attributes();
+  }
 
+  void write_file_attributes() const;
   template <class T>
-  void write(Index step, double time, Component component, std::span<const T> data);
+  void write(Index step, Component component, std::span<const T> data);
   std::string xdmf_text() const;
 
   std::string name;
@@ -77,8 +89,20 @@ struct SnapshotWriter::State {
   bool finished = false;  // commit() was called (whether or not it succeeded)
 };
 
+void SnapshotWriter::State::write_file_attributes() const {
+  hdf5::write_attribute(file, "format", std::string(kFormat));
+  hdf5::write_attribute(file, "dt", geometry.dt);
+  hdf5::write_attribute(file, "cell_size", geometry.spacing, {3});
+  hdf5::write_attribute(file, "origin", geometry.origin, {3});
+  const auto axis = geometry.plane_axis;
+  hdf5::write_attribute(file, "plane_axis", axis ? std::string(1, "xyz"[*axis]) : std::string("none"));
+  hdf5::write_attribute(file, "time_units", std::string("s"));
+  hdf5::write_attribute(file, "e_units", units_of(Component::Ex));
+  hdf5::write_attribute(file, "h_units", units_of(Component::Hx));
+}
+
 template <class T>
-void SnapshotWriter::State::write(Index step, double time, Component component, std::span<const T> data) {
+void SnapshotWriter::State::write(Index step, Component component, std::span<const T> data) {
   const std::string where = "snapshot " + name + ", step " + std::to_string(step) + ": ";
   if (finished) throw std::logic_error(where + "write after commit()");
   if (std::ranges::find(components, component) == components.end())
@@ -93,16 +117,20 @@ void SnapshotWriter::State::write(Index step, double time, Component component, 
   const hdf5::Object group = new_step ? hdf5::create_group(file, step_group(step))
                                       : hdf5::open_object(file, step_group(step));
   if (new_step) {
+    const double time = double(step) * geometry.dt;
     hdf5::write_attribute(group, "step", step);
     hdf5::write_attribute(group, "time", time);
     steps.push_back({step, time, {}});
   }
-  const std::string dataset(component_name(component));
+  const std::string name(component_name(component));
   const std::vector<hsize_t> shape{hsize_t(nz), hsize_t(ny), hsize_t(nx)};  // x fastest
-  if (precision_bits == 32)
-    hdf5::write_dataset<float>(group, dataset, data, shape);
-  else
-    hdf5::write_dataset<double>(group, dataset, data, shape);
+  const hdf5::Object dataset = precision_bits == 32 ? hdf5::write_dataset<float>(group, name, data, shape)
+                                                    : hdf5::write_dataset<double>(group, name, data, shape);
+  Vec3 stagger_metres{};
+  for (int d = 0; d < 3; ++d) stagger_metres[d] = stagger(component)[d] * geometry.spacing[d];
+  hdf5::write_attribute(dataset, "units", units_of(component));
+  hdf5::write_attribute(dataset, "time", time_after(step, component, geometry.dt));
+  hdf5::write_attribute(dataset, "stagger", stagger_metres, {3});
   steps.back().components.push_back(component);
 }
 
@@ -143,17 +171,21 @@ SnapshotWriter::SnapshotWriter(std::filesystem::path directory, std::string name
   if (precision_bits != 32 && precision_bits != 64)
     throw std::invalid_argument("snapshot " + name + ": precision must be 32 or 64 bits, not " +
                                 std::to_string(precision_bits));
+  if (!(geometry.dt > 0) || !std::isfinite(geometry.dt))
+    throw std::invalid_argument("snapshot " + name + ": dt must be a positive number of seconds");
+  if (geometry.plane_axis && (*geometry.plane_axis < 0 || *geometry.plane_axis > 2))
+    throw std::invalid_argument("snapshot " + name + ": plane axis must be 0, 1 or 2");
   state_ = std::make_unique<State>(directory, std::move(name), geometry, std::move(components), precision_bits);
 }
 
 SnapshotWriter::~SnapshotWriter() = default;
 
-void SnapshotWriter::write(Index step, double time, Component component, std::span<const float> data) {
-  state_->write(step, time, component, data);
+void SnapshotWriter::write(Index step, Component component, std::span<const float> data) {
+  state_->write(step, component, data);
 }
 
-void SnapshotWriter::write(Index step, double time, Component component, std::span<const double> data) {
-  state_->write(step, time, component, data);
+void SnapshotWriter::write(Index step, Component component, std::span<const double> data) {
+  state_->write(step, component, data);
 }
 
 // The .h5 goes into place first, so an .xdmf never names a file that is not there.

@@ -6,7 +6,8 @@ that `yeex bench --json FILE` writes.
 
 Writes DIR/efficiency_<scaling>_<size>.png for every scaling and size in the file (DIR defaults
 to the JSON's folder); a bench of a deck on its own grid (size 0) is named by that grid,
-efficiency_<scaling>_<nx>x<ny>x<nz>.png. Needs matplotlib (pip install matplotlib).
+efficiency_<scaling>_<nx>x<ny>x<nz>.png. Both axes start at zero (efficiency in %, 100 % marked;
+Gcells/s). Needs matplotlib (scripts/setup.sh installs Debian's python3-matplotlib).
 """
 import argparse
 import json
@@ -63,6 +64,10 @@ def main():
         for ax in (eff, rate):
             ax.grid(alpha=0.3)
             ax.set_xticks(sorted({p[0] for pts in lines.values() for p in pts}))
+        # Both scales from zero, so that a gap between two lines reads as its true proportion.
+        top = max([100.0] + [100 * p[1] for pts in lines.values() for p in pts])
+        eff.set_ylim(0, 1.05 * top)
+        rate.set_ylim(0, 1.05 * max([p[2] for pts in lines.values() for p in pts] + [1e-9]))
         eff.axhline(100, color="grey", lw=0.8)
         eff.legend(fontsize=8)
         fig.tight_layout()

@@ -3,9 +3,11 @@
 
   - one heat map per matrix, named after its title: bandwidth (ce-unidir, ce-bidir, sm-copy,
     host-staged, nccl-pairs/bandwidth), latency (latency, pingpong, nccl-pairs/latency) and the
-    topology's pair attributes (peer access, performance rank, native atomics);
+    topology's pair attributes (peer access, performance rank, native atomics); colour from zero
+    to the largest value;
   - topo_link-types.png: the nvidia-smi-style link-type table (NV#, PIX, ..., SYS);
-  - sweep.png: copy-engine bandwidth and time per copy against message size, one line per pair;
+  - sweep.png: copy-engine bandwidth (from zero) and time per copy against message size, one line
+    per pair;
   - nccl-ring.png: the NCCL ring's algbw, busbw and time against message size.
 
     yeex-p2p --json p2p.json && scripts/plot_p2p.py p2p.json --out plots/
@@ -36,14 +38,18 @@ def heat_map(matrix, out):
     finite = [v for row in values for v in row if not math.isnan(v)]
     largest = max(finite, default=0.0)
     fig, ax = plt.subplots(figsize=(1.6 + 0.9 * len(matrix["columns"]), 1.2 + 0.8 * len(matrix["rows"])))
-    image = ax.imshow(values, cmap="viridis")
+    # Colour from zero, so that cells compare by their proportion (two links at 45 and 50 GB/s
+    # look alike, as they are); missing pairs (NaN) are left white.
+    top = largest if largest > 0 else 1.0
+    image = ax.imshow(values, cmap="viridis", vmin=0.0, vmax=top)
     ax.set_xticks(range(len(matrix["columns"])), matrix["columns"])
     ax.set_yticks(range(len(matrix["rows"])), matrix["rows"])
     ax.set_xlabel(matrix["column_label"])
     ax.set_ylabel(matrix["row_label"])
     for r, row in enumerate(values):
         for c, v in enumerate(row):
-            ax.text(c, r, cell_text(v, largest), ha="center", va="center", color="w", fontsize=8)
+            light = not math.isnan(v) and v > 0.6 * top  # viridis is light there: dark text
+            ax.text(c, r, cell_text(v, largest), ha="center", va="center", color="k" if light else "w", fontsize=8)
     fig.colorbar(image, ax=ax, label=matrix["unit"] or "value")
     ax.set_title(matrix["title"], fontsize=9)
     fig.tight_layout()
@@ -95,6 +101,7 @@ def size_figure(curves, path, title, latency_label, busbw=False):
             bw.plot(sizes, [p.get("busbw_gbps") for p in curve["points"]], ls="--", label=curve["title"] + " busbw")
         lat.plot(sizes, [p["us"] for p in curve["points"]], marker="o", ms=3, label=curve["title"])
     bw.set_ylabel("GB/s (1e9 bytes/s)")
+    bw.set_ylim(bottom=0)
     lat.set_ylabel(latency_label)
     lat.set_yscale("log")
     size_axes((bw, lat))

@@ -451,7 +451,9 @@ class Run {
       const NodeRange r = snapshot_range(s);
       SnapshotGeometry g{{r.i1 - r.i0, r.j1 - r.j0, r.k1 - r.k0},
                          {r.i0 * model_.cell[0], r.j0 * model_.cell[1], r.k0 * model_.cell[2]},
-                         model_.cell};
+                         model_.cell,
+                         model_.dt,
+                         s.plane_axis};
       snapshots_.push_back(std::make_unique<SnapshotWriter>(*config_.output_dir, s.name, g, s.components,
                                                             config_.precision_bits));
     }
@@ -477,7 +479,7 @@ class Run {
         box.clear();
         for (const auto& piece : pieces) box.insert(box.end(), piece.begin(), piece.end());
       }
-      if (group_.rank() == 0) snapshots_[s]->write(step, step * model_.dt, c, std::span<const Real>(box));
+      if (group_.rank() == 0) snapshots_[s]->write(step, c, std::span<const Real>(box));
     }
   }
 

@@ -163,7 +163,7 @@ TEST_F(OutputFiles, UnwritableDirectoryThrowsNamingThePath) {
   };
   expect_failure_naming_path([&] { write_probe_file(bad / "probes.h5", sample_probe_file()); });
   expect_failure_naming_path([&] { write_text_atomically(bad / "run.json", "{}"); });
-  expect_failure_naming_path([&] { SnapshotWriter(bad, "fields", {{2, 2, 2}, {}, {1, 1, 1}}, {Component::Ez}, 32); });
+  expect_failure_naming_path([&] { SnapshotWriter(bad, "fields", {{2, 2, 2}, {}, {1, 1, 1}, 1.0}, {Component::Ez}, 32); });
 }
 
 // Snapshots, for each precision and for a plane and a volume.
@@ -171,6 +171,7 @@ struct SnapshotCase {
   const char* label;
   int precision_bits;
   std::array<Index, 3> dims;
+  std::optional<int> plane_axis;
 };
 
 class OutputFilesSnapshot : public OutputFiles, public ::testing::WithParamInterface<SnapshotCase> {};
@@ -181,8 +182,9 @@ double sample_value(Index step, int component, std::size_t node) {
 }
 
 TEST_P(OutputFilesSnapshot, RoundTripAndXdmf) {
-  const auto [label, bits, dims] = GetParam();
-  const SnapshotGeometry geometry{dims, {0.5, -1.0, 0.25}, {1e-3, 2e-3, 3e-3}};
+  const auto [label, bits, dims, plane_axis] = GetParam();
+  const double dt = 1e-12;
+  const SnapshotGeometry geometry{dims, {0.5, -1.0, 0.25}, {1e-3, 2e-3, 3e-3}, dt, plane_axis};
   const std::vector<Component> components = {Component::Ez, Component::Hx};
   const std::vector<Index> steps = {0, 7, 20};
   const std::size_t nodes = std::size_t(dims[0] * dims[1] * dims[2]);
@@ -195,11 +197,10 @@ TEST_P(OutputFilesSnapshot, RoundTripAndXdmf) {
   {
     SnapshotWriter writer(dir_, "fields", geometry, components, bits);
     for (Index step : steps) {
-      const double time = 1e-12 * double(step);
-      writer.write(step, time, Component::Ez, std::span<const double>(values(step, 0)));
+      writer.write(step, Component::Ez, std::span<const double>(values(step, 0)));
       const std::vector<double> hx = values(step, 1);
       const std::vector<float> hx_float(hx.begin(), hx.end());  // the float overload
-      writer.write(step, time, Component::Hx, std::span<const float>(hx_float));
+      writer.write(step, Component::Hx, std::span<const float>(hx_float));
     }
     EXPECT_FALSE(fs::exists(writer.h5_path()));
     EXPECT_FALSE(fs::exists(writer.xdmf_path()));
@@ -219,9 +220,26 @@ TEST_P(OutputFilesSnapshot, RoundTripAndXdmf) {
     }
 
   const hdf5::Object file = hdf5::open_file(h5);
+  EXPECT_EQ(hdf5::read_string_attribute(file, "format"), "yeex-snapshot-1");
+  EXPECT_EQ(hdf5::read_attribute<double>(file, "dt"), dt);
+  EXPECT_EQ(hdf5::read_attribute_values<double>(file, "cell_size"), (std::vector<double>{1e-3, 2e-3, 3e-3}));
+  EXPECT_EQ(hdf5::read_attribute_values<double>(file, "origin"), (std::vector<double>{0.5, -1.0, 0.25}));
+  EXPECT_EQ(hdf5::read_string_attribute(file, "plane_axis"), plane_axis ? "z" : "none");
+  EXPECT_EQ(hdf5::read_string_attribute(file, "time_units"), "s");
+  EXPECT_EQ(hdf5::read_string_attribute(file, "e_units"), "V/m");
+  EXPECT_EQ(hdf5::read_string_attribute(file, "h_units"), "A/m");
   const hdf5::Object step7 = hdf5::open_object(file, "step_00000007");
   EXPECT_EQ(hdf5::read_attribute<Index>(step7, "step"), 7);
-  EXPECT_EQ(hdf5::read_attribute<double>(step7, "time"), 1e-12 * 7.0);
+  EXPECT_EQ(hdf5::read_attribute<double>(step7, "time"), 7.0 * dt);
+  // After step n, E is known at n dt and H half a step earlier; each sits half a cell from its node.
+  const hdf5::Object ez = hdf5::open_object(step7, "Ez");
+  const hdf5::Object hx = hdf5::open_object(step7, "Hx");
+  EXPECT_EQ(hdf5::read_string_attribute(ez, "units"), "V/m");
+  EXPECT_EQ(hdf5::read_string_attribute(hx, "units"), "A/m");
+  EXPECT_EQ(hdf5::read_attribute<double>(ez, "time"), 7.0 * dt);
+  EXPECT_EQ(hdf5::read_attribute<double>(hx, "time"), 6.5 * dt);
+  EXPECT_EQ(hdf5::read_attribute_values<double>(ez, "stagger"), (std::vector<double>{0, 0, 1.5e-3}));
+  EXPECT_EQ(hdf5::read_attribute_values<double>(hx, "stagger"), (std::vector<double>{0, 1e-3, 1.5e-3}));
 
   const std::string xdmf = read_text(dir_ / "fields.xdmf");
   const auto count = [&](const std::string& needle) {
@@ -251,36 +269,39 @@ TEST_P(OutputFilesSnapshot, RoundTripAndXdmf) {
 }
 
 TEST_P(OutputFilesSnapshot, WithoutCommitLeavesNothing) {
-  const auto [label, bits, dims] = GetParam();
+  const auto [label, bits, dims, plane_axis] = GetParam();
   {
-    SnapshotWriter writer(dir_, "fields", {dims, {}, {1, 1, 1}}, {Component::Ey}, bits);
-    writer.write(3, 1.0, Component::Ey, std::span<const double>(std::vector<double>(std::size_t(dims[0] * dims[1] * dims[2]))));
+    SnapshotWriter writer(dir_, "fields", {dims, {}, {1, 1, 1}, 1.0, plane_axis}, {Component::Ey}, bits);
+    writer.write(3, Component::Ey, std::span<const double>(std::vector<double>(std::size_t(dims[0] * dims[1] * dims[2]))));
   }
   EXPECT_TRUE(listing().empty());
 }
 
 INSTANTIATE_TEST_SUITE_P(Geometries, OutputFilesSnapshot,
-                         ::testing::Values(SnapshotCase{"plane_f32", 32, {5, 4, 1}},
-                                           SnapshotCase{"plane_f64", 64, {5, 4, 1}},
-                                           SnapshotCase{"volume_f32", 32, {4, 3, 2}},
-                                           SnapshotCase{"volume_f64", 64, {4, 3, 2}}),
+                         ::testing::Values(SnapshotCase{"plane_f32", 32, {5, 4, 1}, 2},
+                                           SnapshotCase{"plane_f64", 64, {5, 4, 1}, 2},
+                                           SnapshotCase{"volume_f32", 32, {4, 3, 2}, std::nullopt},
+                                           SnapshotCase{"volume_f64", 64, {4, 3, 2}, std::nullopt}),
                          [](const auto& info) { return std::string(info.param.label); });
 
 TEST_F(OutputFiles, SnapshotErrorsNameTheObject) {
-  SnapshotWriter writer(dir_, "fields", {{2, 2, 2}, {}, {1, 1, 1}}, {Component::Ez}, 64);
+  SnapshotWriter writer(dir_, "fields", {{2, 2, 2}, {}, {1, 1, 1}, 0.5}, {Component::Ez}, 64);
   const std::vector<double> data(8, 1.0);
-  writer.write(1, 0.5, Component::Ez, std::span<const double>(data));
+  writer.write(1, Component::Ez, std::span<const double>(data));
   try {
-    writer.write(1, 0.5, Component::Ez, std::span<const double>(data));
+    writer.write(1, Component::Ez, std::span<const double>(data));
     ADD_FAILURE() << "writing a dataset twice did not throw";
   } catch (const std::runtime_error& error) {
     EXPECT_NE(std::string(error.what()).find("/step_00000001/Ez"), std::string::npos) << error.what();
     EXPECT_NE(std::string(error.what()).find("fields.h5"), std::string::npos) << error.what();
   }
-  EXPECT_THROW(writer.write(0, 0.0, Component::Ez, std::span<const double>(data)), std::invalid_argument);
-  EXPECT_THROW(writer.write(2, 1.0, Component::Hz, std::span<const double>(data)), std::invalid_argument);
-  EXPECT_THROW(writer.write(2, 1.0, Component::Ez, std::span<const double>(data).first(7)), std::invalid_argument);
-  EXPECT_THROW(SnapshotWriter(dir_, "bad", {{2, 2, 2}, {}, {1, 1, 1}}, {Component::Ez}, 16), std::invalid_argument);
+  EXPECT_THROW(writer.write(0, Component::Ez, std::span<const double>(data)), std::invalid_argument);
+  EXPECT_THROW(writer.write(2, Component::Hz, std::span<const double>(data)), std::invalid_argument);
+  EXPECT_THROW(writer.write(2, Component::Ez, std::span<const double>(data).first(7)), std::invalid_argument);
+  EXPECT_THROW(SnapshotWriter(dir_, "bad", {{2, 2, 2}, {}, {1, 1, 1}, 0.5}, {Component::Ez}, 16), std::invalid_argument);
+  EXPECT_THROW(SnapshotWriter(dir_, "no_dt", {{2, 2, 2}, {}, {1, 1, 1}}, {Component::Ez}, 32), std::invalid_argument);
+  EXPECT_THROW(SnapshotWriter(dir_, "bad_axis", {{2, 2, 2}, {}, {1, 1, 1}, 0.5, 3}, {Component::Ez}, 32),
+               std::invalid_argument);
 }
 
 }  // namespace
