@@ -921,6 +921,14 @@ std::vector<std::string> resolution_warnings(const Deck& deck) {
   return warnings;
 }
 
+// Without output.directory a deck file writes to yeex-output/<its file stem>, so that decks run
+// from one folder do not overwrite each other's output; a deck from no file, to yeex-output.
+std::string default_output_directory(const std::string& origin) {
+  const std::string stem = std::filesystem::path(origin).stem().string();
+  if (origin == "<string>" || stem.empty() || stem == "." || stem == "..") return "yeex-output";
+  return "yeex-output/" + stem;
+}
+
 void parse_output(const TableReader& root, Deck& deck) {
   const auto output = root.table("output", {"directory"});
   if (!output) return;
@@ -1046,6 +1054,7 @@ Deck parse_deck_string(const std::string& text, const std::string& origin) {
   parse_sources(root, deck);
   parse_probes(root, deck);
   parse_snapshots(root, deck);
+  deck.output_dir = default_output_directory(origin);
   parse_output(root, deck);
   for (std::string& warning : resolution_warnings(deck)) deck.warnings.push_back(std::move(warning));
   return deck;
@@ -1100,7 +1109,7 @@ Deck default_deck() {
                      .every = 50,
                      .plane_axis = 2,
                      .plane_position = 0.064}};
-  deck.output_dir = "yeex-output";
+  deck.output_dir = "yeex-output/dipole_box";  // as inputs/dipole_box.toml, the same problem
   return deck;
 }
 

@@ -195,7 +195,7 @@ run_yeex() {
   log "yeex run $i/$REPEATS, denormals $mode: ${SIZE}^3 cells, $STEPS steps, $THREADS threads"
   start=$(now)
   (cd "$ROOT" && env $(run_env "$mode") "$YEEX" run "$WORK/box.toml" --engine host \
-      --precision f32 --steps "$STEPS" --json --quiet --output build/compare-out \
+      --precision f32 --steps "$STEPS" --json --quiet --output build/compare-out --force \
       >"$base.json" 2>"$base.err") \
     || { cat "$base.err" >&2; die "yeex failed (stderr: $base.err)"; }
   awk -v a="$start" -v b="$(now)" 'BEGIN { printf "%.4f\n", b - a }' >"$base.wall"

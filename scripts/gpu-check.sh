@@ -65,13 +65,13 @@ section "engines"
 "$build/yeex" engines
 
 section "default deck on the cuda engine"
-"$build/yeex" run inputs/dipole_box.toml --engine cuda --output "$out/dipole_box"
+"$build/yeex" run inputs/dipole_box.toml --engine cuda --force --output "$out/dipole_box"
 
 section "default deck on 4 slabs of GPU 0 (coop, then overlap): the one-GPU checksum"
-one=$("$build/yeex" run inputs/dipole_box.toml --engine cuda --gpus 1 --quiet --json --output "$out/slabs1" | grep -A6 '"checksum"')
+one=$("$build/yeex" run inputs/dipole_box.toml --engine cuda --gpus 1 --quiet --json --force --output "$out/slabs1" | grep -A6 '"checksum"')
 for exchange in coop overlap; do
   four=$("$build/yeex" run inputs/dipole_box.toml --engine cuda --gpus 1 --subdomains 4 --exchange "$exchange" --quiet --json \
-    --output "$out/slabs4_$exchange" | grep -A6 '"checksum"')
+    --force --output "$out/slabs4_$exchange" | grep -A6 '"checksum"')
   if [[ $four == "$one" ]]; then echo "$exchange on 4 slabs: the same checksum"; else echo "$exchange on 4 slabs: DIFFERENT checksum"; status=1; fi
 done
 rm -rf "$out"/slabs1 "$out"/slabs4_*

@@ -48,7 +48,7 @@ section "default deck, 3 slabs (b2r, R = 2) on the kokkos engine: the host engin
 # `checksum NAME OPTIONS...`: the default deck's checksum lines, run under ${launcher[@]} (none: directly).
 launcher=()
 checksum() {
-  "${launcher[@]}" "$build/yeex" run inputs/dipole_box.toml --steps 200 --quiet --json --output "$out/$1" "${@:2}" |
+  "${launcher[@]}" "$build/yeex" run inputs/dipole_box.toml --steps 200 --quiet --json --force --output "$out/$1" "${@:2}" |
     grep -A6 '"checksum"'
 }
 host=$(checksum host --engine host)

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# From a fresh clone to a first run: installs the system packages, builds yeex (the `cuda` preset
-# when a GPU and nvcc are usable here, else the CPU-only `host` preset) and runs the default
-# problem, inputs/dipole_box.toml: a dipole in a PEC box with a dielectric block.
+# From a fresh clone to a first run: installs the packages the build needs (scripts/setup.sh build:
+# no MPI, no ParaView; scripts/test.sh installs the rest), builds yeex (the `cuda` preset when a
+# GPU and nvcc are usable here, else the CPU-only `host` preset) and runs the default problem,
+# inputs/dipole_box.toml: a dipole in a PEC box with a dielectric block. Its output goes to
+# yeex-output/dipole_box/; run again, the quickstart replaces its earlier run there (--force).
 #
 # Usage: scripts/quickstart.sh [yeex run options, e.g. --steps 100 --precision f64 --output DIR]
 set -euo pipefail
@@ -40,21 +42,30 @@ build_preset() {
   cmake --build --preset "$preset" --parallel "$(nproc)"
 }
 
-# Where the run wrote its files: --output wins over the deck's [output] directory.
+# Where the run wrote its files: --output wins over the deck's output.directory, whose default
+# is yeex-output/<the deck's file name without .toml>.
 output_dir() {
-  local previous='' arg
+  local previous='' arg directory
   for arg in "$@"; do
     [[ $previous == --output ]] && { echo "$arg"; return; }
     [[ $arg == --output=* ]] && { echo "${arg#--output=}"; return; }
     previous=$arg
   done
-  sed -n 's/^[[:space:]]*directory[[:space:]]*=[[:space:]]*"\([^"]*\)".*/\1/p' "$DECK" | head -1
+  directory=$(sed -n 's/^[[:space:]]*directory[[:space:]]*=[[:space:]]*"\([^"]*\)".*/\1/p' "$DECK" | head -1)
+  echo "${directory:-yeex-output/$(basename "$DECK" .toml)}"
+}
+
+# Whether the options include --force.
+has_force() {
+  local arg
+  for arg in "$@"; do [[ $arg == --force ]] && return 0; done
+  return 1
 }
 
 main() {
   cd "$ROOT"
-  section "setup: system packages"
-  "$ROOT/scripts/setup.sh"
+  section "setup: the packages the build needs"
+  "$ROOT/scripts/setup.sh" build
   yeex_cmake_path
 
   local preset
@@ -67,12 +78,16 @@ main() {
   section "build: $preset preset"
   build_preset "$preset"
 
-  section "run: build/$preset/yeex run $DECK $*"
-  "build/$preset/yeex" run "$DECK" "$@"
+  # A second quickstart replaces the first one's output: yeex refuses to write into a folder that
+  # holds another run's files unless --force.
+  local run=(run "$DECK")
+  has_force "$@" || run+=(--force)
+  run+=("$@")
+  section "run: build/$preset/yeex ${run[*]}"
+  "build/$preset/yeex" "${run[@]}"
 
   local out
   out=$(output_dir "$@")
-  out=${out:-yeex-output}
   [[ $out == /* ]] || out="$ROOT/$out"
   section "done"
   echo "output in $out: run.json (timings, checksums), probes.h5,"

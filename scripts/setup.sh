@@ -1,29 +1,37 @@
 #!/usr/bin/env bash
-# Installs the system packages yeex needs to build and test, on Debian 12 (bookworm) or a close
-# relative. Safe to run again: it asks dpkg first and only calls apt-get for what is missing, so a
-# machine that already has everything costs well under a second and changes nothing.
+# Installs the system packages yeex needs, on Debian 12 (bookworm) or a close relative, by group:
 #
-# Usage: scripts/setup.sh
+#   build     compiler, CMake, Ninja and the libraries the build links (HDF5, CLI11, toml++,
+#             nlohmann-json, GoogleTest): enough to build yeex and run it (scripts/quickstart.sh)
+#   mpi       Open MPI: MPI mode (yeex under mpirun) and its tests
+#   tools     the HDF5 command-line tools (h5dump, h5ls), to look inside output files
+#   pictures  ParaView's pvbatch under a virtual X server (scripts/render_snapshot.py) and
+#             matplotlib/h5py (scripts/plot_probes.py, plot_bench.py, plot_p2p.py); by far the
+#             largest group
 #
-# CUDA is not installed here: the cuda preset expects nvcc under /usr/local/cuda (or on PATH).
+# Usage: scripts/setup.sh [GROUP...]    (no group: all of them, what scripts/test.sh needs)
+#
+# Safe to run again: it asks dpkg first and only calls apt-get for what is missing, so a machine
+# that already has everything costs well under a second and changes nothing. CUDA is not installed
+# here: the cuda preset expects nvcc under /usr/local/cuda (or on PATH).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=scripts/cmake-env.sh
 source "$ROOT/scripts/cmake-env.sh"
 
-# Compiler, build tools and the libraries CMakeLists.txt looks for; MPI and the HDF5 command-line
-# tools (h5dump, h5ls) are for the MPI mode and for inspecting output files.
-PACKAGES=(
-  build-essential cmake ninja-build pkg-config
-  libhdf5-dev hdf5-tools
-  libcli11-dev libtomlplusplus-dev nlohmann-json3-dev
-  libgtest-dev libgmock-dev
-  libopenmpi-dev openmpi-bin
-  # Pictures: ParaView's pvbatch under a virtual X server (scripts/render_snapshot.py, the render
-  # test) and matplotlib/h5py (scripts/plot_probes.py).
-  paraview python3-paraview xvfb xauth python3-matplotlib python3-h5py
-)
+readonly GROUPS_ALL=(build mpi tools pictures)
+group_packages() {
+  case $1 in
+    build) echo build-essential cmake ninja-build pkg-config libhdf5-dev libcli11-dev libtomlplusplus-dev \
+                nlohmann-json3-dev libgtest-dev libgmock-dev ;;
+    mpi) echo libopenmpi-dev openmpi-bin ;;
+    tools) echo hdf5-tools ;;
+    pictures) echo paraview python3-paraview xvfb xauth python3-matplotlib python3-h5py ;;
+    *) return 1 ;;
+  esac
+}
+PACKAGES=()
 
 log() { printf 'setup: %s\n' "$*"; }
 die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
@@ -92,6 +100,12 @@ check_cmake() {
 }
 
 main() {
+  local groups=("$@") group
+  ((${#groups[@]})) || groups=("${GROUPS_ALL[@]}")
+  for group in "${groups[@]}"; do
+    # shellcheck disable=SC2207  # package names have no spaces
+    PACKAGES+=($(group_packages "$group")) || die "unknown group '$group' (the groups: ${GROUPS_ALL[*]})"
+  done
   command -v dpkg-query >/dev/null 2>&1 \
     || die "dpkg-query not found: this script supports Debian/Ubuntu; install the packages listed in it by hand"
   add_python_packages

@@ -16,15 +16,21 @@ source "$ROOT/scripts/cmake-env.sh"
 section() { printf '\n=== %s\n' "$*"; }
 
 # Ninja only for a fresh build folder: CMake refuses to switch the generator of an existing one.
+# A build folder configured before Open MPI was installed (scripts/quickstart.sh installs only the
+# build group) remembers that no MPI was found: forget that, so that MPI mode is built now.
 configure() {
-  local generator=()
-  [[ -f "$ROOT/build/$PRESET/CMakeCache.txt" ]] || generator=(-G Ninja)
-  cmake --preset "$PRESET" "${generator[@]}"
+  local cache="$ROOT/build/$PRESET/CMakeCache.txt" args=()
+  if [[ ! -f $cache ]]; then
+    args=(-G Ninja)
+  elif grep -q '^MPI_C_COMPILER:FILEPATH=.*NOTFOUND' "$cache"; then
+    args=(-U 'MPI_*')
+  fi
+  cmake --preset "$PRESET" "${args[@]}"
 }
 
 main() {
   cd "$ROOT"
-  section "setup: system packages"
+  section "setup: system packages (every group: build, mpi, tools, pictures)"
   "$ROOT/scripts/setup.sh"
   yeex_cmake_path
 

@@ -1,16 +1,7 @@
 #include "src/app/commands.hpp"
 
-#include <fcntl.h>
-#include <linux/fs.h>
-#include <sys/ioctl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -138,137 +129,6 @@ void print_run_summary(const Model& model, const RunResult& r, const std::filesy
               r.seconds_checks);
   std::printf("  checksum  %s\n", hex(r.checksum).c_str());
   if (out) std::printf("  output    %s/ (run.json + %zu files)\n", out->string().c_str(), r.files.size());
-}
-
-}  // namespace
-
-namespace {
-
-// The folders of `dir` that do not exist yet, innermost first: what create_directories(dir) would
-// make, in reverse. Empty when `dir` exists.
-std::vector<std::filesystem::path> missing_folders(const std::filesystem::path& dir) {
-  std::error_code ec;
-  std::vector<std::filesystem::path> missing;
-  for (auto path = std::filesystem::absolute(dir, ec); !path.empty() && !std::filesystem::exists(path, ec);
-       path = path.parent_path()) {
-    missing.push_back(path);
-    if (path.parent_path() == path) break;
-  }
-  return missing;
-}
-
-// The outermost folder of `dir` that does not exist yet (what create_directories(dir) makes
-// first), or an empty path when `dir` exists.
-std::filesystem::path first_missing_folder(const std::filesystem::path& dir) {
-  const auto missing = missing_folders(dir);
-  return missing.empty() ? std::filesystem::path{} : missing.back();
-}
-
-// The file's immutable or append-only attribute (chattr +i, +a) by name, or "" when it has none
-// (or the file system keeps none). Either one stops a rename over it or out of it.
-std::string locking_attribute(const std::filesystem::path& path) {
-  const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) return "";
-  int flags = 0;
-  const bool known = ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0;
-  close(fd);
-  if (known && (flags & FS_IMMUTABLE_FL)) return "immutable";
-  if (known && (flags & FS_APPEND_FL)) return "append-only";
-  return "";
-}
-
-// Why the run could not rename a new `file` into `dir` over what is there, or "" when it can: in
-// a folder with the sticky bit (as /tmp) only the file's owner or the folder's may (root aside);
-// nobody may replace an immutable or append-only file.
-std::string why_not_replaceable(const std::filesystem::path& dir, const std::string& file) {
-  struct stat folder {}, existing {};
-  if (stat(dir.c_str(), &folder) != 0 || lstat((dir / file).c_str(), &existing) != 0) return "";  // nothing there yet
-  const uid_t me = geteuid();
-  if ((folder.st_mode & S_ISVTX) && me != 0 && me != existing.st_uid && me != folder.st_uid)
-    return "belongs to another user in a folder with the sticky bit set (as /tmp)";
-  if (!S_ISREG(existing.st_mode)) return "";
-  const std::string attribute = locking_attribute(dir / file);
-  return attribute.empty() ? "" : "is " + attribute + " (chattr +" + attribute.substr(0, 1) + ")";
-}
-
-}  // namespace
-
-void check_output_directory(const std::filesystem::path& dir, const std::vector<std::string>& files) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const std::string where = "output directory '" + dir.string() + "'";
-  if (dir.empty()) throw UsageError("output directory: the path is empty");
-  const fs::path target = fs::absolute(dir, ec);
-  if (fs::exists(target, ec) && !fs::is_directory(target, ec)) throw UsageError(where + " exists and is not a folder");
-  // The deepest folder that exists; below it the run creates the rest.
-  const auto missing = missing_folders(target);
-  for (const auto& folder : missing)
-    if (fs::is_symlink(fs::symlink_status(folder, ec)))
-      throw UsageError(where + ": '" + folder.string() + "' is a link to '" + fs::read_symlink(folder, ec).string() +
-                       "', which does not exist");
-  const fs::path probe = missing.empty() ? target : missing.back().parent_path();
-  if (!fs::is_directory(probe, ec))
-    throw UsageError(where + ": '" + probe.string() + "' is not a folder");
-  const std::string folder_attribute = locking_attribute(probe);
-  if (!folder_attribute.empty())
-    throw UsageError(where + ": '" + probe.string() + "' is " + folder_attribute +
-                     ", so the run cannot put its files in it");
-  const long name_max = pathconf(probe.c_str(), _PC_NAME_MAX);
-  const auto check_name = [&](const std::string& name) {
-    if (name_max > 0 && static_cast<long>(name.size()) > name_max)
-      throw UsageError(where + ": the name '" + name.substr(0, 40) + "...' is " + std::to_string(name.size()) +
-                       " bytes long; the file system allows " + std::to_string(name_max));
-  };
-  for (const auto& part : target.lexically_relative(probe)) check_name(part.string());
-  const long path_max = pathconf(probe.c_str(), _PC_PATH_MAX);
-  for (const auto& file : files) {
-    const std::string written = file + ".partial-" + std::to_string(getpid());  // its name at first (io/atomic_file.hpp)
-    check_name(written);
-    if (path_max > 0 && static_cast<long>((target / written).string().size()) >= path_max)
-      throw UsageError(where + ": the path is " + std::to_string(target.string().size()) +
-                       " bytes long; with the file names in it, more than the file system allows (" +
-                       std::to_string(path_max) + ")");
-    if (fs::is_directory(target / file, ec))
-      throw UsageError(where + ": '" + (target / file).string() + "' is a folder, where the run writes the file " + file);
-    const std::string why = why_not_replaceable(target, file);
-    if (!why.empty()) throw UsageError(where + ": '" + (target / file).string() + "' " + why + ": it cannot be replaced");
-  }
-  // Try it for real (permissions alone do not tell for root or read-only mounts).
-  const fs::path trial = probe / (".yeex-write-test-" + std::to_string(getpid()));
-  const int fd = open(trial.c_str(), O_CREAT | O_EXCL | O_WRONLY, 0600);
-  if (fd < 0)
-    throw UsageError(where + " is not writable ('" + probe.string() + "': " + std::strerror(errno) + ")");
-  close(fd);
-  fs::remove(trial, ec);
-}
-
-void check_output_file(const std::filesystem::path& file, const std::string& option) {
-  const std::string what = option + " " + file.string();
-  std::error_code ec;
-  if (file.empty()) throw UsageError(option + ": the path is empty");
-  if (!file.has_filename() || std::filesystem::is_directory(file, ec)) throw UsageError(what + ": names a folder, not a file");
-  if (std::filesystem::exists(file, ec) && !std::filesystem::is_regular_file(file, ec)) {  // a device or a pipe: written to
-    if (access(file.c_str(), W_OK) != 0) throw UsageError(what + ": cannot be written (" + std::strerror(errno) + ")");
-    return;
-  }
-  // Through a link, the file it names is replaced (write_text_atomically).
-  const std::filesystem::path target = std::filesystem::exists(file, ec) ? std::filesystem::canonical(file, ec) : file;
-  try {
-    check_output_directory(target.parent_path().empty() ? "." : target.parent_path(), {target.filename().string()});
-  } catch (const UsageError& e) {
-    throw UsageError(what + ": " + e.what());
-  }
-}
-
-namespace {
-
-// Removes `dir` and its parents up to `top` (first_missing_folder's answer), each only if empty.
-void remove_empty_folders(const std::filesystem::path& dir, const std::filesystem::path& top) {
-  if (top.empty()) return;
-  std::error_code ec;
-  for (auto path = std::filesystem::absolute(dir, ec); !ec; path = path.parent_path()) {
-    if (!std::filesystem::remove(path, ec) || path == top) return;
-  }
 }
 
 }  // namespace
@@ -488,6 +348,7 @@ int run_command(const RunOptions& o, const ProcessGroup* world) {
   const std::filesystem::path out = deck.output_dir;
   const int slabs = exchange_request(config).subdomains;
   const std::size_t need = bytes_per_process(estimate_engine_bytes(deck, bits, slabs, config.halo_depth), config, slabs);
+  OutputFolderContents earlier;  // rank 0: what the output folder holds before the run
   agreed(world, [&] {
     const std::size_t have = available_memory(engine, engine == "cuda" ? config.devices.front() : 0);
     if (need > have)
@@ -499,7 +360,11 @@ int run_command(const RunOptions& o, const ProcessGroup* world) {
     } catch (const std::invalid_argument& e) {
       throw UsageError(e.what());
     }
-    if (root) check_output_directory(out, run_output_files(deck));
+    if (root) {
+      check_output_directory(out, run_output_files(deck));
+      earlier = output_folder_contents(out);
+      check_output_folder_is_free(out, earlier, o.force);
+    }
   });
   // The model's own checks (materials, material combinations, sources in PEC) hold for a dry run too.
   const Model model = agreed(world, [&] { return build_model(deck); });
@@ -510,11 +375,19 @@ int run_command(const RunOptions& o, const ProcessGroup* world) {
                   deck.title.c_str(), (long long)deck.grid.nx, (long long)deck.grid.ny, (long long)deck.grid.nz,
                   (long long)deck.step_count(), gib(need).c_str(), engine.c_str(),
                   engine == "cuda" ? " per GPU" : world ? " per node" : "", slabs, chosen_exchange(config).c_str());
+    if (root && !earlier.earlier_run.empty())
+      std::printf("yeex: --force would remove the %zu file(s) of an earlier run from %s\n", earlier.earlier_run.size(),
+                  out.string().c_str());
     return 0;
   }
   const std::filesystem::path made = first_missing_folder(out);  // empty: the folder exists
   agreed(world, [&] {
-    if (root) std::filesystem::create_directories(out);
+    if (!root) return;
+    clear_earlier_run(out, earlier);  // --force: the folder never holds two runs' files
+    if (!o.quiet && !earlier.earlier_run.empty())
+      std::fprintf(stderr, "yeex: --force: removed the %zu file(s) of an earlier run from %s\n", earlier.earlier_run.size(),
+                   out.string().c_str());
+    std::filesystem::create_directories(out);
   });
 
   config.precision_bits = bits;

@@ -11,6 +11,7 @@
 
 #include "decomposition/grid.hpp"
 #include "io/deck.hpp"
+#include "src/app/output_folder.hpp"
 #include "src/runtime/process_group.hpp"
 
 namespace yeex {
@@ -42,6 +43,7 @@ struct RunOptions {
   bool json = false;
   bool quiet = false;
   bool dry_run = false;  // check the deck, the split and the memory, print the plan, run nothing
+  bool force = false;    // write into a folder that holds files, removing an earlier run's first
   Index check_every = 0;  // NaN/Inf checks at least every N steps (0: after each chunk, RunConfig::check_every)
   std::string command_line;
 };
@@ -84,11 +86,6 @@ int bench_command(const BenchOptions& options, const ProcessGroup* world = nullp
 int engines_command();
 int exchanges_command(const SplitOptions& split, const ProcessGroup* world = nullptr);
 
-// Throws UsageError unless `dir` exists as a writable folder or can be created, and none of
-// `files`, the names the command writes into it, is a folder there or too long a name.
-void check_output_directory(const std::filesystem::path& dir, const std::vector<std::string>& files = {});
-// The same for one file (--json FILE): its folder may be created; the file must not be a folder.
-void check_output_file(const std::filesystem::path& file, const std::string& option);
 // The report every run writes into its output folder.
 inline constexpr const char* kRunReportName = "run.json";
 // The files a run of `deck` writes into its output folder.

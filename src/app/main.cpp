@@ -8,10 +8,12 @@
 #include <exception>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 
 #include "io/deck.hpp"
 #include "src/app/commands.hpp"
+#include "src/app/help_formatter.hpp"
 #include "src/app/mpi_mode.hpp"
 #include "src/runtime/build_info.hpp"
 #include "src/runtime/interrupts.hpp"
@@ -116,32 +118,54 @@ int main(int argc, char** argv) {
   std::string command_line;
   for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
 
-  CLI::App app{"yeex: reproducible multi-GPU FDTD (Yee) Maxwell solver"};
-  app.set_version_flag("--version", std::string("yeex ") + kYeexVersion + " (" + kGitCommit + ")");
+  CLI::App app{"yeex: a reproducible multi-GPU FDTD (Yee) Maxwell solver. One 3D model is split into z-slabs, one "
+               "per GPU (or several host slabs on a CPU); the ghost planes between slabs travel by the exchange "
+               "backend you choose, and every run reports its speed and a checksum of the fields.",
+               "yeex"};
+  const auto help = std::make_shared<HelpFormatter>();
+  app.formatter(help);  // inherited by the commands added below
+  app.set_help_flag("-h,--help", "Print this help and exit");
+  app.set_version_flag("--version", std::string("yeex ") + kYeexVersion + " (" + kGitCommit + ")",
+                       "Print the version and the git commit, and exit");
   app.require_subcommand(1);
   const std::vector<std::string> engines = engine_names();
   const std::vector<std::string> precisions{"f32", "f64"};
 
   const std::vector<std::string> exchanges{"host-staged", "p2p", "overlap", "coop", "b2r", "graph", "nccl", "mpi", "list"};
-  // The options that say how a run is split, shared by `run` and `exchanges`.
+  // The options that say how a run is split, shared by `run`, `bench`, `validate` and `exchanges`.
   const auto add_split_options = [&](CLI::App* cmd, SplitOptions& split) {
-    cmd->add_option("--engine", split.engine, "Compute engine (default: cuda when a GPU is visible, else host)")
-        ->check(CLI::IsMember(engines));
-    cmd->add_option("--exchange", split.exchange, "Halo exchange backend ('list' shows which can run here)")
-        ->check(CLI::IsMember(exchanges));
-    cmd->add_option("--gpus", split.gpus, "cuda engine: use the first N visible GPUs (default: all, but no more than --subdomains)")->check(whole_number(1));
-    cmd->add_option("--devices", split.devices, "cuda engine: these GPUs, e.g. 0,2 (in this order; one z-slab each, or --subdomains spread over them)")
+    const std::string group = "How the model is split";
+    cmd->add_option("--engine", split.engine,
+                    "Compute engine: host (CPU, OpenMP), cuda or kokkos; 'yeex engines' lists which run here. "
+                    "Default: cuda when a GPU is visible, else host")
+        ->check(CLI::IsMember(engines))->option_text("NAME")->group(group);
+    cmd->add_option("--exchange", split.exchange,
+                    "How the ghost planes travel between slabs: host-staged, p2p, overlap, coop, b2r, graph, nccl or "
+                    "mpi; 'list' shows which can run here and how each works. Default: overlap where it can run, "
+                    "else host-staged (b2r with --halo-depth above 1; MPI mode: nccl between GPUs, else mpi)")
+        ->check(CLI::IsMember(exchanges))->option_text("NAME")->group(group);
+    cmd->add_option("--gpus", split.gpus,
+                    "cuda engine: use the first N visible GPUs. Default: all, but no more than --subdomains")
+        ->check(whole_number(1))->option_text("N")->group(group);
+    cmd->add_option("--devices", split.devices,
+                    "cuda engine: use these GPUs in this order, e.g. 0,2 (one z-slab each, or --subdomains spread "
+                    "over them); not with --gpus")
         ->delimiter(',')
         ->check(whole_number(0))
-        ->excludes("--gpus");
+        ->excludes("--gpus")->option_text("LIST")->group(group);
     cmd->add_option("--subdomains", split.subdomains,
-                    "Split into N z-slabs (host engine; cuda: spread over the GPUs, several on one GPU when N exceeds "
-                    "them, for testing and teaching)")->check(whole_number(1));
-    cmd->add_flag("--no-peer", split.no_peer, "cuda engine: never enable peer access (host-staged paths only)");
-    cmd->add_option("--halo-depth", split.halo_depth, "Ghost planes R; R > 1 exchanges every R steps (B+2R)")
-        ->check(whole_number(1, 64));
+                    "Split the model into N z-slabs. Host engine: default 1. cuda: default one per GPU; more slabs "
+                    "than GPUs puts several on one GPU (for testing and teaching)")
+        ->check(whole_number(1))->option_text("N")->group(group);
+    cmd->add_flag("--no-peer", split.no_peer, "cuda engine: never enable peer access between GPUs (host-staged paths only)")
+        ->group(group);
+    cmd->add_option("--halo-depth", split.halo_depth,
+                    "Ghost planes on each side of a slab, 1 to 64 (default 1). R above 1 exchanges every R steps and "
+                    "recomputes the shrinking border in between (B+2R, the b2r backend)")
+        ->check(whole_number(1, 64))->option_text("R")->group(group);
     cmd->add_flag("--oversubscribe-gpus", split.oversubscribe_gpus,
-                  "MPI mode: let several ranks of a node share one GPU (refused otherwise)");
+                  "MPI mode: let several ranks of a node share one GPU (refused otherwise)")
+        ->group(group);
   };
 
   RunOptions run;
@@ -150,79 +174,122 @@ int main(int argc, char** argv) {
   std::string output;
   Index steps = 0;
   auto* run_cmd = app.add_subcommand("run", "Run a deck (with no deck: a dipole in a PEC box with a dielectric block)");
-  auto* deck_option = run_cmd->add_option("deck", deck, "Input deck (TOML); see the README's 'The input deck'");
+  auto* deck_option = run_cmd->add_option("DECK", deck,
+                                          "Input deck, a TOML file: inputs/ has examples, docs/decks.md every key. "
+                                          "Without one: the built-in dipole in a PEC box (inputs/dipole_box.toml)");
   if (!world) deck_option->check(CLI::ExistingFile);  // MPI mode: rank 0 reads it, the others need not see it
-  add_split_options(run_cmd, run.split);
-  run_cmd->add_option("--precision", run.precision, "Field precision")->check(CLI::IsMember(precisions))->capture_default_str();
-  run_cmd->add_option("--steps", steps, "Override the deck's number of time steps")->check(whole_number(1, kMaxSteps));
-  run_cmd->add_option("--output", output, "Output folder (overrides output.directory)")->check(non_empty_path);
+  run_cmd->add_option("--precision", run.precision, "Field precision: f32 (default) or f64")
+      ->check(CLI::IsMember(precisions))->option_text("f32|f64");
+  run_cmd->add_option("--steps", steps,
+                      "Run N time steps instead of the deck's time.steps or time.duration")
+      ->check(whole_number(1, kMaxSteps))->option_text("N");
+  run_cmd->add_option("--output", output,
+                      "Folder for run.json, probes.h5 and the snapshots. Default: the deck's output.directory, else "
+                      "yeex-output/<deck file name without .toml> (the built-in deck: yeex-output/dipole_box). "
+                      "It must be new or empty, unless --force")
+      ->check(non_empty_path)->option_text("DIR");
+  run_cmd->add_flag("--force", run.force,
+                    "Write into an output folder that already holds files: first remove the files an earlier yeex "
+                    "run left there (run.json, the files it lists, probes.h5, snapshots); files yeex did not write "
+                    "stay");
   run_cmd->add_flag("--json", run.json, "Print run.json on stdout instead of the summary");
   run_cmd->add_flag("--quiet,-q", run.quiet, "No progress line and no summary");
   run_cmd->add_option("--check-every", run.check_every,
-                      "Check the fields for NaN/Inf at least every N steps (default: about four times a second; 1 names "
-                      "the very step a blow-up happens)")
-      ->check(whole_number(1, kMaxSteps));
-  run_cmd->add_flag("--dry-run", run.dry_run, "Check the deck, the split and the memory, print the plan, run nothing");
+                      "Check the fields for NaN/Inf at least every N steps. Default: about four times a second; 1 "
+                      "names the very step a blow-up happens")
+      ->check(whole_number(1, kMaxSteps))->option_text("N");
+  run_cmd->add_flag("--dry-run", run.dry_run,
+                    "Check the deck, the split, the memory and the output folder, print the plan, run nothing");
+  add_split_options(run_cmd, run.split);
 
   SplitOptions list_split;
-  auto* exchanges_cmd = app.add_subcommand("exchanges", "List the halo exchange backends and whether each can run here");
+  auto* exchanges_cmd = app.add_subcommand("exchanges", "List the halo exchange backends and whether each can run here, "
+                                                        "for the split the options name");
   add_split_options(exchanges_cmd, list_split);
 
   BenchOptions bench;
   bench.command_line = command_line;
   std::string json_path;
-  auto* bench_cmd = app.add_subcommand("bench", "Time the step loop per exchange backend and device count (strong/weak scaling)");
-  add_split_options(bench_cmd, bench.split);
-  bench_cmd->add_option("--exchanges", bench.exchanges, "Backends to compare, e.g. p2p,overlap (default: all; 'list' shows which can run here)")->delimiter(',');
-  bench_cmd->add_option("--counts", bench.counts, "Device (or host slab) counts, e.g. 1,2,4 (default: 1, the powers of 2 and the most: every GPU, or on a CPU "
-                        "engine --subdomains, default 4)")
+  auto* bench_cmd = app.add_subcommand("bench", "Time the step loop per exchange backend and device count: strong and "
+                                                "weak scaling, parallel efficiency");
+  bench_cmd->add_option("--exchanges", bench.exchanges,
+                        "Backends to compare, e.g. p2p,overlap. Default: every backend of the mode; 'list' shows "
+                        "which can run here")
+      ->delimiter(',')->option_text("LIST");
+  bench_cmd->add_option("--counts", bench.counts,
+                        "Device counts (CPU engines: slab counts), e.g. 1,2,4. Default: 1, the powers of 2 and the "
+                        "most: every GPU, or on a CPU engine --subdomains (default 4)")
       ->delimiter(',')
-      ->check(whole_number(1));
-  bench_cmd->add_option("--scaling", bench.scaling, "strong (fixed global grid), weak (each --size cube, or the --deck's grid, per device) or both")
-      ->check(CLI::IsMember({"strong", "weak", "both"}))->capture_default_str();
-  bench_cmd->add_option("--precision", bench.precision, "Field precision")->check(CLI::IsMember(precisions))->capture_default_str();
+      ->check(whole_number(1))->option_text("LIST");
+  bench_cmd->add_option("--scaling", bench.scaling,
+                        "strong (one global grid), weak (each --size cube, or the deck's grid, per device) or both. "
+                        "Default: " + bench.scaling)
+      ->check(CLI::IsMember({"strong", "weak", "both"}))->option_text("KIND");
+  bench_cmd->add_option("--precision", bench.precision, "Field precision: f32 (default) or f64")
+      ->check(CLI::IsMember(precisions))->option_text("f32|f64");
   bench.sizes.clear();
   std::string bench_deck_path;
   auto* bench_deck_option = bench_cmd->add_option("--deck", bench_deck_path,
-                        "Bench this deck's model (e.g. inputs/bench_box.toml) instead of the built-in box: on the deck's "
-                        "own grid, or stretched onto each --size cube")
-      ->check(CLI::ExistingFile);
-  bench_cmd->add_option("--size", bench.sizes, "Cube edge(s) in cells (default 256; with --deck, the deck's own grid)")
-      ->check(whole_number(8, 4096));
-  bench_cmd->add_option("--steps", bench.steps, "Steps per timed repeat")->check(whole_number(1, 1000000))->capture_default_str();
-  bench_cmd->add_option("--warmup", bench.warmup, "Untimed steps first")->check(whole_number(0, 1000000))->capture_default_str();
-  bench_cmd->add_option("--repeats", bench.repeats, "Timed repeats (the median is reported)")->check(whole_number(1, 1000))->capture_default_str();
-  bench_cmd->add_option("--json", json_path, "Also write the results as JSON to this file")->check(non_empty_path);
+                        "Bench this deck's model (e.g. inputs/bench_box.toml) instead of the built-in box: on the "
+                        "deck's own grid, or stretched onto each --size cube")
+      ->check(CLI::ExistingFile)->option_text("FILE");
+  bench_cmd->add_option("--size", bench.sizes,
+                        "Cube edge in cells, 8 to 4096; several give a table each (--size 128 256). Default: 256; "
+                        "with --deck, the deck's own grid")
+      ->check(whole_number(8, 4096))->option_text("CELLS");
+  bench_cmd->add_option("--steps", bench.steps, "Time steps per timed repeat (default " + std::to_string(bench.steps) + ")")
+      ->check(whole_number(1, 1000000))->option_text("N");
+  bench_cmd->add_option("--warmup", bench.warmup,
+                        "Untimed steps before the timed repeats (default " + std::to_string(bench.warmup) + ")")
+      ->check(whole_number(0, 1000000))->option_text("N");
+  bench_cmd->add_option("--repeats", bench.repeats,
+                        "Timed repeats, 1 to 1000; the median is reported (default " + std::to_string(bench.repeats) + ")")
+      ->check(whole_number(1, 1000))->option_text("N");
+  bench_cmd->add_option("--cpml", bench.cpml,
+                        "Built-in box: an absorbing CPML layer of N cells on every face instead of PEC walls (default "
+                        "0: PEC); not with --deck")
+      ->check(whole_number(0, 1000))->excludes(bench_deck_option)->option_text("N");
+  bench_cmd->add_option("--json", json_path, "Also write the results as JSON to FILE")->check(non_empty_path)->option_text("FILE");
   std::string markdown_path;
   bench_cmd->add_option("--markdown", markdown_path,
-                        "Also write the efficiency tables as markdown to this file (a table per scaling and size, a row "
-                        "per backend, a column per device count)")
-      ->check(non_empty_path);
-  bench_cmd->add_flag("--csv", bench.csv, "CSV on stdout instead of the table");
+                        "Also write the efficiency tables as markdown to FILE: a table per scaling and size, a row per "
+                        "backend, a column per device count")
+      ->check(non_empty_path)->option_text("FILE");
+  bench_cmd->add_flag("--csv", bench.csv, "Print CSV on stdout instead of the table");
   bench_cmd->add_flag("--verify", bench.verify,
-                      "Hash every row's fields after the warm-up and compare them with the first row of the grid "
-                      "(every backend and device count gives the same bits; exit 1 if one does not)");
+                      "Hash every row's fields after the warm-up and compare them with the first row of its grid "
+                      "(every backend and device count must give the same bits; exit 1 if one does not)");
   std::string p2p_json_path;
   bench_cmd->add_option("--p2p-json", p2p_json_path,
-                        "A `yeex-p2p --test sweep --json` file: show the exchange time its sweep predicts per row")
-      ->check(non_empty_path);
+                        "A 'yeex-p2p --test sweep --json' file: show the exchange time its size sweep predicts for "
+                        "each row")
+      ->check(non_empty_path)->option_text("FILE");
+  add_split_options(bench_cmd, bench.split);
 
   ValidateOptions validate;
   validate.command_line = command_line;
   std::string validate_json;
-  auto* validate_cmd = app.add_subcommand("validate", "Built-in problems with known answers: measured vs reference, PASS/FAIL");
-  add_split_options(validate_cmd, validate.split);
-  validate_cmd->add_option("--precision", validate.precision, "Field precision (the energy check always uses f64)")
+  auto* validate_cmd = app.add_subcommand("validate", "Run built-in problems with known answers and compare: measured "
+                                                      "against reference, PASS or FAIL");
+  validate_cmd->add_option("--precision", validate.precision,
+                           "Field precision: f32 (default) or f64; the energy check always uses f64")
       ->transform(CLI::IsMember(std::map<std::string, std::string>{{"f32", "f32"}, {"32", "f32"}, {"f64", "f64"}, {"64", "f64"}}))
-      ->capture_default_str();
+      ->option_text("f32|f64");
   validate_cmd->add_flag("--quick", validate.quick, "Small sizes that run in seconds on a CPU (what CI runs)");
-  validate_cmd->add_option("--only", validate.only, "Run only these problems: cavity, energy, propagation, dipole, cpml")
-      ->delimiter(',');
-  validate_cmd->add_option("--json", validate_json, "Also write the results as JSON to this file")->check(non_empty_path);
-  bench_cmd->add_option("--cpml", bench.cpml, "Built-in box: CPML cells on every face instead of PEC walls (0: PEC)")
-      ->check(whole_number(0, 1000))->capture_default_str()->excludes(bench_deck_option);
+  validate_cmd->add_option("--only", validate.only,
+                           "Run only these problems: cavity, energy, propagation, dipole, cpml (default: all)")
+      ->delimiter(',')->option_text("LIST");
+  validate_cmd->add_option("--json", validate_json, "Also write the results as JSON to FILE")
+      ->check(non_empty_path)->option_text("FILE");
+  add_split_options(validate_cmd, validate.split);
 
   app.add_subcommand("engines", "List the compute engines and whether each can run here");
+  for (CLI::App* command : app.get_subcommands([](CLI::App*) { return true; })) command->group("Commands");
+  // After the commands: each would inherit it.
+  app.footer("Run 'yeex <command> --help' for the options of a command. Decks: inputs/ has examples, "
+             "docs/decks.md every key.\n\n"
+             "yeex-p2p, built beside yeex, measures the interconnect itself (GPU-to-GPU bandwidth and "
+             "latency, copy engines, SM copies, host staging, NCCL): yeex-p2p --help.");
 
   if (auto why = unknown_command(app, argc, argv); why || (why = empty_list_element(app, argc, argv))) {
     if (root) std::fprintf(stderr, "yeex: %s\n", why->c_str());

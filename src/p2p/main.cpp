@@ -7,11 +7,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 #include <nlohmann/json.hpp>
 
 #include "io/atomic_file.hpp"
 #include "src/app/commands.hpp"
+#include "src/app/help_formatter.hpp"
 #include "src/p2p/options.hpp"
 #include "src/p2p/p2p_test.hpp"
 #include "src/runtime/build_info.hpp"
@@ -33,25 +35,43 @@ int main(int argc, char** argv) {
   std::string command_line;
   for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
 
-  CLI::App app{"yeex-p2p: GPU-to-GPU bandwidth and latency (copy engines, SM copies, host staging), verified"};
-  app.set_version_flag("--version", std::string("yeex-p2p ") + yeex::kYeexVersion + " (" + yeex::kGitCommit + ")");
+  CLI::App app{"yeex-p2p: the interconnect that yeex's exchange backends use, measured: GPU-to-GPU bandwidth and "
+               "latency by copy engines, SM copies, host staging and NCCL, every transfer verified.",
+               "yeex-p2p"};
+  app.formatter(std::make_shared<yeex::HelpFormatter>());
+  app.set_help_flag("-h,--help", "Print this help and exit");
+  app.set_version_flag("--version", std::string("yeex-p2p ") + yeex::kYeexVersion + " (" + yeex::kGitCommit + ")",
+                       "Print the version and the git commit, and exit");
+  app.footer("yeex-p2p --list shows which tests can run on this machine; yeex --help for the solver.");
   bool list = false;
   std::vector<std::string> tests;
   std::string size_text = "64M", sweep_text = "4:256M", json_path;
   std::vector<int> devices;
   P2POptions options;
+  std::string names;
+  for (const std::string& name : p2p_test_names()) names += (names.empty() ? "" : ", ") + name;
   app.add_flag("--list", list, "List the tests and whether each can run here");
-  app.add_option("--test", tests, "Tests to run, e.g. ce-unidir,latency (default: all that can run here)")->delimiter(',');
-  app.add_option("--size", size_text, "Bytes per transfer, K/M/G binary suffixes (1K = 1024)")->capture_default_str();
-  app.add_option("--sweep", sweep_text, "sweep: MIN:MAX message sizes, powers of 2")->capture_default_str();
-  app.add_option("--repeats", options.repeats, "Timed repeats after one warm-up (the median is reported)")
-      ->check(CLI::Range(1, 1000))
-      ->capture_default_str();
-  app.add_option("--devices", devices, "GPUs to use, e.g. 0,2 (default: all visible)")->delimiter(',');
-  app.add_option("--json", json_path, "Also write the results (with provenance) as JSON to this file");
+  app.add_option("--test", tests, "Tests to run, e.g. ce-unidir,latency: " + names + ". Default: all that can run here")
+      ->delimiter(',')->option_text("LIST");
+  app.add_option("--size", size_text,
+                 "Bytes per transfer, with K, M or G for binary multiples (1K = 1024), e.g. 4096 or 256M (default " +
+                     size_text + ")")
+      ->option_text("BYTES");
+  app.add_option("--sweep", sweep_text,
+                 "The sweep test's message sizes: every power of 2 from MIN to MAX bytes, e.g. 4:256M (default " +
+                     sweep_text + ")")
+      ->option_text("MIN:MAX");
+  app.add_option("--repeats", options.repeats,
+                 "Timed repeats after one warm-up, 1 to 1000; the median is reported (default " +
+                     std::to_string(options.repeats) + ")")
+      ->check(CLI::Range(1, 1000))->option_text("N");
+  app.add_option("--devices", devices, "GPUs to use, e.g. 0,2 (default: every visible GPU)")
+      ->delimiter(',')->option_text("LIST");
+  app.add_option("--json", json_path, "Also write the results, with the machine's provenance, as JSON to FILE")
+      ->option_text("FILE");
   auto* topo = app.add_subcommand(
       "topo", "Print the GPUs (PCI bus id, NUMA node, CPU affinity), their link types (NVML) and P2P attributes (CUDA)");
-  topo->fallthrough();
+  topo->fallthrough()->group("Commands");
 
   try {
     app.parse(argc, argv);

@@ -92,8 +92,8 @@ TEST(GpuCli, TheSameSplitsRunWhereTheyCan) {
                                   "--gpus 1 --subdomains 2 --no-peer --exchange host-staged",
                                   "--gpus 1 --subdomains 4 --exchange b2r --halo-depth 3", "--gpus 1 --exchange graph",
                                   "--gpus 1 --exchange graph --halo-depth 2"}) {
-    const auto r = run_yeex("run " + (dir / "deck.toml").string() + " --engine cuda --quiet " + split + " --output " +
-                            (dir / "out").string());
+    const auto r = run_yeex("run " + (dir / "deck.toml").string() + " --engine cuda --quiet --force " + split +
+                            " --output " + (dir / "out").string());
     EXPECT_EQ(r.exit_code, 0) << split << "\n" << r.output;
   }
 }

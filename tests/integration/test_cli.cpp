@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
@@ -12,6 +13,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "io/deck.hpp"
 #include "tests/support/run_helpers.hpp"
@@ -393,6 +395,33 @@ TEST(Cli, VersionAndHelp) {
   EXPECT_THAT(e.output, HasSubstr("host"));
 }
 
+// Every --help names each option's value in a word (--steps N) and says in a sentence what it
+// means: no CLI11 type and validator names ("INT:INT from 1 to 2147483647", "TEXT:{f32,f64}"),
+// lines within 80 columns; the top-level help points to the commands' help and to yeex-p2p.
+TEST(Cli, HelpReadsLikeAPersonWroteIt) {
+  const std::regex noise(R"(\b(INT|TEXT|UINT|FLOAT)\b|:FILE|:PATH|2147483647|1000000000|:\{|Excludes:|in \[)");
+  for (const char* command : {"", "run ", "bench ", "validate ", "engines ", "exchanges "}) {
+    const auto h = run_yeex(std::string(command) + "--help");
+    ASSERT_EQ(h.exit_code, 0) << command << "\n" << h.output;
+    std::smatch m;
+    EXPECT_FALSE(std::regex_search(h.output, m, noise)) << "'" << m.str() << "' in yeex " << command << "--help:\n" << h.output;
+    std::istringstream lines(h.output);
+    for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 80u) << command << ": " << line;
+  }
+  const auto top = run_yeex("--help");
+  EXPECT_THAT(top.output, HasSubstr("yeex <command> --help"));
+  EXPECT_THAT(top.output, HasSubstr("yeex-p2p"));
+  EXPECT_THAT(top.output, HasSubstr("Usage: yeex [OPTIONS] COMMAND")) << "the program's name, not its path";
+  const auto run = run_yeex("run --help");
+  EXPECT_THAT(run.output, HasSubstr("--steps N"));
+  EXPECT_THAT(run.output, HasSubstr("--output DIR"));
+  EXPECT_THAT(run.output, HasSubstr("--force"));
+  EXPECT_THAT(run.output, HasSubstr("yeex-output/dipole_box"));
+  const auto bench = run_yeex("bench --help");
+  EXPECT_THAT(bench.output, HasSubstr("--repeats N"));
+  EXPECT_THAT(bench.output, HasSubstr("(default 5)"));
+}
+
 TEST(Cli, NamesAnUnknownCommandOrOption) {
   const auto command = run_yeex("runn");
   EXPECT_EQ(command.exit_code, 2);
@@ -432,7 +461,7 @@ TEST(Cli, RefusesAFileItCannotReplaceInAStickyFolder) {
   std::filesystem::permissions(out, std::filesystem::perms::all | std::filesystem::perms::sticky_bit);
   write_file(out / "run.json", "{}\n");  // root's
   const auto r = testing::run_program("setpriv --reuid=65534 --regid=65534 --clear-groups " + testing::yeex_binary(),
-                                      "run --engine host --steps 2 --output " + out.string());
+                                      "run --engine host --steps 2 --force --output " + out.string());
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_THAT(r.output, HasSubstr("belongs to another user in a folder with the sticky bit set"));
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(out), {}), 1) << "nothing written beside it";
@@ -454,7 +483,7 @@ TEST(Cli, RefusesAnImmutableFileOrAnAppendOnlyFolder) {
     std::function<void()> undo;
     ~Unlock() { undo(); }
   } unlock{[&] { chattr("-i", out / "run.json"), chattr("-a", out); }};
-  const std::string run = "run --engine host --steps 2 --output " + out.string();
+  const std::string run = "run --engine host --steps 2 --force --output " + out.string();
   auto r = run_yeex(run);
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_THAT(r.output, HasSubstr("run.json' is immutable (chattr +i): it cannot be replaced"));
@@ -464,6 +493,103 @@ TEST(Cli, RefusesAnImmutableFileOrAnAppendOnlyFolder) {
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_THAT(r.output, HasSubstr("is append-only, so the run cannot put its files in it"));
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(out), {}), 1) << "no trial file left";
+}
+
+// The names in a folder, sorted.
+std::vector<std::string> folder_listing(const std::filesystem::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// A second run into a folder that holds a run's files is refused (exit 2, the folder and --force
+// named), a dry run too, and the earlier run's files stay as they were.
+TEST(Cli, RefusesToMixTwoRunsInOneFolder) {
+  ScratchDir dir;
+  const auto out = dir / "out";
+  const std::string run = "run --engine host --steps 4 --output " + out.string();
+  ASSERT_EQ(run_yeex(run).exit_code, 0);
+  const auto before = folder_listing(out);
+  ASSERT_EQ(before, (std::vector<std::string>{"ez_xy.h5", "ez_xy.xdmf", "probes.h5", "run.json"}));
+  const std::string report = read_file(out / "run.json");
+  for (const std::string extra : {"", " --dry-run", " --precision f64"}) {
+    const auto again = run_yeex(run + extra);
+    EXPECT_EQ(again.exit_code, 2) << extra << "\n" << again.output;
+    EXPECT_THAT(again.output, HasSubstr("output folder '" + out.string() + "' holds the files of an earlier run"));
+    EXPECT_THAT(again.output, HasSubstr("--force"));
+    EXPECT_EQ(folder_listing(out), before) << extra;
+    EXPECT_EQ(read_file(out / "run.json"), report) << extra;
+  }
+  // Files yeex did not write: refused too, named; they stay.
+  ScratchDir mine;
+  write_file(mine / "notes.txt", "mine\n");
+  const auto other = run_yeex("run --engine host --steps 4 --output " + mine.path().string());
+  EXPECT_EQ(other.exit_code, 2) << other.output;
+  EXPECT_THAT(other.output, HasSubstr("holds files yeex did not write (notes.txt)"));
+  EXPECT_THAT(other.output, HasSubstr("--force"));
+  EXPECT_EQ(folder_listing(mine.path()), std::vector<std::string>{"notes.txt"});
+}
+
+// --force removes what an earlier run left (the files its run.json lists, probes.h5, snapshot
+// pairs, unfinished .partial-PID files) before the run, so the folder holds one run's files;
+// files yeex did not write stay.
+TEST(Cli, ForceReplacesTheEarlierRunAndKeepsOtherFiles) {
+  ScratchDir dir;
+  const auto out = dir / "out";
+  ASSERT_EQ(run_yeex("run --engine host --steps 4 --quiet --output " + out.string()).exit_code, 0);
+  write_file(out / "ez_xy.h5.partial-12345", "a killed run's unfinished file");
+  write_file(out / "notes.txt", "mine\n");
+  std::filesystem::create_directory(out / "plots");
+  // A deck with other output: no probes, one snapshot under another name.
+  write_file(dir / "other.toml", R"(
+[grid]
+cells = [10, 10, 10]
+cell_size = [1e-3, 1e-3, 1e-3]
+[time]
+steps = 5
+[[snapshot]]
+name = "volume"
+components = ["Ez"]
+every = 5
+)");
+  const std::string run = "run " + (dir / "other.toml").string() + " --engine host --output " + out.string();
+  const auto refused = run_yeex(run);
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_THAT(refused.output, HasSubstr("the files of an earlier run (ez_xy.h5, ez_xy.h5.partial-12345, ez_xy.xdmf, "
+                                        "probes.h5, run.json) and files yeex did not write (notes.txt, plots/)"));
+  const auto forced = run_yeex(run + " --force");
+  ASSERT_EQ(forced.exit_code, 0) << forced.output;
+  EXPECT_THAT(forced.output, HasSubstr("--force: removed the 5 file(s) of an earlier run"));
+  EXPECT_EQ(folder_listing(out), (std::vector<std::string>{"notes.txt", "plots", "run.json", "volume.h5", "volume.xdmf"}));
+  EXPECT_EQ(read_file(out / "notes.txt"), "mine\n");
+  EXPECT_EQ(read_json(out / "run.json")["run"]["steps"], 5);
+  // And again: the folder still holds one run.
+  const auto twice = run_yeex("run --engine host --steps 3 --quiet --force --output " + out.string());
+  ASSERT_EQ(twice.exit_code, 0) << twice.output;
+  EXPECT_EQ(folder_listing(out),
+            (std::vector<std::string>{"ez_xy.h5", "ez_xy.xdmf", "notes.txt", "plots", "probes.h5", "run.json"}));
+}
+
+// Without output.directory each deck writes to yeex-output/<its file stem> under the folder yeex
+// runs in, and the built-in deck to yeex-output/dipole_box: two decks run from one folder keep
+// their own output.
+TEST(Cli, EachDeckWritesToItsOwnDefaultFolder) {
+  ScratchDir cwd;
+  const std::string yeex = "cd " + cwd.path().string() + " && " + testing::yeex_binary();
+  for (const char* deck : {"dipole_box", "cavity"}) {
+    const auto r = testing::run_program(yeex, "run " + source_path("inputs/" + std::string(deck) + ".toml") +
+                                                  " --engine host --steps 3 --quiet");
+    ASSERT_EQ(r.exit_code, 0) << deck << "\n" << r.output;
+  }
+  EXPECT_EQ(folder_listing(cwd / "yeex-output"), (std::vector<std::string>{"cavity", "dipole_box"}));
+  EXPECT_EQ(read_json(cwd / "yeex-output" / "cavity" / "run.json")["deck"]["output"]["directory"], "yeex-output/cavity");
+  EXPECT_EQ(read_json(cwd / "yeex-output" / "dipole_box" / "run.json")["deck"]["title"],
+            "dipole in a PEC box with a dielectric block");
+  // The built-in deck is dipole_box.toml: the same folder, so refused without --force.
+  const auto builtin = testing::run_program(yeex, "run --engine host --steps 3 --quiet");
+  EXPECT_EQ(builtin.exit_code, 2) << builtin.output;
+  EXPECT_THAT(builtin.output, HasSubstr("output folder 'yeex-output/dipole_box' holds the files of an earlier run"));
 }
 
 // Ctrl-C or SIGTERM stops a run after its current chunk of steps: exit 128 + the signal, the step

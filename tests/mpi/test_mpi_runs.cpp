@@ -239,6 +239,24 @@ INSTANTIATE_TEST_SUITE_P(
                "none of the requested rows can run here (host-staged"}),
     [](const auto& info) { return info.param.name; });
 
+// Rank 0 alone looks into the output folder; every rank stops alike when it holds another run's
+// files (exit 2, one message), and with --force the run replaces them.
+TEST(MpiOutput, RefusesAFolderOfAnotherRunOnEveryRank) {
+  ScratchDir dir;
+  write_file(dir / "deck.toml", kDeck);
+  const std::string run = "run " + (dir / "deck.toml").string() + " --engine host --quiet --output " + (dir / "out").string();
+  const auto first = mpirun(2, run);
+  ASSERT_EQ(first.result.exit_code, 0) << first.result.output;
+  const std::string report = testing::read_file(dir / "out" / "run.json");
+  const auto again = mpirun(2, run);
+  EXPECT_EQ(again.result.exit_code, 2) << again.result.output;
+  EXPECT_EQ(occurrences(again.result.output, "pass --force"), 1) << again.result.output;
+  EXPECT_EQ(testing::read_file(dir / "out" / "run.json"), report) << "the earlier run's files stay as they were";
+  const auto forced = mpirun(2, run + " --force");
+  EXPECT_EQ(forced.result.exit_code, 0) << forced.result.output;
+  EXPECT_LT(again.seconds, 60.0);
+}
+
 TEST(MpiFaults, RanksStartedWithDifferentArgumentsAreRefused) {
   ScratchDir out;
   const std::string y = YEEX_BINARY, o = out.path().string();

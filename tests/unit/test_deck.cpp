@@ -371,6 +371,17 @@ TEST(Deck, DipoleBoxInputIsTheDefaultDeck) {
   EXPECT_EQ(parse_deck_file(kInputs / "dipole_box.toml").to_json(), default_deck().to_json());
 }
 
+// Without output.directory a deck file writes to yeex-output/<its file stem>, so that the decks of
+// inputs/ do not overwrite each other's output; the key, when given, wins.
+TEST(Deck, OutputDirectoryDefaultsToTheDeckFileName) {
+  const std::string deck = "[grid]\ncells = [4, 4, 4]\ncell_size = [1e-3, 1e-3, 1e-3]\n[time]\nsteps = 1\n";
+  EXPECT_EQ(parse_deck_file(kInputs / "cavity.toml").output_dir, "yeex-output/cavity");
+  EXPECT_EQ(default_deck().output_dir, "yeex-output/dipole_box");
+  EXPECT_EQ(parse_deck_string(deck, "some/where/my deck.toml").output_dir, "yeex-output/my deck");
+  EXPECT_EQ(parse_deck_string(deck).output_dir, "yeex-output") << "a deck from no file";
+  EXPECT_EQ(parse_deck_string(deck + "[output]\ndirectory = \"here\"\n", "a/b.toml").output_dir, "here");
+}
+
 // Every deck shipped in inputs/ must parse, and resolve its sources finely enough not to warn
 // (the quickstart runs dipole_box.toml: a new user's first run prints no warning).
 TEST(Deck, EveryExampleDeckParses) {

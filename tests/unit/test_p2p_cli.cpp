@@ -96,7 +96,12 @@ TEST(P2PReport, JsonHasNullForUnmeasured) {
 }
 
 TEST(P2PBinary, HelpListAndTopoWorkWithoutGpu) {
-  EXPECT_EQ(run_p2p("--help").exit_code, 0);
+  const auto help = run_p2p("--help");
+  EXPECT_EQ(help.exit_code, 0);
+  // Each value named in a word and explained; no CLI11 type or range names ("INT:INT in [1 - 1000]").
+  for (const char* noise : {"INT", "TEXT", "in [", "=64M"}) EXPECT_EQ(help.output.find(noise), std::string::npos) << noise;
+  for (const char* named : {"--repeats N", "--size BYTES", "--sweep MIN:MAX", "(default 7)", "Usage: yeex-p2p "})
+    EXPECT_NE(help.output.find(named), std::string::npos) << named << "\n" << help.output;
   const auto list = run_p2p("--list");
   EXPECT_EQ(list.exit_code, 0);
   for (const char* name : {"ce-unidir", "ce-bidir", "sm-copy", "host-staged", "latency", "pingpong", "sweep", "nccl-pairs",

@@ -1,0 +1,262 @@
+#include "src/app/output_folder.hpp"
+
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "io/probe_writer.hpp"
+#include "src/app/commands.hpp"
+
+namespace yeex {
+namespace {
+
+// The folders of `dir` that do not exist yet, innermost first: what create_directories(dir) would
+// make, in reverse. Empty when `dir` exists.
+std::vector<std::filesystem::path> missing_folders(const std::filesystem::path& dir) {
+  std::error_code ec;
+  std::vector<std::filesystem::path> missing;
+  for (auto path = std::filesystem::absolute(dir, ec); !path.empty() && !std::filesystem::exists(path, ec);
+       path = path.parent_path()) {
+    missing.push_back(path);
+    if (path.parent_path() == path) break;
+  }
+  return missing;
+}
+
+// The file's immutable or append-only attribute (chattr +i, +a) by name, or "" when it has none
+// (or the file system keeps none). Either one stops a rename over it or out of it.
+std::string locking_attribute(const std::filesystem::path& path) {
+  const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return "";
+  int flags = 0;
+  const bool known = ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0;
+  close(fd);
+  if (known && (flags & FS_IMMUTABLE_FL)) return "immutable";
+  if (known && (flags & FS_APPEND_FL)) return "append-only";
+  return "";
+}
+
+// Why the run could not rename a new `file` into `dir` over what is there, or "" when it can: in
+// a folder with the sticky bit (as /tmp) only the file's owner or the folder's may (root aside);
+// nobody may replace an immutable or append-only file.
+std::string why_not_replaceable(const std::filesystem::path& dir, const std::string& file) {
+  struct stat folder {}, existing {};
+  if (stat(dir.c_str(), &folder) != 0 || lstat((dir / file).c_str(), &existing) != 0) return "";  // nothing there yet
+  const uid_t me = geteuid();
+  if ((folder.st_mode & S_ISVTX) && me != 0 && me != existing.st_uid && me != folder.st_uid)
+    return "belongs to another user in a folder with the sticky bit set (as /tmp)";
+  if (!S_ISREG(existing.st_mode)) return "";
+  const std::string attribute = locking_attribute(dir / file);
+  return attribute.empty() ? "" : "is " + attribute + " (chattr +" + attribute.substr(0, 1) + ")";
+}
+
+}  // namespace
+
+void check_output_directory(const std::filesystem::path& dir, const std::vector<std::string>& files) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const std::string where = "output directory '" + dir.string() + "'";
+  if (dir.empty()) throw UsageError("output directory: the path is empty");
+  const fs::path target = fs::absolute(dir, ec);
+  if (fs::exists(target, ec) && !fs::is_directory(target, ec)) throw UsageError(where + " exists and is not a folder");
+  // The deepest folder that exists; below it the run creates the rest.
+  const auto missing = missing_folders(target);
+  for (const auto& folder : missing)
+    if (fs::is_symlink(fs::symlink_status(folder, ec)))
+      throw UsageError(where + ": '" + folder.string() + "' is a link to '" + fs::read_symlink(folder, ec).string() +
+                       "', which does not exist");
+  const fs::path probe = missing.empty() ? target : missing.back().parent_path();
+  if (!fs::is_directory(probe, ec))
+    throw UsageError(where + ": '" + probe.string() + "' is not a folder");
+  const std::string folder_attribute = locking_attribute(probe);
+  if (!folder_attribute.empty())
+    throw UsageError(where + ": '" + probe.string() + "' is " + folder_attribute +
+                     ", so the run cannot put its files in it");
+  const long name_max = pathconf(probe.c_str(), _PC_NAME_MAX);
+  const auto check_name = [&](const std::string& name) {
+    if (name_max > 0 && static_cast<long>(name.size()) > name_max)
+      throw UsageError(where + ": the name '" + name.substr(0, 40) + "...' is " + std::to_string(name.size()) +
+                       " bytes long; the file system allows " + std::to_string(name_max));
+  };
+  for (const auto& part : target.lexically_relative(probe)) check_name(part.string());
+  const long path_max = pathconf(probe.c_str(), _PC_PATH_MAX);
+  for (const auto& file : files) {
+    const std::string written = file + ".partial-" + std::to_string(getpid());  // its name at first (io/atomic_file.hpp)
+    check_name(written);
+    if (path_max > 0 && static_cast<long>((target / written).string().size()) >= path_max)
+      throw UsageError(where + ": the path is " + std::to_string(target.string().size()) +
+                       " bytes long; with the file names in it, more than the file system allows (" +
+                       std::to_string(path_max) + ")");
+    if (fs::is_directory(target / file, ec))
+      throw UsageError(where + ": '" + (target / file).string() + "' is a folder, where the run writes the file " + file);
+    const std::string why = why_not_replaceable(target, file);
+    if (!why.empty()) throw UsageError(where + ": '" + (target / file).string() + "' " + why + ": it cannot be replaced");
+  }
+  // Try it for real (permissions alone do not tell for root or read-only mounts).
+  const fs::path trial = probe / (".yeex-write-test-" + std::to_string(getpid()));
+  const int fd = open(trial.c_str(), O_CREAT | O_EXCL | O_WRONLY, 0600);
+  if (fd < 0)
+    throw UsageError(where + " is not writable ('" + probe.string() + "': " + std::strerror(errno) + ")");
+  close(fd);
+  fs::remove(trial, ec);
+}
+
+void check_output_file(const std::filesystem::path& file, const std::string& option) {
+  const std::string what = option + " " + file.string();
+  std::error_code ec;
+  if (file.empty()) throw UsageError(option + ": the path is empty");
+  if (!file.has_filename() || std::filesystem::is_directory(file, ec)) throw UsageError(what + ": names a folder, not a file");
+  if (std::filesystem::exists(file, ec) && !std::filesystem::is_regular_file(file, ec)) {  // a device or a pipe: written to
+    if (access(file.c_str(), W_OK) != 0) throw UsageError(what + ": cannot be written (" + std::strerror(errno) + ")");
+    return;
+  }
+  // Through a link, the file it names is replaced (write_text_atomically).
+  const std::filesystem::path target = std::filesystem::exists(file, ec) ? std::filesystem::canonical(file, ec) : file;
+  try {
+    check_output_directory(target.parent_path().empty() ? "." : target.parent_path(), {target.filename().string()});
+  } catch (const UsageError& e) {
+    throw UsageError(what + ": " + e.what());
+  }
+}
+
+std::filesystem::path first_missing_folder(const std::filesystem::path& dir) {
+  const auto missing = missing_folders(dir);
+  return missing.empty() ? std::filesystem::path{} : missing.back();
+}
+
+void remove_empty_folders(const std::filesystem::path& dir, const std::filesystem::path& top) {
+  if (top.empty()) return;
+  std::error_code ec;
+  for (auto path = std::filesystem::absolute(dir, ec); !ec; path = path.parent_path()) {
+    if (!std::filesystem::remove(path, ec) || path == top) return;
+  }
+}
+
+namespace {
+
+bool all_digits(const std::string& text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+
+// A file a yeex run was writing when it was killed: NAME.partial-PID (io/atomic_file.hpp), or the
+// trial file of check_output_directory.
+bool is_unfinished_file(const std::string& name) {
+  const std::string partial = ".partial-", trial = ".yeex-write-test-";
+  const auto at = name.rfind(partial);
+  if (at != std::string::npos && at > 0 && all_digits(name.substr(at + partial.size()))) return true;
+  return name.rfind(trial, 0) == 0 && all_digits(name.substr(trial.size()));
+}
+
+// The names a yeex run report lists (run.json's "files", itself included), or none when `file` is
+// not a yeex run report. Only plain names count: a report cannot point outside its folder.
+std::vector<std::string> files_of_run_report(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  const nlohmann::json report = nlohmann::json::parse(in, nullptr, false);
+  if (!report.is_object() || !report.contains("format") || !report["format"].is_string() ||
+      report["format"].get<std::string>().rfind("yeex-run-", 0) != 0)
+    return {};
+  std::vector<std::string> names{kRunReportName};
+  if (report.contains("files") && report["files"].is_array())
+    for (const auto& entry : report["files"])
+      if (entry.is_string()) {
+        const std::string name = entry.get<std::string>();
+        if (!name.empty() && name != "." && name != ".." && name.find('/') == std::string::npos) names.push_back(name);
+      }
+  return names;
+}
+
+// Whether `xdmf` is a yeex snapshot's XDMF file: its data items name `h5_name`'s datasets.
+bool names_snapshot_data(const std::filesystem::path& xdmf, const std::string& h5_name) {
+  std::ifstream in(xdmf);
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  return text.find("<Xdmf") != std::string::npos && text.find(">" + h5_name + ":/") != std::string::npos;
+}
+
+// "a, b, c and 4 more".
+std::string listing(const std::vector<std::string>& names) {
+  constexpr std::size_t kShown = 6;
+  std::string text;
+  for (std::size_t i = 0; i < names.size() && i < kShown; ++i) text += (i ? ", " : "") + names[i];
+  if (names.size() > kShown) text += " and " + std::to_string(names.size() - kShown) + " more";
+  return text;
+}
+
+}  // namespace
+
+OutputFolderContents output_folder_contents(const std::filesystem::path& dir) {
+  namespace fs = std::filesystem;
+  OutputFolderContents contents;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return contents;
+  std::set<std::string> names;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) names.insert(it->path().filename().string());
+  if (ec) throw UsageError("output folder '" + dir.string() + "': cannot list what it holds (" + ec.message() + ")");
+  // A file, or a link (a run replaces a link rather than writing through it); never a folder.
+  const auto is_file = [&](const std::string& name) {
+    const fs::file_status status = fs::symlink_status(dir / name, ec);
+    return names.count(name) && (fs::is_regular_file(status) || fs::is_symlink(status));
+  };
+  std::set<std::string> yeex;
+  if (is_file(kRunReportName))
+    for (const std::string& name : files_of_run_report(dir / kRunReportName))
+      if (is_file(name)) yeex.insert(name);
+  if (is_file(std::string(kProbeFileName))) yeex.insert(std::string(kProbeFileName));
+  for (const std::string& name : names) {
+    if (!is_file(name)) continue;
+    if (is_unfinished_file(name)) yeex.insert(name);
+    const fs::path path(name);
+    if (path.extension() == ".xdmf") {
+      const std::string h5 = path.stem().string() + ".h5";
+      if (is_file(h5) && names_snapshot_data(dir / name, h5)) yeex.insert({name, h5});
+    }
+  }
+  for (const std::string& name : names) {
+    if (yeex.count(name))
+      contents.earlier_run.push_back(name);
+    else
+      contents.other.push_back(name + (fs::is_directory(fs::symlink_status(dir / name, ec)) ? "/" : ""));
+  }
+  return contents;
+}
+
+void check_output_folder_is_free(const std::filesystem::path& dir, const OutputFolderContents& contents, bool force) {
+  if (contents.empty()) return;
+  const std::string where = "output folder '" + dir.string() + "'";
+  if (!force) {
+    std::string what;
+    if (!contents.earlier_run.empty()) what = "the files of an earlier run (" + listing(contents.earlier_run) + ")";
+    if (!contents.other.empty())
+      what += (what.empty() ? "" : " and ") + std::string("files yeex did not write (") + listing(contents.other) + ")";
+    throw UsageError(where + " holds " + what +
+                     "; a run writes only into a new or empty folder, so that no folder mixes two runs. Name another "
+                     "with --output DIR, or pass --force to replace an earlier run's files" +
+                     (contents.other.empty() ? "" : " (files yeex did not write stay)"));
+  }
+  for (const std::string& name : contents.earlier_run) {
+    const std::string why = why_not_replaceable(dir, name);
+    if (!why.empty()) throw UsageError(where + ": '" + (dir / name).string() + "' " + why + ": --force cannot remove it");
+  }
+}
+
+void clear_earlier_run(const std::filesystem::path& dir, const OutputFolderContents& contents) {
+  for (const std::string& name : contents.earlier_run) {
+    std::error_code ec;
+    std::filesystem::remove(dir / name, ec);
+    if (ec) throw std::runtime_error("--force: cannot remove '" + (dir / name).string() + "': " + ec.message());
+  }
+}
+
+}  // namespace yeex
