@@ -5,9 +5,9 @@
 #             nlohmann-json, GoogleTest): enough to build yeex and run it (scripts/quickstart.sh)
 #   mpi       Open MPI: MPI mode (yeex under mpirun) and its tests
 #   tools     the HDF5 command-line tools (h5dump, h5ls), to look inside output files
-#   pictures  ParaView's pvbatch under a virtual X server (scripts/render_snapshot.py) and
-#             matplotlib/h5py (scripts/plot_probes.py, plot_bench.py, plot_p2p.py); by far the
-#             largest group
+#   pictures  matplotlib and h5py (scripts/render_snapshot.py, plot_probes.py, plot_bench.py,
+#             plot_p2p.py), and ParaView for the test that opens the snapshots' XDMF with its
+#             reader; by far the largest group
 #
 # Usage: scripts/setup.sh [GROUP...]    (no group: all of them, what scripts/test.sh needs)
 #
@@ -27,7 +27,7 @@ group_packages() {
                 nlohmann-json3-dev libgtest-dev libgmock-dev ;;
     mpi) echo libopenmpi-dev openmpi-bin ;;
     tools) echo hdf5-tools ;;
-    pictures) echo paraview python3-paraview xvfb xauth python3-matplotlib python3-h5py ;;
+    pictures) echo paraview python3-paraview python3-matplotlib python3-h5py ;;
     *) return 1 ;;
   esac
 }
