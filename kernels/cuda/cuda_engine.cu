@@ -508,115 +508,78 @@ class DeviceArray {
   std::size_t n_ = 0;
 };
 
-// Block shape. 32 x 4 x 1 and 64 x 2 x 1 tied as the fastest of 32x8, 32x4, 64x4, 32x16, 64x2 at
-// 512^3 on an H200 (results/2026-11-21-cuda-tuning.md). The engine takes 64 x 2: PEC runs the same
-// (54.26-54.27 against 54.24-54.27 Gcells/s), while the plain box of a run with 10-cell CPML on
-// every face (448 nodes wide) runs faster beside the shells: 48.90-48.97 against 48.66-48.68
-// (128 x 1: PEC 53.97-54.05, CPML 48.63-48.69; results/2026-11-24-session10, call 13). Several
-// nodes per thread along z, reusing the plane above in registers, measured slower (43-49 against
-// 52.7 Gcells/s) and was dropped. YEEX_CUDA_BLOCK="XxYxZ" overrides the shape, for tuning on
-// other GPUs. The CPML shell boxes (the split sweep) take 64 x 2 (YEEX_CPML_BLOCK overrides it;
-// narrow boxes see shell_block). One H200, 10-cell CPML on every face, f32, Gcells/s: with the cores (tenth
-// session, results/2026-11-24-session10, call 8) 512^3 48.67-48.72 with 64x2, 48.59-48.62 with
-// 128x1, 48.64-48.68 with 32x2, 48.57-48.59 with 64x4, 48.44-48.49 with 128x2; 256^3 41.12 against
-// 40.92; f64 the same (26.01). Before the cores (results/2026-11-21-session5/call9) 128x1 had been
-// ahead: 46.54 against 46.48 with 64x2, 46.34-46.38 with 32x4, 45.96 with 64x4, 45.80 with 32x8.
-// Whether the float sweeps may take node pairs (yee_pair_sweep_kernel): every even node starts a
-// pair's aligned load (the rows' first nodes and pitches are even), unless YEEX_CUDA_PAIRS=0.
-bool pairs_fit(const FieldLayout& L) {
-  if (const char* env = std::getenv("YEEX_CUDA_PAIRS"); env && std::atoi(env) == 0) return false;
-  return L.origin_x % 2 == 0 && L.pitch_y % 2 == 0;
-}
+// Block shape of the one-node sweeps, the plain box and the CPML shell boxes alike (narrow boxes
+// see shell_block); see docs/performance.md#cpml-split.
+constexpr dim3 kSweepBlock(64, 2, 1);
 
-dim3 block_shape(const char* variable = "YEEX_CUDA_BLOCK", dim3 b = dim3(64, 2, 1)) {
-  if (const char* env = std::getenv(variable)) {
-    unsigned x = 0, y = 0, z = 0;
-    if (std::sscanf(env, "%ux%ux%u", &x, &y, &z) == 3 && x * y * z > 0 && x * y * z <= 256) b = dim3(x, y, z);
-  }
-  return b;
-}
+// Whether the float sweeps may take node pairs (yee_pair_sweep_kernel): every even node starts a
+// pair's aligned load (the rows' first nodes and pitches are even).
+bool pairs_fit(const FieldLayout& L) { return L.origin_x % 2 == 0 && L.pitch_y % 2 == 0; }
 
 // The plain box of the split CPML sweep starts and ends on 128-byte lines: with its x bounds only
-// on 32-byte sectors (the x boxes 16 nodes wide), the plain kernel ran at 2/3 of its aligned speed
-// on an H200 (1.99 ms against 1.29 for 89 % and 100 % of the nodes at 512^3). YEEX_CPML_ALIGN
-// (nodes) overrides it, for tuning.
-Index cpml_split_align(std::size_t element_size) {
-  if (const char* env = std::getenv("YEEX_CPML_ALIGN"))
-    if (const int n = std::atoi(env); n > 0) return n;
-  return static_cast<Index>(128 / element_size);
-}
+// on 32-byte sectors the plain kernel runs far below its aligned speed.
+Index cpml_split_align(std::size_t element_size) { return static_cast<Index>(128 / element_size); }
 
-// Threads per block of a narrow shell box (the x boxes, 32 nodes wide at 512^3: blocks of 32 x 2).
-// With the pair of x boxes side by side in the grid (sweep), the blocks dispatched together touch
-// the end of one row and the start of the next, close in memory. One H200, 512^3, Gcells/s
-// (results/2026-11-24-session8, calls 6-7): x boxes one after the other in z, 32 x 4 blocks
-// 47.34-47.42; side by side 47.45-47.59; and in 32 x 2 blocks 47.48-47.53 (the y boxes likewise
-// side by side: 47.51-47.53; 32 x 8 blocks: 47.22-47.38). PEC 53.14-53.38.
+// Threads per block of a narrow shell box (the x boxes): with the pair of x boxes side by side in
+// the grid (sweep), the blocks dispatched together touch the end of one row and the start of the
+// next, close in memory.
 constexpr unsigned kNarrowShellThreads = 64;
 
 // The smallest CPML shell, in nodes, whose boxes a bulk sweep runs on the shell stream (see
-// CudaEngine::sweep): below it the fork and join cost more than the overlap gains.
-// YEEX_CPML_FORK_NODES overrides it (0: every shell forks), for tuning and tests.
+// CudaEngine::sweep): below it the fork and join cost more than the overlap gains
+// (docs/performance.md#cpml-split). CudaEngineOptions::shell_fork_nodes overrides it in tests.
 constexpr Index kShellForkNodes = Index(1) << 22;
 
-Index shell_fork_nodes() {
-  if (const char* env = std::getenv("YEEX_CPML_FORK_NODES"))
-    if (const long long n = std::atoll(env); n >= 0) return static_cast<Index>(n);
-  return kShellForkNodes;
-}
-
-// An on/off tuning switch from the environment: off where `name` is "0", on where it is set to
-// anything else, `fallback` where it is unset.
-bool env_switch(const char* name, bool fallback) {
-  const char* env = std::getenv(name);
-  return env ? std::string(env) != "0" : fallback;
-}
-
-// Whether a forked shell (see CudaEngine::sweep) cuts its z and y boxes into single-axis cores and
-// strips (cpml_split's cores): the z cores take 40 registers in float against the whole z boxes'
-// 54, the y cores 40 against 48. One H200, 512^3 f32: CPML 48.03-48.12 -> 48.63-48.66 Gcells/s
-// (+1.2 %), f64 25.39 -> 26.07 (+2.7 %); applied to every shell, 256^3 ran the same (41.08 against
-// 41.03) and 128^3 17 % slower (18.79 against 22.51), so only forked shells take them
-// (results/2026-11-24-session9, calls 16-17). YEEX_CPML_CORES=0 turns them off, for tuning.
-bool shell_cores() { return env_switch("YEEX_CPML_CORES", true); }
-
-// Whether a CPML sweep's plain kernel takes whole rows, x faces included (cpml_split's
-// whole_rows), instead of leaving x boxes 32 nodes wide to the CPML kernel beside it. In float the
-// plain kernel then still takes 32 registers, and a warp that meets an x face takes the CPML path;
-// the x boxes' 22 columns of nodes outside the faces go with the plain kernel's rows. One H200,
-// 10-cell CPML on every face, Gcells/s: 512^3 f32 48.91-48.95 -> 49.64-49.73 (PEC 54.03-54.13),
-// 256^3 41.30 -> 42.33; same bits. In double the kernel takes 48 registers and runs slower (25.80
-// against 26.01; capped at 40 or 32 registers it spills: 24.49, 20.52), so double keeps the x
-// boxes (results/2026-11-24-session11, call 4). YEEX_CPML_WHOLE_ROWS=0 or 1 overrides it.
+// Forked shells (see CudaEngine::sweep) cut their z and y boxes into single-axis cores and strips
+// (cpml_split's cores): the cores take fewer registers than the whole boxes. Small shells, swept
+// in line, keep the whole boxes, which are faster there (docs/performance.md#cpml-split).
+//
+// A CPML sweep's plain kernel takes whole rows, x faces included (cpml_split's whole_rows), in
+// float: the plain kernel then still fits its register budget, and a warp that meets an x face
+// takes the CPML path. In double that kernel would need more registers and run slower, so double
+// keeps the x boxes 32 nodes wide beside it.
 template <typename Real>
-bool whole_rows() {
-  return env_switch("YEEX_CPML_WHOLE_ROWS", sizeof(Real) == 4);
-}
+constexpr bool kWholeRows = sizeof(Real) == 4;
 
-// Whether the engine launches its kernels as programmatic dependent launches (launch_kernel): on
-// devices of compute capability 9.0 and later, unless YEEX_PDL=0. A step's kernel boundaries
-// cost less: one H200, the engine's T1 at 128^3 (three launches a step: H, E and the bench box's
-// source) 46.4-46.6 Gcells/s against 41.4-41.5 without; 512^3 the same (f32 54.4-54.5 against
-// 54.3-54.4, f64 28.2 against 28.1; results/2026-11-26-session19, call 7).
-bool dependent_launch(int device) {
-  int major = 0;
+// Programmatic dependent launches (launch_kernel) where the device has them: compute capability
+// 9.0 and later (docs/performance.md#dependent-launches); `wanted` false (a test seam) takes plain
+// launches everywhere. The reason goes into the engine's choices.
+bool dependent_launch(int device, bool wanted, std::string& why) {
+  int major = 0, minor = 0;
   YEEX_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  return major >= 9 && env_switch("YEEX_PDL", true);
+  YEEX_CUDA(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+  const std::string cc = "compute capability " + std::to_string(major) + "." + std::to_string(minor);
+  if (!wanted) {
+    why = "plain launches (dependent launches turned off)";
+    return false;
+  }
+  if (major < 9) {
+    why = "plain launches (" + cc + ": dependent launches need 9.0)";
+    return false;
+  }
+  why = "dependent launches (" + cc + ")";
+  return true;
 }
 
 template <typename Real>
 class CudaEngine final : public Engine<Real> {
  public:
-  explicit CudaEngine(const EngineSetup<Real>& setup)
+  CudaEngine(const EngineSetup<Real>& setup, const CudaEngineOptions& options)
       : layout_(setup.layout), device_(setup.device), steps_(setup.steps),
         source_count_(static_cast<int>(setup.sources.size())), probe_count_(static_cast<int>(setup.probes.size())),
-        probe_slots_(setup.probe_slots), block_(block_shape()),
-        shell_block_(block_shape("YEEX_CPML_BLOCK", dim3(64, 2, 1))) {
+        probe_slots_(setup.probe_slots),
+        fork_nodes_(options.shell_fork_nodes >= 0 ? options.shell_fork_nodes : kShellForkNodes),
+        pairs_(options.node_pairs && pairs_fit(layout_)) {
     if (!layout_.narrow_planes())
       throw std::invalid_argument("cuda engine: a plane of " + std::to_string(layout_.pitch_z) +
                                   " elements; the sweep kernels take at most 2^31 - 1");
+    if (const std::string why = cuda_device_unsupported(device_); !why.empty()) throw std::invalid_argument(why);
+    if (options.arena_unit != 0 &&
+        std::find(std::begin(kSlotUnits), std::end(kSlotUnits), options.arena_unit) == std::end(kSlotUnits))
+      throw std::invalid_argument("cuda engine: a field arena slot unit of " + std::to_string(options.arena_unit) +
+                                  " bytes; the units are 2, 32 and 1024 MiB");
     YEEX_CUDA(cudaSetDevice(device_));
-    dependent_launch_ = dependent_launch(device_);
+    dependent_launch_ = dependent_launch(device_, options.dependent_launches, launch_choice_);
     int lowest = 0, highest = 0;
     YEEX_CUDA(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
     YEEX_CUDA(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, lowest));
@@ -637,11 +600,16 @@ class CudaEngine final : public Engine<Real> {
       }
       material_class_ = DeviceArray<std::uint8_t>(setup.material_class.data(), setup.material_class.size());
       class_ptr_ = material_class_.get();
+      placement_choice_ = "fields in an allocation each (below " + std::to_string(kPlacementTrialBytes >> 20) +
+                          " MiB a field)";
     } else {
-      const std::size_t fixed = fixed_slot_unit();
+      const std::size_t fixed = options.arena_unit;
       arena_ = make_arena(fixed ? fixed : kSlotUnits[0]);
       YEEX_CUDA(cudaMemcpy(class_ptr_, setup.material_class.data(), n, cudaMemcpyHostToDevice));
-      if (!fixed) trial_unit = kSlotUnits[0];
+      if (fixed)
+        placement_choice_ = "field arena in " + slot_unit_name(fixed) + " slots (fixed by --arena-unit)";
+      else
+        trial_unit = kSlotUnits[0];
     }
     classes_ = DeviceArray<CellCoefficients<Real>>(setup.classes.data(), setup.classes.size());
     const std::vector<PhaseCoefficients<Real>> phases = phase_table(setup.classes);
@@ -665,8 +633,7 @@ class CudaEngine final : public Engine<Real> {
       face.psi = cpml_psi_[f].get();
     }
     set_cpml_interior(cpml_);
-    fold_sources_ =
-        source_count_ > 0 && source_count_ <= 32 && cpml_.faces == 0 && env_switch("YEEX_FOLD_SOURCES", true);
+    fold_sources_ = options.fold_sources && source_count_ > 0 && source_count_ <= 32 && cpml_.faces == 0;
     if (trial_unit) choose_placement(trial_unit);
   }
   ~CudaEngine() override {
@@ -682,6 +649,11 @@ class CudaEngine final : public Engine<Real> {
   }
 
   std::string name() const override { return "cuda"; }
+  // "dependent launches (compute capability 9.0); field arena in 2 MiB slots (timed: ...); node pairs"
+  std::string choices() const override {
+    const bool pairs = std::is_same_v<Real, float> && cpml_.faces == 0 && pairs_;
+    return launch_choice_ + "; " + placement_choice_ + "; " + (pairs ? "node pairs" : "one node a thread");
+  }
   const FieldLayout& layout() const override { return layout_; }
 
   int device() const override { return device_; }
@@ -835,7 +807,7 @@ class CudaEngine final : public Engine<Real> {
         return launch_kernel(kernel, pair_grid(r), dim3(kPairLanes, kPairRows, 1), stream_, f.ex, f.ey, f.ez, f.hx,
                              f.hy, f.hz, class_ptr_, phases_.get(), layout_, r, push, fold);
       }
-    const dim3 block(block_.x, block_.y, 1);
+    const dim3 block(kSweepBlock.x, kSweepBlock.y, 1);
     const dim3 grid(blocks(r.i1 - r.i0, block.x), blocks(r.j1 - r.j0, block.y), static_cast<unsigned>(r.k1 - r.k0));
     const auto kernel =
         fold.count ? yee_pushing_sweep_kernel<Real, false, true> : yee_pushing_sweep_kernel<Real, UpdateH>;
@@ -941,15 +913,15 @@ class CudaEngine final : public Engine<Real> {
 
   // The placement trial (kernels/field_layout.hpp): the engine's step (both sweeps over every node,
   // on the zero fields, which stay zero) timed in arena_, in slots of `unit`, and in the arena of
-  // each other unit of kSlotUnits that fits in half the free memory; the fastest arena is kept.
-  // YEEX_FIELD_SLOT_LOG=1 prints the times.
+  // each other unit of kSlotUnits that fits in half the free memory; the fastest arena is kept,
+  // and the engine's choices report the times.
   void choose_placement(std::size_t unit) {
     // Engines built at once on one GPU (slabs sharing it) take turns, so that no trial times another's.
     static std::array<std::mutex, 64> device_locks;
     const std::lock_guard<std::mutex> one_at_a_time(device_locks[static_cast<std::size_t>(device_) % device_locks.size()]);
     const std::size_t n = layout_.elements();
     double best = time_steps();
-    std::string log = std::to_string(unit >> 20) + " MiB " + std::to_string(best * 1e3);
+    std::string times = ms_text(best) + " ms/step " + slot_unit_name(unit);
     for (const std::size_t other : kSlotUnits) {
       if (other == unit) continue;
       std::size_t free = 0, total = 0;
@@ -959,7 +931,7 @@ class CudaEngine final : public Engine<Real> {
       DeviceArray<std::uint8_t> trial = make_arena(other);
       YEEX_CUDA(cudaMemcpy(class_ptr_, classes, n, cudaMemcpyDeviceToDevice));
       const double t = time_steps();
-      log += ", " + std::to_string(other >> 20) + " MiB " + std::to_string(t * 1e3);
+      times += ", " + ms_text(t) + " " + slot_unit_name(other);
       if (t < best) {
         best = t, unit = other;
         arena_ = std::move(trial);  // the move swaps: the old arena is freed with trial
@@ -967,9 +939,12 @@ class CudaEngine final : public Engine<Real> {
         point_into(arena_, unit);
       }
     }
-    if (env_switch("YEEX_FIELD_SLOT_LOG", false))
-      std::fprintf(stderr, "cuda engine on device %d: field slots %s ms a step; kept %zu MiB\n", device_, log.c_str(),
-                   unit >> 20);
+    placement_choice_ = "field arena in " + slot_unit_name(unit) + " slots (timed: " + times + ")";
+  }
+  static std::string ms_text(double seconds) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.4f", seconds * 1e3);
+    return text;
   }
 
   // Seconds a step of both sweeps over every node takes, the least of five runs of a few steps
@@ -1050,15 +1025,16 @@ class CudaEngine final : public Engine<Real> {
           return launch_kernel(kernel, pair_grid(r), dim3(kPairLanes, kPairRows, 1), stream, f.ex, f.ey, f.ez, f.hx,
                                f.hy, f.hz, class_ptr_, phases_.get(), layout_, r, fold);
         }
-      if (fold.count) return launch(yee_sweep_kernel<Real, false, false, 0, 0, true>, r, block_, stream, {}, 2, fold);
-      return launch(yee_sweep_kernel<Real, UpdateH, false, 0, 0>, r, block_, stream);
+      if (fold.count)
+        return launch(yee_sweep_kernel<Real, false, false, 0, 0, true>, r, kSweepBlock, stream, {}, 2, fold);
+      return launch(yee_sweep_kernel<Real, UpdateH, false, 0, 0>, r, kSweepBlock, stream);
     }
     // The nodes of r outside the aligned plain box: the shell boxes' (cpml_split partitions r),
     // x boxes included. With whole rows the x boxes' nodes go to the plain kernel, but the fork
     // threshold (tuned before whole rows) still counts them.
     const Index shell_nodes = r.count() - cpml_plain_box(cpml_, r, split_align_).count();
     const bool fork = stream == stream_ && shell_nodes > 0 && shell_nodes >= fork_nodes_;
-    const CpmlSplit split = cpml_split(cpml_, r, split_align_, fork && cores_, whole_rows_);
+    const CpmlSplit split = cpml_split(cpml_, r, split_align_, fork, kWholeRows<Real>);
     const cudaStream_t shells = fork ? shell_stream_ : stream;
     if (fork) {
       YEEX_CUDA(cudaEventRecord(shell_fork_, stream));
@@ -1123,9 +1099,9 @@ class CudaEngine final : public Engine<Real> {
     }
     launch_strips();
     if (split.plain_axes == 1)
-      launch(yee_sweep_kernel<Real, UpdateH, false, 0, 1>, split.plain, block_, stream);
+      launch(yee_sweep_kernel<Real, UpdateH, false, 0, 1>, split.plain, kSweepBlock, stream);
     else if (!split.plain.empty())
-      launch(yee_sweep_kernel<Real, UpdateH, false, 0, 0>, split.plain, block_, stream);
+      launch(yee_sweep_kernel<Real, UpdateH, false, 0, 0>, split.plain, kSweepBlock, stream);
     if (fork) {
       YEEX_CUDA(cudaEventRecord(shell_join_, shell_stream_));
       YEEX_CUDA(cudaStreamWaitEvent(stream, shell_join_, 0));
@@ -1143,7 +1119,7 @@ class CudaEngine final : public Engine<Real> {
   // power of two) and kNarrowShellThreads threads or more, so that warps are not mostly idle.
   dim3 shell_block(const NodeRange& box) const {
     const unsigned width = static_cast<unsigned>(box.i1 - box.i0);
-    if (width >= shell_block_.x) return shell_block_;
+    if (width >= kSweepBlock.x) return kSweepBlock;
     unsigned x = 1;
     while (x < width) x *= 2;
     return dim3(x, std::max(kNarrowShellThreads, x) / x, 1);
@@ -1155,13 +1131,11 @@ class CudaEngine final : public Engine<Real> {
   int source_count_, probe_count_;
   int source_rounds_ = 0;  // number_rounds (kernels/engine.hpp)
   Index probe_slots_;
-  dim3 block_, shell_block_;
   Index split_align_ = cpml_split_align(sizeof(Real));
-  Index fork_nodes_ = shell_fork_nodes();
-  bool cores_ = shell_cores();
-  bool whole_rows_ = whole_rows<Real>();
-  bool pairs_ = pairs_fit(layout_);  // yee_pair_sweep_kernel for the float sweeps of a run without CPML
+  Index fork_nodes_;  // the smallest CPML shell that forks (kShellForkNodes)
+  bool pairs_;        // yee_pair_sweep_kernel for the float sweeps of a run without CPML
   bool dependent_launch_ = false;  // launch_kernel's programmatic dependent launches (dependent_launch())
+  std::string launch_choice_, placement_choice_;  // for choices()
   cudaStream_t stream_ = nullptr;         // Lane::bulk, lowest priority
   cudaStream_t border_stream_ = nullptr;  // Lane::border, highest priority
   cudaStream_t shell_stream_ = nullptr;   // a bulk sweep's CPML shell boxes, between the two (see sweep)
@@ -1208,11 +1182,11 @@ __global__ void copy_kernel(const float4* __restrict__ in, float4* __restrict__ 
 }  // namespace
 
 template <typename Real>
-std::unique_ptr<Engine<Real>> make_cuda_engine(const EngineSetup<Real>& setup) {
-  return std::make_unique<CudaEngine<Real>>(setup);
+std::unique_ptr<Engine<Real>> make_cuda_engine(const EngineSetup<Real>& setup, const CudaEngineOptions& options) {
+  return std::make_unique<CudaEngine<Real>>(setup, options);
 }
-template std::unique_ptr<Engine<float>> make_cuda_engine<float>(const EngineSetup<float>&);
-template std::unique_ptr<Engine<double>> make_cuda_engine<double>(const EngineSetup<double>&);
+template std::unique_ptr<Engine<float>> make_cuda_engine<float>(const EngineSetup<float>&, const CudaEngineOptions&);
+template std::unique_ptr<Engine<double>> make_cuda_engine<double>(const EngineSetup<double>&, const CudaEngineOptions&);
 
 template <typename Real>
 void cuda_sweep_pushing(Engine<Real>& engine, bool update_h, const NodeRange& range, const SweepPush<Real>& push) {

@@ -14,6 +14,7 @@
 #include "src/app/commands.hpp"
 #include "src/app/mpi_mode.hpp"
 #include "src/runtime/build_info.hpp"
+#include "src/runtime/environment.hpp"
 #include "src/runtime/interrupts.hpp"
 #include "src/solver/engines.hpp"
 #include "src/runtime/mpi_launch.hpp"
@@ -144,6 +145,32 @@ int main(int argc, char** argv) {
                   "MPI mode: let several ranks of a node share one GPU (refused otherwise)");
   };
 
+  // What a run may fix instead of letting the engine and the backends choose by measurement or by
+  // rule, shared by `run` and `bench`; run.json's engine_choices and exchange_choices say what was
+  // chosen and why.
+  const auto add_choice_options = [&](CLI::App* cmd, SplitOptions& split) {
+    cmd->add_option("--arena-unit", split.arena_unit,
+                    "cuda engine: the slot unit of the field arena that holds large fields (auto: the engine times "
+                    "2M, 32M and 1G slots in its first steps and keeps the fastest)")
+        ->check(CLI::IsMember({"auto", "2M", "32M", "1G"}))
+        ->capture_default_str();
+    cmd->add_option("--coop-form", split.coop_form,
+                    "coop: its kernel's form, with the source code inlined or called (auto: both timed in the run's "
+                    "first launches, the faster kept)")
+        ->check(CLI::IsMember({"auto", "inlined", "called"}))
+        ->capture_default_str();
+    cmd->add_option("--graph-steps", split.graph_steps,
+                    "graph (and b2r's counters): steps recorded once and replayed as one CUDA graph (default 32; "
+                    "rounded up to whole blocks of --halo-depth steps)")
+        ->check(whole_number(1, 1000000));
+    cmd->add_option("--b2r-transport", split.b2r_transport,
+                    "b2r with peer access: counters (GPUs ordered by counters in GPU memory, steps replayed as CUDA "
+                    "graphs; needs one slab a GPU), events (CUDA events and host barriers) or auto (counters where "
+                    "each GPU holds one slab)")
+        ->check(CLI::IsMember({"auto", "counters", "events"}))
+        ->capture_default_str();
+  };
+
   RunOptions run;
   run.command_line = command_line;
   std::string deck;
@@ -153,6 +180,7 @@ int main(int argc, char** argv) {
   auto* deck_option = run_cmd->add_option("deck", deck, "Input deck (TOML); see the README's 'The input deck'");
   if (!world) deck_option->check(CLI::ExistingFile);  // MPI mode: rank 0 reads it, the others need not see it
   add_split_options(run_cmd, run.split);
+  add_choice_options(run_cmd, run.split);
   run_cmd->add_option("--precision", run.precision, "Field precision")->check(CLI::IsMember(precisions))->capture_default_str();
   run_cmd->add_option("--steps", steps, "Override the deck's number of time steps")->check(whole_number(1, kMaxSteps));
   run_cmd->add_option("--output", output, "Output folder (overrides output.directory)")->check(non_empty_path);
@@ -173,6 +201,7 @@ int main(int argc, char** argv) {
   std::string json_path;
   auto* bench_cmd = app.add_subcommand("bench", "Time the step loop per exchange backend and device count (strong/weak scaling)");
   add_split_options(bench_cmd, bench.split);
+  add_choice_options(bench_cmd, bench.split);
   bench_cmd->add_option("--exchanges", bench.exchanges, "Backends to compare, e.g. p2p,overlap (default: all; 'list' shows which can run here)")->delimiter(',');
   bench_cmd->add_option("--counts", bench.counts, "Device (or host slab) counts, e.g. 1,2,4 (default: 1, the powers of 2 and the most: every GPU, or on a CPU "
                         "engine --subdomains, default 4)")
@@ -234,6 +263,16 @@ int main(int argc, char** argv) {
     // MPI mode: the ranks have the same arguments, so they all fail alike; rank 0 tells.
     const int code = root ? app.exit(e) : e.get_exit_code();
     return code == 0 ? 0 : 2;
+  }
+
+  // The YEEX_ environment variables (src/runtime/environment.hpp): a bad value stops the run, an
+  // unknown name is warned about.
+  try {
+    for (const std::string& warning : check_yeex_environment())
+      if (root) std::fprintf(stderr, "yeex: warning: %s\n", warning.c_str());
+  } catch (const std::invalid_argument& e) {
+    if (root) std::fprintf(stderr, "yeex: %s\n", e.what());
+    return 2;
   }
 
   const EngineRuntimes runtimes;  // before any engine, gone after the last

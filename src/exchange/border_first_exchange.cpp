@@ -1,7 +1,6 @@
 #include "src/exchange/border_first_exchange.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <stdexcept>
 
 namespace yeex {
@@ -23,8 +22,8 @@ BorderFirstExchange<Real>::BorderFirstExchange(ExchangeContext<Real> context)
   const SlabDecomposition& d = *this->context_.decomposition;
   const HaloPlan& plan = this->context_.plan;
   splits_.resize(static_cast<std::size_t>(d.size()));
-  const char* steps = std::getenv("YEEX_GRAPH_STEPS");
-  const Index at_least = steps && std::atoi(steps) > 0 ? std::atoi(steps) : kReplaySteps;
+  const Index asked = this->context_.options.graph_steps;
+  const Index at_least = asked > 0 ? asked : kReplaySteps;
   const Index R = plan.halo_depth;
   replay_block_ = (at_least + R - 1) / R * R;
   recording_.assign(static_cast<std::size_t>(d.size()), -1);

@@ -105,6 +105,10 @@ namespace yeex {
 template <typename Real>
 class BorderFirstExchange : public HaloExchange<Real> {
  public:
+  // Steps a recording holds at least, by default (whole blocks of R steps; --graph-steps sets it):
+  // long enough that a replay's launch is small beside the steps it holds, short enough that a call
+  // of a few dozen steps replays.
+  static constexpr Index kReplaySteps = 32;
   // Throws std::invalid_argument unless every engine of this process exists.
   explicit BorderFirstExchange(ExchangeContext<Real> context);
   void advance(int s, Index first, Index count) final;
@@ -125,11 +129,6 @@ class BorderFirstExchange : public HaloExchange<Real> {
   virtual void sweep_pushing(int s, const NodeRange& h, const NodeRange& e) { (void)s, (void)h, (void)e; }
 
  private:
-  // Steps a recording holds at least (whole blocks of R steps; YEEX_GRAPH_STEPS overrides it, for
-  // tests and tuning). One H200 per slab, 128^3 over 4: the chain of a step issued directly took
-  // 52 us, replayed in graphs of 400 steps 15 us (results/2026-11-26-session18, graph-chain).
-  static constexpr Index kReplaySteps = 32;
-
   void step(int s, Index n, Index first, bool cursor);
   void exchanging_step(int s);
 

@@ -597,17 +597,12 @@ int blocks_per_sm(int device, bool cpml = false, int pair_block = 0, std::size_t
 // 39.1 (1) and 27.5 (8, all co-resident) (results/2026-11-21-session4-h200x4); before, with six
 // grid.sync()s per step, 2 blocks had been best. From 256^3 over 4 GPUs up every co-resident
 // block has its 4 tiles. Those were tiles of 256 nodes; with tiles of 1024 (kBlockSize), 128^3 over
-// 4 GPUs has 512 per sweep: one block of 1024 per SM, the threads that 4 blocks of 256 had. The
-// environment variable YEEX_COOP_BLOCKS_PER_SM overrides the choice (capped at the co-resident
-// count), for tuning.
+// 4 GPUs has 512 per sweep: one block of 1024 per SM, the threads that 4 blocks of 256 had.
 constexpr Index kTilesPerBlock = 4;
 
 template <typename Real>
 int grid_blocks_per_sm(int device, bool cpml, int pair_block, Index tiles, int multiprocessors, std::size_t shared_bytes) {
   const int resident = blocks_per_sm<Real>(device, cpml, pair_block, shared_bytes);
-  const char* wanted = std::getenv("YEEX_COOP_BLOCKS_PER_SM");
-  const int asked = wanted ? std::atoi(wanted) : 0;
-  if (asked > 0) return std::min(asked, resident);
   const Index useful = (tiles + kTilesPerBlock * multiprocessors - 1) / (kTilesPerBlock * multiprocessors);
   return static_cast<int>(std::clamp<Index>(useful, 1, resident));
 }
@@ -681,7 +676,7 @@ class CoopExchange final : public HaloExchange<Real> {
   // the called form sweeps the sources of 1 of 2 slabs with sources".
   std::string choices() const override {
     std::string text =
-        "kernel form sources " + sub_.front().trials.describe("inlined", "called", "YEEX_COOP_CALL_SOURCES");
+        "kernel form sources " + sub_.front().trials.describe("inlined", "called", "--coop-form");
     const auto count = [&](auto holds) { return std::count_if(sub_.begin(), sub_.end(), holds); };
     const auto with = count([](const Subdomain& me) { return me.params.source_count > 0; });
     const auto swept = count([](const Subdomain& me) { return me.params.sweep_sources > 0; });
@@ -693,6 +688,12 @@ class CoopExchange final : public HaloExchange<Real> {
                         : "; node pairs on " + std::to_string(paired) + " of " + std::to_string(sub_.size()) +
                               (sub_.size() > 1 ? " slabs" : " slab") + " (blocks of " +
                               std::to_string(sub_.front().pair_block) + " threads)";
+    // The bands of the first banded sweep (long sweeps only: band_planes).
+    for (const Subdomain& me : sub_)
+      if (const unsigned band = me.params.e_sweep.band_planes; band > 0 && band < me.params.e_sweep.nz) {
+        text += "; bands of " + std::to_string(band) + " planes";
+        break;
+      }
     return text;
   }
 
@@ -757,12 +758,9 @@ class CoopExchange final : public HaloExchange<Real> {
 
   // After subdomain s's last trial: every subdomain takes the form the team's times choose (for
   // each form, the slowest subdomain's best trial), since they step together and every one
-  // reaches its last trial in the same call. YEEX_COOP_TUNE_LOG=1: s's own times on stderr.
+  // reaches its last trial in the same call; choices() reports the team's times.
   void agree(int s) {
     FormTrials& mine = sub_[s].trials;
-    if (const char* log = std::getenv("YEEX_COOP_TUNE_LOG"); log && std::atoi(log) != 0)
-      std::fprintf(stderr, "coop: subdomain %d: %.2f us per step with the sources inlined, %.2f called: %s\n", s,
-                   mine.best(false) * 1e6, mine.best(true) * 1e6, mine.form() ? "called" : "inlined");
     if (sub_.size() < 2 || !this->context_.team) return;
     this->context_.team->barrier();  // every subdomain's trials recorded
     double team[2] = {0, 0};
@@ -790,12 +788,12 @@ class CoopExchange final : public HaloExchange<Real> {
 
   // Node pairs for subdomain s (float without CPML, both sweeps' boxes even: pairs_fit, the kernel
   // resident on its GPU) in blocks of 1024 threads where it holds at most kWidePairNodesPerSm nodes
-  // a multiprocessor, else of 512; 0: one node a thread. YEEX_COOP_PAIRS=0 turns pairs off,
-  // YEEX_COOP_PAIR_BLOCK=512|1024 fixes the shape.
+  // a multiprocessor, else of 512; 0: one node a thread. ExchangeOptions::coop_pairs and
+  // coop_pair_block (test seams) turn pairs off or fix the shape.
   int pair_block_for(int s, bool cpml) const {
     if (!std::is_same_v<Real, float> || cpml) return 0;
-    if (const char* knob = std::getenv("YEEX_COOP_PAIRS"); knob && std::atoi(knob) == 0) return 0;
     const auto& ctx = this->context_;
+    if (!ctx.options.coop_pairs) return 0;
     const SweepRanges ranges = update_ranges(*ctx.decomposition, s, 1, 0);
     const FieldLayout& L = ctx.engines[s]->layout();
     if (!pairs_fit(L, ctx.decomposition->to_local(s, ranges.h)) || !pairs_fit(L, ctx.decomposition->to_local(s, ranges.e)))
@@ -804,9 +802,16 @@ class CoopExchange final : public HaloExchange<Real> {
     int multiprocessors = 0;
     YEEX_CUDA(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
     int block = ranges.h.count() <= kWidePairNodesPerSm * multiprocessors ? 1024 : 512;
-    if (const char* knob = std::getenv("YEEX_COOP_PAIR_BLOCK"); knob && (std::atoi(knob) == 512 || std::atoi(knob) == 1024))
-      block = std::atoi(knob);
+    if (const int fixed = ctx.options.coop_pair_block; fixed == 512 || fixed == 1024) block = fixed;
     return blocks_per_sm<Real>(device, false, block, sub_[s].shared_bytes) > 0 ? block : 0;
+  }
+
+  // The bands of the sweeps on `device`: a span in proportion to its L2 (band_span_bytes), or the
+  // planes ExchangeOptions::coop_band fixes.
+  BandRule band_rule(int device) const {
+    int l2 = 0;
+    YEEX_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+    return {band_span_bytes(l2), this->context_.options.coop_band};
   }
 
   void set_up(const std::vector<int>& devices) {
@@ -836,9 +841,10 @@ class CoopExchange final : public HaloExchange<Real> {
     }
     // The same trial schedule for every subdomain: steps from the largest one.
     Index trial_steps = FormTrials::steps_for(largest);
-    if (const char* steps = std::getenv("YEEX_COOP_TRIAL_STEPS")) trial_steps = std::max(1, std::atoi(steps));
+    if (ctx.options.coop_trial_steps > 0) trial_steps = ctx.options.coop_trial_steps;
+    using CoopForm = ExchangeOptions::CoopForm;
     std::optional<bool> fixed;
-    if (const char* form = std::getenv("YEEX_COOP_CALL_SOURCES")) fixed = std::atoi(form) != 0;
+    if (ctx.options.coop_form != CoopForm::automatic) fixed = ctx.options.coop_form == CoopForm::called;
     const FormTrials trials(trial_steps, fixed);
     for (int s = 0; s < count; ++s) {
       const CudaEngineView<Real> v = cuda_engine_view(*ctx.engines[s]);
@@ -853,8 +859,11 @@ class CoopExchange final : public HaloExchange<Real> {
       p.pitch_z = v.layout.pitch_z;
       const int pair_block = sub_[s].pair_block, pair = pair_block ? 2 : 1;
       const int threads = block_size<Real>(v.cpml.faces > 0, pair_block);
-      p.h_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.h), sub_[s].grid, true, threads, pair, sizeof(Real));
-      p.e_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.e), sub_[s].grid, false, threads, pair, sizeof(Real));
+      const BandRule bands = band_rule(sub_[s].device);
+      p.h_sweep =
+          make_sweep_plan(v.layout, d.to_local(s, ranges.h), sub_[s].grid, true, threads, pair, sizeof(Real), bands);
+      p.e_sweep =
+          make_sweep_plan(v.layout, d.to_local(s, ranges.e), sub_[s].grid, false, threads, pair, sizeof(Real), bands);
       for (bool calls : {false, true})
         sub_[s].kernels[calls] = coop_kernel_for<Real>(v.cpml.faces > 0, pair_block, calls);
       sub_[s].trials = trials;
@@ -869,8 +878,9 @@ class CoopExchange final : public HaloExchange<Real> {
       p.cpml = v.cpml;
       sub_[s].stream = v.stream;
       sources[s] = host_sources(v);
-      const std::vector<SweepSourcePlace> places =
-          sweep_source_places(v.layout, p.e_sweep, threads / kTileX, sources[s]);
+      const std::vector<SweepSourcePlace> places = ctx.options.coop_sweep_sources
+                                                         ? sweep_source_places(v.layout, p.e_sweep, threads / kTileX, sources[s])
+                                                         : std::vector<SweepSourcePlace>{};
       p.sweep_sources = static_cast<int>(places.size());
       for (std::size_t q = 0; q < places.size(); ++q)
         p.source_key[q] = places[q].key, p.source_thread[q] = places[q].thread;
