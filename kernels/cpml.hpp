@@ -203,8 +203,7 @@ YEEX_HOST_DEVICE void cpml_correct(const CpmlView<Real>& v, const FieldPointers<
 
 // The split sweep of the cuda engine. A kernel that may apply CPML corrections needs 40
 // registers on sm_90 against the plain sweep's 32, which costs every node a quarter of the loads
-// in flight (results/2026-11-21-session2-h200x4: 70.6 % of the PEC speed when one such kernel
-// sweeps everything). So a sweep over a range r runs the plain kernel over `plain`, the nodes of r
+// in flight when one such kernel sweeps everything (docs/performance.md#cpml-split). So a sweep over a range r runs the plain kernel over `plain`, the nodes of r
 // in no face's box, and the CPML kernel over the `shell` boxes, which partition the rest of r:
 // below and above `plain` in z (whole x-y planes of r), then in y (whole rows), then in x. The
 // plain box's x bounds are rounded inwards to multiples of `align` nodes (the cuda engine: a
@@ -320,10 +319,9 @@ YEEX_HOST_DEVICE bool load_cpml_face(const CpmlView<Real>& v, const int (&at)[3]
 // (the same operations in the same order: the same bits), so fewer values are live at once, for
 // a kernel whose registers pace its plain nodes too (coop's persistent kernel, whose CPML
 // instantiation then fits 48 registers in float instead of 79). The up-front loop below repeats
-// load_cpml_face's body on purpose: calling the helper there changed the engine's f64 shell
-// kernels' stack (80 to 96 bytes) and ran their CPML 0.3 % slower (25.95-25.98 against 26.05
-// Gcells/s, results/2026-11-24-session12, call 10); as written, every engine kernel keeps the
-// registers and stack it had before Lean.
+// load_cpml_face's body on purpose: calling the helper there grows the engine's f64 shell
+// kernels' stack and slows them; as written, every engine kernel keeps the registers and stack it
+// had before Lean.
 template <typename Real, bool UpdateH, int Axes = 7, bool Lean = false>
 YEEX_HOST_DEVICE void update_cell_with_cpml(const CpmlView<Real>& v, const FieldPointers<Real>& fp, Index c, Index i,
                                             Index j, Index k, Index sy, Index sz, const CellCoefficients<Real>& m) {

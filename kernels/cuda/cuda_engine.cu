@@ -1,8 +1,8 @@
 // The cuda engine. One thread per node, blocks of 64 x 2 nodes in (x, y) by default (the float
 // sweeps of a run without CPML: two nodes per thread, yee_pair_sweep_kernel): x is the
 // fastest index, so a warp reads 128 contiguous bytes of each array; the +-1 neighbours in y and
-// z come from L1/L2 (a z-plane of all six components is a few MB at 512^2, well inside the 60 MB
-// L2). Coefficients come from a small class table in global memory (cached in L1), looked up
+// z come from L1/L2 (a z-plane of all six components is a few MB at 512^2, well inside the L2).
+// Coefficients come from a small class table in global memory (cached in L1), looked up
 // through one byte per node, a phase's in 16-byte loads (PhaseCoefficients). Work goes to two
 // streams per engine, one per Lane (bulk at low, border at high priority); a CPML run's sweeps are
 // split into a plain and a CPML part (cpml_split, see sweep).
@@ -26,21 +26,17 @@ namespace yeex {
 namespace {
 
 // One thread per node. The six field pointers arrive as separate __restrict__ parameters, so the
-// compiler may issue every load of the cell before its first store. Without Cpml the plain sweep
-// (32 registers, 16 blocks of 128 per SM): Axes 0 over nodes of no face, Axes 1 over whole rows
-// that may hold x-face nodes (cpml_split's whole_rows), where a warp that meets an x face takes the
-// CPML path (warp_meets_x_face; in float still 32 registers). With Cpml each node is
-// update_cell_with_cpml's (kernels/cpml.hpp: main update and corrections in registers) for the
-// faces of the Axes its box may meet (the x boxes: x only; the y boxes: x, y, their cores y; the z
-// boxes: all, their cores z; the strips of a split with cores take yee_strip_kernel, all axes);
-// that kernel only sweeps the shell boxes of a CPML run, the plain one the rest (cpml_split). When
-// that kernel swept every node of a CPML run (second session), capping it at 40 registers (72 bytes
-// of spills) made the run 4 % faster than its unbounded 58 (42.8 against 41.2 Gcells/s at 512^3);
-// over the shell boxes alone the looser caps below are faster (kXBoxMinBlocks, kShellMinBlocks).
-// Coordinates and in-plane offsets are 32-bit, the slab arithmetic too (CpmlSlab), psi values
-// move in pairs and profiles in padded entries (kernels/cpml.hpp): in float the z boxes' kernel
-// went from 355-367 instructions to 252-258, the y boxes' from 281 to 205-213, the x boxes' from
-// 208 to 165-177, the plain one from 130-134 to 120-125 (eighth session).
+// compiler may issue every load of the cell before its first store. Without Cpml the plain sweep:
+// Axes 0 over nodes of no face, Axes 1 over whole rows that may hold x-face nodes (cpml_split's
+// whole_rows), where a warp that meets an x face takes the CPML path (warp_meets_x_face; in float
+// the register count stays the plain kernel's). With Cpml each node is update_cell_with_cpml's
+// (kernels/cpml.hpp: main update and corrections in registers) for the faces of the Axes its box
+// may meet (the x boxes: x only; the y boxes: x, y, their cores y; the z boxes: all, their cores z;
+// the strips of a split with cores take yee_strip_kernel, all axes); that kernel only sweeps the
+// shell boxes of a CPML run, the plain one the rest (cpml_split), with the register caps below
+// (kXBoxMinBlocks, kShellMinBlocks). Coordinates and in-plane offsets are 32-bit, the slab
+// arithmetic too (CpmlSlab), psi values move in pairs and profiles in padded entries
+// (kernels/cpml.hpp): each saves instructions in kernels that spend few per node.
 //
 // The boxes of one launch: box[0] in the grid's first `split` blocks along the grid axis
 // sweep_pair_axis<Axes>, box[1] in the others (a CPML launch sweeps the two shell boxes of an axis,
@@ -59,12 +55,9 @@ constexpr int sweep_pair_axis = pair_axis(Axes);
 
 // One phase's coefficients of a material class as the sweep kernels read them: decay[3],
 // curl_a[3], curl_b[3] of CellCoefficients (the E or the H ones), padded to twelve values on a
-// 16-byte boundary, so that a node loads them in three (double: six) 16-byte pieces. Read member by
-// member from CellCoefficients, the nine values took nine 4-byte loads: 22 loads per node in the
-// plain kernel, 16 now. One H200, 512^3 f32: PEC 53.12-53.20 -> 54.21-54.26 Gcells/s, 10-cell
-// CPML 47.64-47.65 -> 48.08; f64 PEC 28.10 -> 28.04, CPML 25.01 -> 25.26 (an H100: unchanged;
-// results/2026-11-24-session9, calls 10-11). CellCoefficients itself keeps its layout: padded, it
-// made coop's persistent kernel spill (2 % slower: calls 8-9).
+// 16-byte boundary, so that a node loads them in three (double: six) 16-byte pieces instead of
+// nine 4-byte loads. CellCoefficients itself keeps its layout: padded, it would make coop's
+// persistent kernel spill.
 template <typename Real>
 struct alignas(16) PhaseCoefficients {
   Real value[12];
@@ -134,13 +127,13 @@ __device__ __forceinline__ bool warp_meets_x_face(const CpmlView<Real>& cpml, in
   return (lower.count > 0 && first < lower.begin + lower.count) || (upper.count > 0 && first + 32 > upper.begin);
 }
 
-// Programmatic dependent launch (Hopper and later; CudaEngine::launch_kernel): a kernel launched
-// with it is scheduled as the blocks of the kernel ahead of it on its stream exit, without the
-// gap of a launch that waits for that kernel's completion. Each engine kernel therefore first
-// waits here until the kernels ahead of it have completed and their stores are visible (at once
-// for a kernel launched without it). None signals its dependents earlier
-// (griddepcontrol.launch_dependents): executed by every block, that made the 512^3 sweeps 2-4 %
-// slower and the small grids no faster (results/2026-11-26-session19, calls 5-7).
+// Programmatic dependent launch (compute capability 9.0 and later; CudaEngine::launch_kernel): a
+// kernel launched with it is scheduled as the blocks of the kernel ahead of it on its stream exit,
+// without the gap of a launch that waits for that kernel's completion. Each engine kernel therefore
+// first waits here until the kernels ahead of it have completed and their stores are visible (at
+// once for a kernel launched without it; compiled to nothing for older architectures, where the
+// engine launches plainly). None signals its dependents earlier (griddepcontrol.launch_dependents):
+// executed by every block, that slows the large sweeps (docs/performance.md#dependent-launches).
 __device__ __forceinline__ void follow_previous_kernel() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;" ::: "memory");
@@ -219,15 +212,10 @@ __global__ void __launch_bounds__(256, MinBlocks)
 // and hold an even count in x (else the sweep takes yee_sweep_kernel). A lane past the box's end
 // computes the box's last pair again, so that its warp keeps one shape, and stores nothing. Every
 // node computes h_cell_from / e_cell_from on the inputs the one-node kernel loads for it: the same
-// bits. A thread keeps twice the bytes in flight of a one-node thread. One H200, PEC, f32, the
-// engine's Gcells/s, one node / pairs (results/2026-11-26-session24, calls 5 and 7): 512^3
-// 54.58-54.68 / 56.18-56.28, 640^3 54.50-54.57 / 56.31-56.38, 256^3 52.75 / 53.99; weak 512^3 on 2
-// GPUs as much faster (overlap 99.8 %, graph 99.9 %). Measured and not kept: the outside neighbour
-// from the next lane by a shuffle (ptxas issued the shuffles before the pair's other loads, which
-// then waited on theirs); a form for any width, whose guarded second store and other load order
-// made it 55.5 at 512^3 (call 7); in double the same kernel with 16-byte loads (80 registers) ran
-// 28.56-28.60 against 28.40-28.56 (call 6), too close to keep a second path. kPairMinBlocks 4, 6, 8
-// (56 registers) and 12 (40) ran alike, 10 (48) 0.6 % slower. YEEX_CUDA_PAIRS=0 turns pairs off.
+// bits. A thread keeps twice the bytes in flight of a one-node thread, which makes the sweep
+// faster (docs/performance.md#node-pairs). Double keeps one node a thread: the same kernel with
+// 16-byte loads gains too little to keep a second path. CudaEngineOptions::node_pairs (a test
+// seam) turns pairs off.
 constexpr unsigned kPairLanes = 32, kPairRows = 4;
 constexpr int kPairMinBlocks = 12;
 
@@ -270,17 +258,9 @@ __global__ void __launch_bounds__(kPairLanes * kPairRows, kPairMinBlocks)
 // it, store each node's pushed components into the neighbour after its update, and the last of
 // them signals. A wait that gave up (a stalled neighbour, PeerFlags) leaves the plane unswept and
 // unsignalled: the run is an error by then, and the neighbours' waits stop at the abort bit.
-// Spreading the pushed plane's blocks over the first 16 planes (a swap of tiles), so that the
-// pushing blocks, whose fence holds them while their stores cross the link, would sit among
-// blocks that keep the memory busy, made no difference at 640^3 and cost 1.3 us a step at 128^3
-// (results/2026-11-26-session21, call 5). With Fold (E only) each thread adds the folded sources of
-// its node before it pushes the node. Two forms: one node a thread and, where the plain sweep
-// takes node pairs, pairs (Pairs), which made graph's step on 2 H200s 4.6 % faster at 128^3 and
-// 13-14 % at 160^3-192^3, and on 4 H200s at 128^3 18.3 -> 17.4 us a step (sessions 29 and 30;
-// src/exchange/overlap_exchange.cu, kPushingPlaneNodes). Measured on 2 H200s and not kept
-// (results/2026-11-27-session30, call 2): the pushed plane's tiles spread over the first S plane
-// slots, so that their stores cross the link while the tiles beside them sweep (S = 4-64: 640^3
-// 0.3 % faster, 256^3 the same).
+// With Fold (E only) each thread adds the folded sources of its node before it pushes the node.
+// Two forms: one node a thread and, where the plain sweep takes node pairs, pairs (Pairs), which
+// are faster here as in the plain sweep (docs/performance.md#graph-pushing-limit).
 
 // This block's plane of a pushing sweep over `box`; false where it is a pushing block whose wait
 // gave up (the block's verdict through the barrier itself: shared memory would cost the kernel L1).
@@ -346,9 +326,7 @@ __global__ void __launch_bounds__(Pairs ? kPairLanes * kPairRows : 256, Pairs ? 
 
 // The strips of a split with cores (cpml_split), up to kStripBoxes of one block shape in one launch:
 // a 1-D grid in which box b has blocks first[b] .. first[b + 1] - 1, blocks_x[b] x blocks_y[b] x
-// (its planes) of them. Small boxes each in a launch of their own cost launch tails: at 512^3 on an
-// H200 the cores made the CPML run 1.0 % faster with the strips in 6 launches of pairs per sweep,
-// 1.2 % in 2 (results/2026-11-24-session9, calls 15-16).
+// (its planes) of them. Small boxes each in a launch of their own would cost launch tails.
 constexpr int kStripBoxes = 8;
 struct StripBoxes {
   int count = 0;
@@ -379,17 +357,10 @@ __global__ void __launch_bounds__(256, MinBlocks)
 }
 
 // Register caps of the shell kernels (__launch_bounds__(256, MinBlocks): 65536 / (256 MinBlocks)
-// registers). The y and z boxes' kernels, MinBlocks 4, take 47 and 55 registers in float without
-// spills (in double 64, the z boxes' with 80 bytes of spills). The x boxes' kernel, uncapped as
-// far as 48 registers, runs 3 % slower than at 40; at 32 (MinBlocks 8, no spills) as at 40. More
-// blocks for the y and z boxes (40 and 48 registers, no spills) were slower. One H200, 512^3,
-// 10-cell CPML on every face, Gcells/s (PEC 53.2; results/2026-11-24-session8, calls 2-3; the
-// last column with each box in a launch of its own, the others with the boxes of an axis paired):
-//   x, y, z MinBlocks   6,4,4  8,4,4  6,6,4  6,4,5  8,6,5  8,6,4  6,6,5  5,4,4 (x: 48 registers)
-//   f32                 47.45  47.43  47.10  47.07  46.65  47.01  46.69  45.92
-// In double the x boxes take 48 registers at MinBlocks 5, no spills (at 6, 40 with 8 bytes):
-// 24.94 against 24.84 Gcells/s (PEC 28.1). Earlier builds: results/2026-11-21-session5, call7.
-// (Float has x boxes only with YEEX_CPML_WHOLE_ROWS=0: see whole_rows.)
+// registers): the y and z boxes' kernels fit MinBlocks 4 without spills in float, and more blocks
+// for them (fewer registers) run slower; the x boxes' kernel runs faster capped than uncapped
+// (docs/performance.md#cpml-split). Float has no x boxes (kWholeRows); double's x boxes take
+// MinBlocks 5, the most without spills.
 template <typename Real>
 constexpr int kXBoxMinBlocks = sizeof(Real) == 4 ? 6 : 5;
 constexpr int kShellMinBlocks = 4;
@@ -649,7 +620,7 @@ class CudaEngine final : public Engine<Real> {
   }
 
   std::string name() const override { return "cuda"; }
-  // "dependent launches (compute capability 9.0); field arena in 2 MiB slots (timed: ...); node pairs"
+  // "dependent launches (compute capability 9.0); field arena in 2M slots (timed: ...); node pairs"
   std::string choices() const override {
     const bool pairs = std::is_same_v<Real, float> && cpml_.faces == 0 && pairs_;
     return launch_choice_ + "; " + placement_choice_ + "; " + (pairs ? "node pairs" : "one node a thread");
@@ -853,15 +824,11 @@ class CudaEngine final : public Engine<Real> {
   }
 
   // Sources folded into the plain and pushing E sweeps (Engine::fold_sources): where the engine
-  // has 1-32 sources, no CPML (its sweeps take other kernels) and YEEX_FOLD_SOURCES is not 0,
-  // fold_sources arms fold_; each E sweep until the step's inject_sources then takes the armed
-  // step's sources in its range (take_fold) and inject_sources adds the rest. Two H200s, ms a
-  // step, folded against not (YEEX_FOLD_SOURCES=0; results/2026-11-27-session29, call 3): the
-  // engine on one GPU 128^3 0.0437-0.0439 -> 0.0422-0.0423 (+3.5 %), 256 x 256 x 4096
-  // 4.8425-4.8431 -> 4.8417-4.8418; graph on one GPU 128^3 0.0460-0.0461 -> 0.0440-0.0441; on 2
-  // GPUs, the tall deck's dipole on the first plane of GPU 1 (a border E sweep's): overlap
-  // 2.4245-2.4247 -> 2.4222-2.4224, graph 2.4252-2.4253 -> 2.4226-2.4236, host-staged
-  // 2.4243-2.4247 -> 2.4234.
+  // has 1-32 sources and no CPML (its sweeps take other kernels), fold_sources arms fold_; each E
+  // sweep until the step's inject_sources then takes the armed step's sources in its range
+  // (take_fold) and inject_sources adds the rest: a kernel fewer a step, which counts on small
+  // grids (docs/performance.md#source-folding). CudaEngineOptions::fold_sources (a test seam)
+  // turns it off.
   void arm_fold(const Real* samples, const Cursor* cursor) {
     if (fold_sources_) fold_ = Fold{true, samples, cursor, 0};
   }
@@ -963,24 +930,17 @@ class CudaEngine final : public Engine<Real> {
   // Without CPML one launch of the plain kernel over r. With CPML the split sweep
   // (kernels/cpml.hpp): the plain kernel over the nodes of no slab, the CPML kernel over the shell
   // boxes (the nodes are disjoint, so their order does not matter). On the border lane, and where
-  // the shell is small, all on `stream`. Else the shell boxes go to shell_stream_, forked from
-  // `stream` and joined back into it (so what follows on the lane follows them too), at a higher
-  // priority: the block scheduler then hands their blocks out first, and they share the SMs with
-  // the plain kernel's. Alone, a shell kernel holds few blocks per SM (48-64 registers) and
-  // lasts 40-105 us at 512^3, and its memory traffic stays well below the plain kernel's
-  // (Nsight Compute, results/2026-11-21-session6: 2.8-3.3 against 4.0 TB/s); beside the plain
-  // kernel's blocks the SMs keep more loads in flight, and the shells' ramps and tails overlap
-  // the plain kernel. One H200, 10-cell CPML on every face, in line -> forked: 512^3 46.50 ->
-  // 47.19-47.23 Gcells/s (PEC 53.0-53.2: 89.0 %), 256^3 36.66 -> 40.10. YEEX_CPML_FORK_NODES sets
-  // the smallest shell, in nodes, that forks (0: every one). The two boxes of an axis go in one
-  // launch (three shell launches per sweep instead of six): 47.33-47.35 -> 47.40-47.42 at 512^3
-  // (results/2026-11-24-session8, call2); side by side along their axis (see kNarrowShellThreads).
-  // A forked shell cuts its z and y boxes into single-axis cores and strips (shell_cores), the
-  // strips in as few launches as their block shapes allow (yee_strip_kernel), before the x boxes.
-  // In float there are no x boxes: the plain kernel sweeps whole rows and its warps that meet an x
-  // face take the CPML path (whole_rows). Folding the x faces in as a correction after the plain
-  // kernel's stores, in the blocks that hold face nodes, had been slower: 44.2 against 45.3
-  // (results/2026-11-24-session7/README.md); so were the z or y cores folded in (session 10).
+  // the shell is smaller than fork_nodes_, all on `stream`. Else the shell boxes go to
+  // shell_stream_, forked from `stream` and joined back into it (so what follows on the lane
+  // follows them too), at a higher priority: the block scheduler then hands their blocks out
+  // first, and they share the SMs with the plain kernel's. Alone, a shell kernel holds few blocks
+  // per SM and its memory traffic stays well below the plain kernel's; beside the plain kernel's
+  // blocks the SMs keep more loads in flight, and the shells' ramps and tails overlap the plain
+  // kernel (docs/performance.md#cpml-split). The two boxes of an axis go in one launch, side by
+  // side along their axis (see kNarrowShellThreads). A forked shell cuts its z and y boxes into
+  // single-axis cores and strips, the strips in as few launches as their block shapes allow
+  // (yee_strip_kernel), before the x boxes. In float there are no x boxes: the plain kernel sweeps
+  // whole rows and its warps that meet an x face take the CPML path (kWholeRows).
   // Blocks of b along n nodes.
   static unsigned blocks(Index n, unsigned b) { return static_cast<unsigned>((n + b - 1) / b); }
   // Whether a float sweep over r takes node pairs (yee_pair_sweep_kernel and the pushing kernel's

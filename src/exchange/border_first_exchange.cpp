@@ -77,8 +77,8 @@ void BorderFirstExchange<Real>::step(int s, Index n, Index first, bool cursor) {
   else
     engine.fold_sources(n);
   // One subdomain (nothing to exchange) sweeps as a step that does not exchange: the same
-  // sweeps, without the lanes' marks and follows around empty borders (1.5 us a step: 128^3 on
-  // one H200 ran at 39.8 Gcells/s under overlap against 41.1 under p2p, session 13).
+  // sweeps, without the lanes' marks and follows around empty borders, which cost a small grid
+  // a noticeable share of its step.
   if (exchange_due(R, n) && exchanges_any_) {
     if (pushing_sweeps()) {
       const SweepRanges ranges = update_ranges(d, s, R, 0);

@@ -28,11 +28,9 @@ namespace yeex {
 // A sweep over a box of nodes in tiles of 32 x (kBlockSize / 32) nodes (x, y) of one plane (64 x
 // (kBlockSize / 32) with node pairs, two nodes a thread: SweepPlan::pair), one
 // tile per block at a time, tiles in x, then y, then plane order: the order in which the engine's
-// sweep kernel runs its blocks (32 x 4 when this was measured, 64 x 2 since the tenth session). A
-// block's y neighbours then mostly lie in its own tile (served by L1) and the blocks at work cover
-// a few contiguous rows (z neighbours in L2). The first version strode
-// through the box one node per thread (a block = 256 nodes of one row): every y neighbour came
-// from L2, and the sweep was 20 % slower than the engine's (3.01 against 2.52 ms at 512^3).
+// sweep kernel runs its blocks. A block's y neighbours then mostly lie in its own tile (served by
+// L1) and the blocks at work cover a few contiguous rows (z neighbours in L2); striding through
+// the box one node per thread, a block a row, every y neighbour would come from L2.
 constexpr int kTileX = 32;
 constexpr unsigned kBandPlanes = 64;
 constexpr int kSweepSources = 4;

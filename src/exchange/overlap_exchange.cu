@@ -9,9 +9,8 @@
 //     phase (peer_kernel: push_kernel stores every run of the phase, to every receiver, through
 //     peer pointers). A copy costs the host thread an API call and the lane a copy's latency, one
 //     after the other: B+2R sends six components to each neighbour, twelve copies per block. The
-//     kernel costs one launch, and its runs move side by side. b2r (R = 2) on 4 H200s, copies ->
-//     kernel: strong 128^3 23.5-31.4 -> 34.2-43.4 %, 256^3 71.5-72.4 -> 82.0-82.5 %, 512^3 96.4 ->
-//     95.9 %; weak 512^3/GPU the same (98.1-99.0 % either way) (results/2026-11-21-session6);
+//     kernel costs one launch, and its runs move side by side, which pays off for b2r's many
+//     small copies on small grids (docs/performance.md#border-split);
 //   staged (host-staged, b2r under --no-peer): every GPU copies them down into a pinned host
 //     buffer of the transfer (D2H), and the receiver copies the buffer up into its ghost planes
 //     (H2D) on its own border lane once the sender's event says the D2H is done. No peer access.
@@ -23,12 +22,12 @@
 //     signal where a pushed or ready record is, a wait where its wait is), and as they only grow,
 //     the host barriers that order records before waits are not needed: a wait for the n-th signal
 //     cannot be met by an earlier one, and a later one implies it (a sender's next signal follows
-//     its wait for this receiver's, which follows the reads it would overwrite). On 4 H200s, 128^3:
-//     the chain of a step 52 us issued, 15 us replayed (results/2026-11-26-session18, graph-chain).
-//     At R = 1 without CPML, for planes of at most kPushingPlaneNodes, graph sweeps instead with
+//     its wait for this receiver's, which follows the reads it would overwrite). A replayed step
+//     costs the host a fraction of an issued one.
+//     At R = 1 without CPML, for planes of at most pushing_plane_limit, graph sweeps instead with
 //     pushing sweeps (border_first_exchange.hpp; set_up_pushing_sweeps): the sweep kernels' first
 //     blocks wait on the same counters, store the border plane into the receiver and signal, so
-//     a step is two kernels and no push or wait kernel (128^3 on 4 H200s: 20 us against 25).
+//     a step is two kernels and no push or wait kernel (docs/performance.md#graph-pushing-limit).
 // `overlap` and `host-staged` run halo depth 1, `b2r` these transports with R > 1, `graph`
 // any depth.
 //

@@ -236,8 +236,8 @@ std::string default_exchange(const ExchangeRequest& request) {
   // MPI mode: nccl between GPUs; mpi on the host engine, and for one rank (nothing to exchange,
   // no communicator to set up).
   if (request.mpi_mode) return request.subdomains > 1 && exchange_unavailable("nccl", request).empty() ? "nccl" : "mpi";
-  // Threads mode: overlap where it can run (from 256^3 up the best backend on 4 H200s, or within
-  // 1 % of it: results/2026-11-21-session5), else host-staged (the host engine, --no-peer).
+  // Threads mode: overlap where it can run (on large grids the best backend or close to it:
+  // docs/performance.md#border-split), else host-staged (the host engine, --no-peer).
   if (request.halo_depth > 1) return "b2r";
   return exchange_unavailable("overlap", request).empty() ? "overlap" : "host-staged";
 }
