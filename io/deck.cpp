@@ -1,5 +1,4 @@
-// Parsing and validation of the TOML input deck (the format is documented in the README, "The
-// input deck").
+// Parsing and validation of the TOML input deck (every key is documented in docs/decks.md).
 //
 // Every table is read through a TableReader that is told which keys its table may hold, and
 // refuses any other key before anything else is read: a misspelt key is then reported as itself
@@ -803,12 +802,14 @@ void check_source_amplitude(const Source& source, const Deck& deck, const std::s
   }
   const double largest_term = std::abs(source.amplitude) * per_ampere;
   if (largest_term <= kFloatMax) return;
-  throw DeckError(path, format_number(source.amplitude) + " A would add up to " + format_number(largest_term) +
+  // gaussian_derivative's W(t) is in 1/s, so its amplitude is in A s; the others' W is dimensionless.
+  const std::string amplitude_unit = source.waveform == WaveformKind::gaussian_derivative ? " A s" : " A";
+  throw DeckError(path, format_number(source.amplitude) + amplitude_unit + " would add up to " + format_number(largest_term) +
                             " V/m to " + std::string(component_name(static_cast<Component>(source.polarisation))) +
                             " in one step, beyond the float32 range (" + format_number(kFloatMax) +
                             "; decks are checked for float32, the default precision, under f64 too)"
                             "; the largest amplitude for this deck is " + format_limit(kFloatMax / per_ampere) +
-                            " A");
+                            amplitude_unit);
 }
 
 void parse_sources(const TableReader& root, Deck& deck) {

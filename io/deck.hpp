@@ -60,7 +60,7 @@ struct Source {
   int polarisation = 2;  // 0,1,2 = x,y,z
   Vec3 position{};       // metres
   WaveformKind waveform = WaveformKind::gaussian;
-  double amplitude = 1.0;  // A (current of the dipole)
+  double amplitude = 1.0;  // the dipole's current scale: A, or A s for gaussian_derivative (docs/decks.md)
   double frequency = 1e9;  // Hz
 };
 

@@ -1,6 +1,7 @@
 // Probe time series -> one HDF5 file (probes.h5).
 //
-// Layout: root attributes title, dt (s), steps, time_units "s", field_units E "V/m", H "A/m";
+// Layout: root attributes format, title, dt (s), steps, cell_size (m), time_units "s", e_units "V/m",
+// h_units "A/m";
 // one group /probes/NAME per probe with attributes position (m, as requested), node (i,j,k),
 // component_positions (m, each component's own staggered location); one 1-D dataset per
 // component (Ex .. Hz) of length steps, value at step n = field after step n (E at (n+1) dt,

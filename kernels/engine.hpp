@@ -78,6 +78,8 @@ class Engine {
   virtual ~Engine() = default;
 
   virtual std::string name() const = 0;
+  // What the engine chose for this run and why, for the run's report ("" for nothing).
+  virtual std::string choices() const { return ""; }
   virtual const FieldLayout& layout() const = 0;
   // GPU ordinal of a device engine, -1 for the host.
   virtual int device() const = 0;

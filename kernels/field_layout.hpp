@@ -8,25 +8,20 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <cstdlib>
+#include <optional>
+#include <string>
 
 #include "decomposition/grid.hpp"
 
 namespace yeex {
 
-// Where the field arrays lie relative to one another in memory moves the sweeps that stream them,
-// by up to 2 %, and which offsets suit a grid could not be told from its sizes (sessions 23, 27 and
-// 28 tried rounding units, skews and orders). So the cuda engine keeps fields of
-// kPlacementTrialBytes or more in one allocation, a field arena: field c at c x slot, the class
-// bytes (one a node) after the sixth field, a slot being a field's bytes rounded up to a unit of
-// kSlotUnits. The engine times a few steps in the arena of each unit that fits in the memory left
-// and keeps the fastest (CudaEngine::choose_placement). One H200, the engine's ms a step in 2 MiB /
-// 32 MiB / 1 GiB slots (results/2026-11-27-session28, call 1; 32 MiB was the fixed rounding of
-// sessions 23-27):
-//   256 x 256 x 1024  1.2166 / 1.2403 / 1.2162      512^3  2.3951 / 2.3870 / 2.4016
-//   640 x 640 x 160   1.1727 / 1.1722 / 1.1661      640^3  4.6435 / 4.6468 / 4.6502
-// YEEX_FIELD_SLOT_MIB=N fixes the unit at N MiB (no trial). Smaller fields take an allocation each,
-// of their size (32 MiB rounding had cost 256^3 0.9 %).
+// Where the field arrays lie relative to one another in memory moves the sweeps that stream them
+// by a few per cent, and which offsets suit a grid cannot be told from its sizes. So the cuda
+// engine keeps fields of kPlacementTrialBytes or more in one allocation, a field arena: field c at
+// c x slot, the class bytes (one a node) after the sixth field, a slot being a field's bytes rounded
+// up to a unit of kSlotUnits. The engine times a few steps in the arena of each unit that fits in
+// the memory left and keeps the fastest (CudaEngine::choose_placement; docs/performance.md#field-arena);
+// `--arena-unit` fixes the unit instead. Smaller fields take an allocation each, of their size.
 inline constexpr std::size_t kSlotUnits[] = {std::size_t(2) << 20, std::size_t(32) << 20, std::size_t(1) << 30};
 inline constexpr std::size_t kPlacementTrialBytes = std::size_t(128) << 20;
 
@@ -37,10 +32,18 @@ inline std::size_t field_slot(std::size_t field_bytes, std::size_t unit) {
 inline std::size_t field_arena_bytes(std::size_t elements, std::size_t real, std::size_t unit) {
   return kComponentCount * field_slot(elements * real, unit) + elements;
 }
-// The slot unit YEEX_FIELD_SLOT_MIB fixes (at least 1 MiB), or 0 where it is unset (the trial).
-inline std::size_t fixed_slot_unit() {
-  const char* mib = std::getenv("YEEX_FIELD_SLOT_MIB");
-  return mib ? static_cast<std::size_t>(std::max(1, std::atoi(mib))) << 20 : 0;
+// A slot unit as `--arena-unit` names it: "2M", "32M", "1G".
+inline std::string slot_unit_name(std::size_t unit) {
+  return unit >= (std::size_t(1) << 30) && unit % (std::size_t(1) << 30) == 0 ? std::to_string(unit >> 30) + "G"
+                                                                                : std::to_string(unit >> 20) + "M";
+}
+// The unit `--arena-unit NAME` asks for: 0 for "auto" (the placement trial), else one of
+// kSlotUnits; nullopt for any other name.
+inline std::optional<std::size_t> arena_unit_named(const std::string& name) {
+  if (name == "auto") return std::size_t(0);
+  for (const std::size_t unit : kSlotUnits)
+    if (name == slot_unit_name(unit)) return unit;
+  return std::nullopt;
 }
 
 struct FieldLayout {

@@ -1,8 +1,8 @@
 // The cuda engine. One thread per node, blocks of 64 x 2 nodes in (x, y) by default (the float
 // sweeps of a run without CPML: two nodes per thread, yee_pair_sweep_kernel): x is the
 // fastest index, so a warp reads 128 contiguous bytes of each array; the +-1 neighbours in y and
-// z come from L1/L2 (a z-plane of all six components is a few MB at 512^2, well inside the 60 MB
-// L2). Coefficients come from a small class table in global memory (cached in L1), looked up
+// z come from L1/L2 (a z-plane of all six components is a few MB at 512^2, well inside the L2).
+// Coefficients come from a small class table in global memory (cached in L1), looked up
 // through one byte per node, a phase's in 16-byte loads (PhaseCoefficients). Work goes to two
 // streams per engine, one per Lane (bulk at low, border at high priority); a CPML run's sweeps are
 // split into a plain and a CPML part (cpml_split, see sweep).
@@ -26,21 +26,17 @@ namespace yeex {
 namespace {
 
 // One thread per node. The six field pointers arrive as separate __restrict__ parameters, so the
-// compiler may issue every load of the cell before its first store. Without Cpml the plain sweep
-// (32 registers, 16 blocks of 128 per SM): Axes 0 over nodes of no face, Axes 1 over whole rows
-// that may hold x-face nodes (cpml_split's whole_rows), where a warp that meets an x face takes the
-// CPML path (warp_meets_x_face; in float still 32 registers). With Cpml each node is
-// update_cell_with_cpml's (kernels/cpml.hpp: main update and corrections in registers) for the
-// faces of the Axes its box may meet (the x boxes: x only; the y boxes: x, y, their cores y; the z
-// boxes: all, their cores z; the strips of a split with cores take yee_strip_kernel, all axes);
-// that kernel only sweeps the shell boxes of a CPML run, the plain one the rest (cpml_split). When
-// that kernel swept every node of a CPML run (second session), capping it at 40 registers (72 bytes
-// of spills) made the run 4 % faster than its unbounded 58 (42.8 against 41.2 Gcells/s at 512^3);
-// over the shell boxes alone the looser caps below are faster (kXBoxMinBlocks, kShellMinBlocks).
-// Coordinates and in-plane offsets are 32-bit, the slab arithmetic too (CpmlSlab), psi values
-// move in pairs and profiles in padded entries (kernels/cpml.hpp): in float the z boxes' kernel
-// went from 355-367 instructions to 252-258, the y boxes' from 281 to 205-213, the x boxes' from
-// 208 to 165-177, the plain one from 130-134 to 120-125 (eighth session).
+// compiler may issue every load of the cell before its first store. Without Cpml the plain sweep:
+// Axes 0 over nodes of no face, Axes 1 over whole rows that may hold x-face nodes (cpml_split's
+// whole_rows), where a warp that meets an x face takes the CPML path (warp_meets_x_face; in float
+// the register count stays the plain kernel's). With Cpml each node is update_cell_with_cpml's
+// (kernels/cpml.hpp: main update and corrections in registers) for the faces of the Axes its box
+// may meet (the x boxes: x only; the y boxes: x, y, their cores y; the z boxes: all, their cores z;
+// the strips of a split with cores take yee_strip_kernel, all axes); that kernel only sweeps the
+// shell boxes of a CPML run, the plain one the rest (cpml_split), with the register caps below
+// (kXBoxMinBlocks, kShellMinBlocks). Coordinates and in-plane offsets are 32-bit, the slab
+// arithmetic too (CpmlSlab), psi values move in pairs and profiles in padded entries
+// (kernels/cpml.hpp): each saves instructions in kernels that spend few per node.
 //
 // The boxes of one launch: box[0] in the grid's first `split` blocks along the grid axis
 // sweep_pair_axis<Axes>, box[1] in the others (a CPML launch sweeps the two shell boxes of an axis,
@@ -59,12 +55,9 @@ constexpr int sweep_pair_axis = pair_axis(Axes);
 
 // One phase's coefficients of a material class as the sweep kernels read them: decay[3],
 // curl_a[3], curl_b[3] of CellCoefficients (the E or the H ones), padded to twelve values on a
-// 16-byte boundary, so that a node loads them in three (double: six) 16-byte pieces. Read member by
-// member from CellCoefficients, the nine values took nine 4-byte loads: 22 loads per node in the
-// plain kernel, 16 now. One H200, 512^3 f32: PEC 53.12-53.20 -> 54.21-54.26 Gcells/s, 10-cell
-// CPML 47.64-47.65 -> 48.08; f64 PEC 28.10 -> 28.04, CPML 25.01 -> 25.26 (an H100: unchanged;
-// results/2026-11-24-session9, calls 10-11). CellCoefficients itself keeps its layout: padded, it
-// made coop's persistent kernel spill (2 % slower: calls 8-9).
+// 16-byte boundary, so that a node loads them in three (double: six) 16-byte pieces instead of
+// nine 4-byte loads. CellCoefficients itself keeps its layout: padded, it would make coop's
+// persistent kernel spill.
 template <typename Real>
 struct alignas(16) PhaseCoefficients {
   Real value[12];
@@ -134,13 +127,13 @@ __device__ __forceinline__ bool warp_meets_x_face(const CpmlView<Real>& cpml, in
   return (lower.count > 0 && first < lower.begin + lower.count) || (upper.count > 0 && first + 32 > upper.begin);
 }
 
-// Programmatic dependent launch (Hopper and later; CudaEngine::launch_kernel): a kernel launched
-// with it is scheduled as the blocks of the kernel ahead of it on its stream exit, without the
-// gap of a launch that waits for that kernel's completion. Each engine kernel therefore first
-// waits here until the kernels ahead of it have completed and their stores are visible (at once
-// for a kernel launched without it). None signals its dependents earlier
-// (griddepcontrol.launch_dependents): executed by every block, that made the 512^3 sweeps 2-4 %
-// slower and the small grids no faster (results/2026-11-26-session19, calls 5-7).
+// Programmatic dependent launch (compute capability 9.0 and later; CudaEngine::launch_kernel): a
+// kernel launched with it is scheduled as the blocks of the kernel ahead of it on its stream exit,
+// without the gap of a launch that waits for that kernel's completion. Each engine kernel therefore
+// first waits here until the kernels ahead of it have completed and their stores are visible (at
+// once for a kernel launched without it; compiled to nothing for older architectures, where the
+// engine launches plainly). None signals its dependents earlier (griddepcontrol.launch_dependents):
+// executed by every block, that slows the large sweeps (docs/performance.md#dependent-launches).
 __device__ __forceinline__ void follow_previous_kernel() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;" ::: "memory");
@@ -219,15 +212,10 @@ __global__ void __launch_bounds__(256, MinBlocks)
 // and hold an even count in x (else the sweep takes yee_sweep_kernel). A lane past the box's end
 // computes the box's last pair again, so that its warp keeps one shape, and stores nothing. Every
 // node computes h_cell_from / e_cell_from on the inputs the one-node kernel loads for it: the same
-// bits. A thread keeps twice the bytes in flight of a one-node thread. One H200, PEC, f32, the
-// engine's Gcells/s, one node / pairs (results/2026-11-26-session24, calls 5 and 7): 512^3
-// 54.58-54.68 / 56.18-56.28, 640^3 54.50-54.57 / 56.31-56.38, 256^3 52.75 / 53.99; weak 512^3 on 2
-// GPUs as much faster (overlap 99.8 %, graph 99.9 %). Measured and not kept: the outside neighbour
-// from the next lane by a shuffle (ptxas issued the shuffles before the pair's other loads, which
-// then waited on theirs); a form for any width, whose guarded second store and other load order
-// made it 55.5 at 512^3 (call 7); in double the same kernel with 16-byte loads (80 registers) ran
-// 28.56-28.60 against 28.40-28.56 (call 6), too close to keep a second path. kPairMinBlocks 4, 6, 8
-// (56 registers) and 12 (40) ran alike, 10 (48) 0.6 % slower. YEEX_CUDA_PAIRS=0 turns pairs off.
+// bits. A thread keeps twice the bytes in flight of a one-node thread, which makes the sweep
+// faster (docs/performance.md#node-pairs). Double keeps one node a thread: the same kernel with
+// 16-byte loads gains too little to keep a second path. CudaEngineOptions::node_pairs (a test
+// seam) turns pairs off.
 constexpr unsigned kPairLanes = 32, kPairRows = 4;
 constexpr int kPairMinBlocks = 12;
 
@@ -270,17 +258,9 @@ __global__ void __launch_bounds__(kPairLanes * kPairRows, kPairMinBlocks)
 // it, store each node's pushed components into the neighbour after its update, and the last of
 // them signals. A wait that gave up (a stalled neighbour, PeerFlags) leaves the plane unswept and
 // unsignalled: the run is an error by then, and the neighbours' waits stop at the abort bit.
-// Spreading the pushed plane's blocks over the first 16 planes (a swap of tiles), so that the
-// pushing blocks, whose fence holds them while their stores cross the link, would sit among
-// blocks that keep the memory busy, made no difference at 640^3 and cost 1.3 us a step at 128^3
-// (results/2026-11-26-session21, call 5). With Fold (E only) each thread adds the folded sources of
-// its node before it pushes the node. Two forms: one node a thread and, where the plain sweep
-// takes node pairs, pairs (Pairs), which made graph's step on 2 H200s 4.6 % faster at 128^3 and
-// 13-14 % at 160^3-192^3, and on 4 H200s at 128^3 18.3 -> 17.4 us a step (sessions 29 and 30;
-// src/exchange/overlap_exchange.cu, kPushingPlaneNodes). Measured on 2 H200s and not kept
-// (results/2026-11-27-session30, call 2): the pushed plane's tiles spread over the first S plane
-// slots, so that their stores cross the link while the tiles beside them sweep (S = 4-64: 640^3
-// 0.3 % faster, 256^3 the same).
+// With Fold (E only) each thread adds the folded sources of its node before it pushes the node.
+// Two forms: one node a thread and, where the plain sweep takes node pairs, pairs (Pairs), which
+// are faster here as in the plain sweep (docs/performance.md#graph-pushing-limit).
 
 // This block's plane of a pushing sweep over `box`; false where it is a pushing block whose wait
 // gave up (the block's verdict through the barrier itself: shared memory would cost the kernel L1).
@@ -346,9 +326,7 @@ __global__ void __launch_bounds__(Pairs ? kPairLanes * kPairRows : 256, Pairs ? 
 
 // The strips of a split with cores (cpml_split), up to kStripBoxes of one block shape in one launch:
 // a 1-D grid in which box b has blocks first[b] .. first[b + 1] - 1, blocks_x[b] x blocks_y[b] x
-// (its planes) of them. Small boxes each in a launch of their own cost launch tails: at 512^3 on an
-// H200 the cores made the CPML run 1.0 % faster with the strips in 6 launches of pairs per sweep,
-// 1.2 % in 2 (results/2026-11-24-session9, calls 15-16).
+// (its planes) of them. Small boxes each in a launch of their own would cost launch tails.
 constexpr int kStripBoxes = 8;
 struct StripBoxes {
   int count = 0;
@@ -379,17 +357,10 @@ __global__ void __launch_bounds__(256, MinBlocks)
 }
 
 // Register caps of the shell kernels (__launch_bounds__(256, MinBlocks): 65536 / (256 MinBlocks)
-// registers). The y and z boxes' kernels, MinBlocks 4, take 47 and 55 registers in float without
-// spills (in double 64, the z boxes' with 80 bytes of spills). The x boxes' kernel, uncapped as
-// far as 48 registers, runs 3 % slower than at 40; at 32 (MinBlocks 8, no spills) as at 40. More
-// blocks for the y and z boxes (40 and 48 registers, no spills) were slower. One H200, 512^3,
-// 10-cell CPML on every face, Gcells/s (PEC 53.2; results/2026-11-24-session8, calls 2-3; the
-// last column with each box in a launch of its own, the others with the boxes of an axis paired):
-//   x, y, z MinBlocks   6,4,4  8,4,4  6,6,4  6,4,5  8,6,5  8,6,4  6,6,5  5,4,4 (x: 48 registers)
-//   f32                 47.45  47.43  47.10  47.07  46.65  47.01  46.69  45.92
-// In double the x boxes take 48 registers at MinBlocks 5, no spills (at 6, 40 with 8 bytes):
-// 24.94 against 24.84 Gcells/s (PEC 28.1). Earlier builds: results/2026-11-21-session5, call7.
-// (Float has x boxes only with YEEX_CPML_WHOLE_ROWS=0: see whole_rows.)
+// registers): the y and z boxes' kernels fit MinBlocks 4 without spills in float, and more blocks
+// for them (fewer registers) run slower; the x boxes' kernel runs faster capped than uncapped
+// (docs/performance.md#cpml-split). Float has no x boxes (kWholeRows); double's x boxes take
+// MinBlocks 5, the most without spills.
 template <typename Real>
 constexpr int kXBoxMinBlocks = sizeof(Real) == 4 ? 6 : 5;
 constexpr int kShellMinBlocks = 4;
@@ -508,115 +479,78 @@ class DeviceArray {
   std::size_t n_ = 0;
 };
 
-// Block shape. 32 x 4 x 1 and 64 x 2 x 1 tied as the fastest of 32x8, 32x4, 64x4, 32x16, 64x2 at
-// 512^3 on an H200 (results/2026-11-21-cuda-tuning.md). The engine takes 64 x 2: PEC runs the same
-// (54.26-54.27 against 54.24-54.27 Gcells/s), while the plain box of a run with 10-cell CPML on
-// every face (448 nodes wide) runs faster beside the shells: 48.90-48.97 against 48.66-48.68
-// (128 x 1: PEC 53.97-54.05, CPML 48.63-48.69; results/2026-11-24-session10, call 13). Several
-// nodes per thread along z, reusing the plane above in registers, measured slower (43-49 against
-// 52.7 Gcells/s) and was dropped. YEEX_CUDA_BLOCK="XxYxZ" overrides the shape, for tuning on
-// other GPUs. The CPML shell boxes (the split sweep) take 64 x 2 (YEEX_CPML_BLOCK overrides it;
-// narrow boxes see shell_block). One H200, 10-cell CPML on every face, f32, Gcells/s: with the cores (tenth
-// session, results/2026-11-24-session10, call 8) 512^3 48.67-48.72 with 64x2, 48.59-48.62 with
-// 128x1, 48.64-48.68 with 32x2, 48.57-48.59 with 64x4, 48.44-48.49 with 128x2; 256^3 41.12 against
-// 40.92; f64 the same (26.01). Before the cores (results/2026-11-21-session5/call9) 128x1 had been
-// ahead: 46.54 against 46.48 with 64x2, 46.34-46.38 with 32x4, 45.96 with 64x4, 45.80 with 32x8.
-// Whether the float sweeps may take node pairs (yee_pair_sweep_kernel): every even node starts a
-// pair's aligned load (the rows' first nodes and pitches are even), unless YEEX_CUDA_PAIRS=0.
-bool pairs_fit(const FieldLayout& L) {
-  if (const char* env = std::getenv("YEEX_CUDA_PAIRS"); env && std::atoi(env) == 0) return false;
-  return L.origin_x % 2 == 0 && L.pitch_y % 2 == 0;
-}
+// Block shape of the one-node sweeps, the plain box and the CPML shell boxes alike (narrow boxes
+// see shell_block); see docs/performance.md#cpml-split.
+constexpr dim3 kSweepBlock(64, 2, 1);
 
-dim3 block_shape(const char* variable = "YEEX_CUDA_BLOCK", dim3 b = dim3(64, 2, 1)) {
-  if (const char* env = std::getenv(variable)) {
-    unsigned x = 0, y = 0, z = 0;
-    if (std::sscanf(env, "%ux%ux%u", &x, &y, &z) == 3 && x * y * z > 0 && x * y * z <= 256) b = dim3(x, y, z);
-  }
-  return b;
-}
+// Whether the float sweeps may take node pairs (yee_pair_sweep_kernel): every even node starts a
+// pair's aligned load (the rows' first nodes and pitches are even).
+bool pairs_fit(const FieldLayout& L) { return L.origin_x % 2 == 0 && L.pitch_y % 2 == 0; }
 
 // The plain box of the split CPML sweep starts and ends on 128-byte lines: with its x bounds only
-// on 32-byte sectors (the x boxes 16 nodes wide), the plain kernel ran at 2/3 of its aligned speed
-// on an H200 (1.99 ms against 1.29 for 89 % and 100 % of the nodes at 512^3). YEEX_CPML_ALIGN
-// (nodes) overrides it, for tuning.
-Index cpml_split_align(std::size_t element_size) {
-  if (const char* env = std::getenv("YEEX_CPML_ALIGN"))
-    if (const int n = std::atoi(env); n > 0) return n;
-  return static_cast<Index>(128 / element_size);
-}
+// on 32-byte sectors the plain kernel runs far below its aligned speed.
+Index cpml_split_align(std::size_t element_size) { return static_cast<Index>(128 / element_size); }
 
-// Threads per block of a narrow shell box (the x boxes, 32 nodes wide at 512^3: blocks of 32 x 2).
-// With the pair of x boxes side by side in the grid (sweep), the blocks dispatched together touch
-// the end of one row and the start of the next, close in memory. One H200, 512^3, Gcells/s
-// (results/2026-11-24-session8, calls 6-7): x boxes one after the other in z, 32 x 4 blocks
-// 47.34-47.42; side by side 47.45-47.59; and in 32 x 2 blocks 47.48-47.53 (the y boxes likewise
-// side by side: 47.51-47.53; 32 x 8 blocks: 47.22-47.38). PEC 53.14-53.38.
+// Threads per block of a narrow shell box (the x boxes): with the pair of x boxes side by side in
+// the grid (sweep), the blocks dispatched together touch the end of one row and the start of the
+// next, close in memory.
 constexpr unsigned kNarrowShellThreads = 64;
 
 // The smallest CPML shell, in nodes, whose boxes a bulk sweep runs on the shell stream (see
-// CudaEngine::sweep): below it the fork and join cost more than the overlap gains.
-// YEEX_CPML_FORK_NODES overrides it (0: every shell forks), for tuning and tests.
+// CudaEngine::sweep): below it the fork and join cost more than the overlap gains
+// (docs/performance.md#cpml-split). CudaEngineOptions::shell_fork_nodes overrides it in tests.
 constexpr Index kShellForkNodes = Index(1) << 22;
 
-Index shell_fork_nodes() {
-  if (const char* env = std::getenv("YEEX_CPML_FORK_NODES"))
-    if (const long long n = std::atoll(env); n >= 0) return static_cast<Index>(n);
-  return kShellForkNodes;
-}
-
-// An on/off tuning switch from the environment: off where `name` is "0", on where it is set to
-// anything else, `fallback` where it is unset.
-bool env_switch(const char* name, bool fallback) {
-  const char* env = std::getenv(name);
-  return env ? std::string(env) != "0" : fallback;
-}
-
-// Whether a forked shell (see CudaEngine::sweep) cuts its z and y boxes into single-axis cores and
-// strips (cpml_split's cores): the z cores take 40 registers in float against the whole z boxes'
-// 54, the y cores 40 against 48. One H200, 512^3 f32: CPML 48.03-48.12 -> 48.63-48.66 Gcells/s
-// (+1.2 %), f64 25.39 -> 26.07 (+2.7 %); applied to every shell, 256^3 ran the same (41.08 against
-// 41.03) and 128^3 17 % slower (18.79 against 22.51), so only forked shells take them
-// (results/2026-11-24-session9, calls 16-17). YEEX_CPML_CORES=0 turns them off, for tuning.
-bool shell_cores() { return env_switch("YEEX_CPML_CORES", true); }
-
-// Whether a CPML sweep's plain kernel takes whole rows, x faces included (cpml_split's
-// whole_rows), instead of leaving x boxes 32 nodes wide to the CPML kernel beside it. In float the
-// plain kernel then still takes 32 registers, and a warp that meets an x face takes the CPML path;
-// the x boxes' 22 columns of nodes outside the faces go with the plain kernel's rows. One H200,
-// 10-cell CPML on every face, Gcells/s: 512^3 f32 48.91-48.95 -> 49.64-49.73 (PEC 54.03-54.13),
-// 256^3 41.30 -> 42.33; same bits. In double the kernel takes 48 registers and runs slower (25.80
-// against 26.01; capped at 40 or 32 registers it spills: 24.49, 20.52), so double keeps the x
-// boxes (results/2026-11-24-session11, call 4). YEEX_CPML_WHOLE_ROWS=0 or 1 overrides it.
+// Forked shells (see CudaEngine::sweep) cut their z and y boxes into single-axis cores and strips
+// (cpml_split's cores): the cores take fewer registers than the whole boxes. Small shells, swept
+// in line, keep the whole boxes, which are faster there (docs/performance.md#cpml-split).
+//
+// A CPML sweep's plain kernel takes whole rows, x faces included (cpml_split's whole_rows), in
+// float: the plain kernel then still fits its register budget, and a warp that meets an x face
+// takes the CPML path. In double that kernel would need more registers and run slower, so double
+// keeps the x boxes 32 nodes wide beside it.
 template <typename Real>
-bool whole_rows() {
-  return env_switch("YEEX_CPML_WHOLE_ROWS", sizeof(Real) == 4);
-}
+constexpr bool kWholeRows = sizeof(Real) == 4;
 
-// Whether the engine launches its kernels as programmatic dependent launches (launch_kernel): on
-// devices of compute capability 9.0 and later, unless YEEX_PDL=0. A step's kernel boundaries
-// cost less: one H200, the engine's T1 at 128^3 (three launches a step: H, E and the bench box's
-// source) 46.4-46.6 Gcells/s against 41.4-41.5 without; 512^3 the same (f32 54.4-54.5 against
-// 54.3-54.4, f64 28.2 against 28.1; results/2026-11-26-session19, call 7).
-bool dependent_launch(int device) {
-  int major = 0;
+// Programmatic dependent launches (launch_kernel) where the device has them: compute capability
+// 9.0 and later (docs/performance.md#dependent-launches); `wanted` false (a test seam) takes plain
+// launches everywhere. The reason goes into the engine's choices.
+bool dependent_launch(int device, bool wanted, std::string& why) {
+  int major = 0, minor = 0;
   YEEX_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  return major >= 9 && env_switch("YEEX_PDL", true);
+  YEEX_CUDA(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+  const std::string cc = "compute capability " + std::to_string(major) + "." + std::to_string(minor);
+  if (!wanted) {
+    why = "plain launches (dependent launches turned off)";
+    return false;
+  }
+  if (major < 9) {
+    why = "plain launches (" + cc + ": dependent launches need 9.0)";
+    return false;
+  }
+  why = "dependent launches (" + cc + ")";
+  return true;
 }
 
 template <typename Real>
 class CudaEngine final : public Engine<Real> {
  public:
-  explicit CudaEngine(const EngineSetup<Real>& setup)
+  CudaEngine(const EngineSetup<Real>& setup, const CudaEngineOptions& options)
       : layout_(setup.layout), device_(setup.device), steps_(setup.steps),
         source_count_(static_cast<int>(setup.sources.size())), probe_count_(static_cast<int>(setup.probes.size())),
-        probe_slots_(setup.probe_slots), block_(block_shape()),
-        shell_block_(block_shape("YEEX_CPML_BLOCK", dim3(64, 2, 1))) {
+        probe_slots_(setup.probe_slots),
+        fork_nodes_(options.shell_fork_nodes >= 0 ? options.shell_fork_nodes : kShellForkNodes),
+        pairs_(options.node_pairs && pairs_fit(layout_)) {
     if (!layout_.narrow_planes())
       throw std::invalid_argument("cuda engine: a plane of " + std::to_string(layout_.pitch_z) +
                                   " elements; the sweep kernels take at most 2^31 - 1");
+    if (const std::string why = cuda_device_unsupported(device_); !why.empty()) throw std::invalid_argument(why);
+    if (options.arena_unit != 0 &&
+        std::find(std::begin(kSlotUnits), std::end(kSlotUnits), options.arena_unit) == std::end(kSlotUnits))
+      throw std::invalid_argument("cuda engine: a field arena slot unit of " + std::to_string(options.arena_unit) +
+                                  " bytes; the units are 2, 32 and 1024 MiB");
     YEEX_CUDA(cudaSetDevice(device_));
-    dependent_launch_ = dependent_launch(device_);
+    dependent_launch_ = dependent_launch(device_, options.dependent_launches, launch_choice_);
     int lowest = 0, highest = 0;
     YEEX_CUDA(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
     YEEX_CUDA(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, lowest));
@@ -637,11 +571,16 @@ class CudaEngine final : public Engine<Real> {
       }
       material_class_ = DeviceArray<std::uint8_t>(setup.material_class.data(), setup.material_class.size());
       class_ptr_ = material_class_.get();
+      placement_choice_ = "fields in an allocation each (below " + std::to_string(kPlacementTrialBytes >> 20) +
+                          " MiB a field)";
     } else {
-      const std::size_t fixed = fixed_slot_unit();
+      const std::size_t fixed = options.arena_unit;
       arena_ = make_arena(fixed ? fixed : kSlotUnits[0]);
       YEEX_CUDA(cudaMemcpy(class_ptr_, setup.material_class.data(), n, cudaMemcpyHostToDevice));
-      if (!fixed) trial_unit = kSlotUnits[0];
+      if (fixed)
+        placement_choice_ = "field arena in " + slot_unit_name(fixed) + " slots (fixed by --arena-unit)";
+      else
+        trial_unit = kSlotUnits[0];
     }
     classes_ = DeviceArray<CellCoefficients<Real>>(setup.classes.data(), setup.classes.size());
     const std::vector<PhaseCoefficients<Real>> phases = phase_table(setup.classes);
@@ -665,8 +604,7 @@ class CudaEngine final : public Engine<Real> {
       face.psi = cpml_psi_[f].get();
     }
     set_cpml_interior(cpml_);
-    fold_sources_ =
-        source_count_ > 0 && source_count_ <= 32 && cpml_.faces == 0 && env_switch("YEEX_FOLD_SOURCES", true);
+    fold_sources_ = options.fold_sources && source_count_ > 0 && source_count_ <= 32 && cpml_.faces == 0;
     if (trial_unit) choose_placement(trial_unit);
   }
   ~CudaEngine() override {
@@ -682,6 +620,11 @@ class CudaEngine final : public Engine<Real> {
   }
 
   std::string name() const override { return "cuda"; }
+  // "dependent launches (compute capability 9.0); field arena in 2M slots (timed: ...); node pairs"
+  std::string choices() const override {
+    const bool pairs = std::is_same_v<Real, float> && cpml_.faces == 0 && pairs_;
+    return launch_choice_ + "; " + placement_choice_ + "; " + (pairs ? "node pairs" : "one node a thread");
+  }
   const FieldLayout& layout() const override { return layout_; }
 
   int device() const override { return device_; }
@@ -835,7 +778,7 @@ class CudaEngine final : public Engine<Real> {
         return launch_kernel(kernel, pair_grid(r), dim3(kPairLanes, kPairRows, 1), stream_, f.ex, f.ey, f.ez, f.hx,
                              f.hy, f.hz, class_ptr_, phases_.get(), layout_, r, push, fold);
       }
-    const dim3 block(block_.x, block_.y, 1);
+    const dim3 block(kSweepBlock.x, kSweepBlock.y, 1);
     const dim3 grid(blocks(r.i1 - r.i0, block.x), blocks(r.j1 - r.j0, block.y), static_cast<unsigned>(r.k1 - r.k0));
     const auto kernel =
         fold.count ? yee_pushing_sweep_kernel<Real, false, true> : yee_pushing_sweep_kernel<Real, UpdateH>;
@@ -881,15 +824,11 @@ class CudaEngine final : public Engine<Real> {
   }
 
   // Sources folded into the plain and pushing E sweeps (Engine::fold_sources): where the engine
-  // has 1-32 sources, no CPML (its sweeps take other kernels) and YEEX_FOLD_SOURCES is not 0,
-  // fold_sources arms fold_; each E sweep until the step's inject_sources then takes the armed
-  // step's sources in its range (take_fold) and inject_sources adds the rest. Two H200s, ms a
-  // step, folded against not (YEEX_FOLD_SOURCES=0; results/2026-11-27-session29, call 3): the
-  // engine on one GPU 128^3 0.0437-0.0439 -> 0.0422-0.0423 (+3.5 %), 256 x 256 x 4096
-  // 4.8425-4.8431 -> 4.8417-4.8418; graph on one GPU 128^3 0.0460-0.0461 -> 0.0440-0.0441; on 2
-  // GPUs, the tall deck's dipole on the first plane of GPU 1 (a border E sweep's): overlap
-  // 2.4245-2.4247 -> 2.4222-2.4224, graph 2.4252-2.4253 -> 2.4226-2.4236, host-staged
-  // 2.4243-2.4247 -> 2.4234.
+  // has 1-32 sources and no CPML (its sweeps take other kernels), fold_sources arms fold_; each E
+  // sweep until the step's inject_sources then takes the armed step's sources in its range
+  // (take_fold) and inject_sources adds the rest: a kernel fewer a step, which counts on small
+  // grids (docs/performance.md#source-folding). CudaEngineOptions::fold_sources (a test seam)
+  // turns it off.
   void arm_fold(const Real* samples, const Cursor* cursor) {
     if (fold_sources_) fold_ = Fold{true, samples, cursor, 0};
   }
@@ -941,15 +880,15 @@ class CudaEngine final : public Engine<Real> {
 
   // The placement trial (kernels/field_layout.hpp): the engine's step (both sweeps over every node,
   // on the zero fields, which stay zero) timed in arena_, in slots of `unit`, and in the arena of
-  // each other unit of kSlotUnits that fits in half the free memory; the fastest arena is kept.
-  // YEEX_FIELD_SLOT_LOG=1 prints the times.
+  // each other unit of kSlotUnits that fits in half the free memory; the fastest arena is kept,
+  // and the engine's choices report the times.
   void choose_placement(std::size_t unit) {
     // Engines built at once on one GPU (slabs sharing it) take turns, so that no trial times another's.
     static std::array<std::mutex, 64> device_locks;
     const std::lock_guard<std::mutex> one_at_a_time(device_locks[static_cast<std::size_t>(device_) % device_locks.size()]);
     const std::size_t n = layout_.elements();
     double best = time_steps();
-    std::string log = std::to_string(unit >> 20) + " MiB " + std::to_string(best * 1e3);
+    std::string times = ms_text(best) + " ms/step " + slot_unit_name(unit);
     for (const std::size_t other : kSlotUnits) {
       if (other == unit) continue;
       std::size_t free = 0, total = 0;
@@ -959,7 +898,7 @@ class CudaEngine final : public Engine<Real> {
       DeviceArray<std::uint8_t> trial = make_arena(other);
       YEEX_CUDA(cudaMemcpy(class_ptr_, classes, n, cudaMemcpyDeviceToDevice));
       const double t = time_steps();
-      log += ", " + std::to_string(other >> 20) + " MiB " + std::to_string(t * 1e3);
+      times += ", " + ms_text(t) + " " + slot_unit_name(other);
       if (t < best) {
         best = t, unit = other;
         arena_ = std::move(trial);  // the move swaps: the old arena is freed with trial
@@ -967,9 +906,12 @@ class CudaEngine final : public Engine<Real> {
         point_into(arena_, unit);
       }
     }
-    if (env_switch("YEEX_FIELD_SLOT_LOG", false))
-      std::fprintf(stderr, "cuda engine on device %d: field slots %s ms a step; kept %zu MiB\n", device_, log.c_str(),
-                   unit >> 20);
+    placement_choice_ = "field arena in " + slot_unit_name(unit) + " slots (timed: " + times + ")";
+  }
+  static std::string ms_text(double seconds) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.4f", seconds * 1e3);
+    return text;
   }
 
   // Seconds a step of both sweeps over every node takes, the least of five runs of a few steps
@@ -988,24 +930,17 @@ class CudaEngine final : public Engine<Real> {
   // Without CPML one launch of the plain kernel over r. With CPML the split sweep
   // (kernels/cpml.hpp): the plain kernel over the nodes of no slab, the CPML kernel over the shell
   // boxes (the nodes are disjoint, so their order does not matter). On the border lane, and where
-  // the shell is small, all on `stream`. Else the shell boxes go to shell_stream_, forked from
-  // `stream` and joined back into it (so what follows on the lane follows them too), at a higher
-  // priority: the block scheduler then hands their blocks out first, and they share the SMs with
-  // the plain kernel's. Alone, a shell kernel holds few blocks per SM (48-64 registers) and
-  // lasts 40-105 us at 512^3, and its memory traffic stays well below the plain kernel's
-  // (Nsight Compute, results/2026-11-21-session6: 2.8-3.3 against 4.0 TB/s); beside the plain
-  // kernel's blocks the SMs keep more loads in flight, and the shells' ramps and tails overlap
-  // the plain kernel. One H200, 10-cell CPML on every face, in line -> forked: 512^3 46.50 ->
-  // 47.19-47.23 Gcells/s (PEC 53.0-53.2: 89.0 %), 256^3 36.66 -> 40.10. YEEX_CPML_FORK_NODES sets
-  // the smallest shell, in nodes, that forks (0: every one). The two boxes of an axis go in one
-  // launch (three shell launches per sweep instead of six): 47.33-47.35 -> 47.40-47.42 at 512^3
-  // (results/2026-11-24-session8, call2); side by side along their axis (see kNarrowShellThreads).
-  // A forked shell cuts its z and y boxes into single-axis cores and strips (shell_cores), the
-  // strips in as few launches as their block shapes allow (yee_strip_kernel), before the x boxes.
-  // In float there are no x boxes: the plain kernel sweeps whole rows and its warps that meet an x
-  // face take the CPML path (whole_rows). Folding the x faces in as a correction after the plain
-  // kernel's stores, in the blocks that hold face nodes, had been slower: 44.2 against 45.3
-  // (results/2026-11-24-session7/README.md); so were the z or y cores folded in (session 10).
+  // the shell is smaller than fork_nodes_, all on `stream`. Else the shell boxes go to
+  // shell_stream_, forked from `stream` and joined back into it (so what follows on the lane
+  // follows them too), at a higher priority: the block scheduler then hands their blocks out
+  // first, and they share the SMs with the plain kernel's. Alone, a shell kernel holds few blocks
+  // per SM and its memory traffic stays well below the plain kernel's; beside the plain kernel's
+  // blocks the SMs keep more loads in flight, and the shells' ramps and tails overlap the plain
+  // kernel (docs/performance.md#cpml-split). The two boxes of an axis go in one launch, side by
+  // side along their axis (see kNarrowShellThreads). A forked shell cuts its z and y boxes into
+  // single-axis cores and strips, the strips in as few launches as their block shapes allow
+  // (yee_strip_kernel), before the x boxes. In float there are no x boxes: the plain kernel sweeps
+  // whole rows and its warps that meet an x face take the CPML path (kWholeRows).
   // Blocks of b along n nodes.
   static unsigned blocks(Index n, unsigned b) { return static_cast<unsigned>((n + b - 1) / b); }
   // Whether a float sweep over r takes node pairs (yee_pair_sweep_kernel and the pushing kernel's
@@ -1050,15 +985,16 @@ class CudaEngine final : public Engine<Real> {
           return launch_kernel(kernel, pair_grid(r), dim3(kPairLanes, kPairRows, 1), stream, f.ex, f.ey, f.ez, f.hx,
                                f.hy, f.hz, class_ptr_, phases_.get(), layout_, r, fold);
         }
-      if (fold.count) return launch(yee_sweep_kernel<Real, false, false, 0, 0, true>, r, block_, stream, {}, 2, fold);
-      return launch(yee_sweep_kernel<Real, UpdateH, false, 0, 0>, r, block_, stream);
+      if (fold.count)
+        return launch(yee_sweep_kernel<Real, false, false, 0, 0, true>, r, kSweepBlock, stream, {}, 2, fold);
+      return launch(yee_sweep_kernel<Real, UpdateH, false, 0, 0>, r, kSweepBlock, stream);
     }
     // The nodes of r outside the aligned plain box: the shell boxes' (cpml_split partitions r),
     // x boxes included. With whole rows the x boxes' nodes go to the plain kernel, but the fork
     // threshold (tuned before whole rows) still counts them.
     const Index shell_nodes = r.count() - cpml_plain_box(cpml_, r, split_align_).count();
     const bool fork = stream == stream_ && shell_nodes > 0 && shell_nodes >= fork_nodes_;
-    const CpmlSplit split = cpml_split(cpml_, r, split_align_, fork && cores_, whole_rows_);
+    const CpmlSplit split = cpml_split(cpml_, r, split_align_, fork, kWholeRows<Real>);
     const cudaStream_t shells = fork ? shell_stream_ : stream;
     if (fork) {
       YEEX_CUDA(cudaEventRecord(shell_fork_, stream));
@@ -1123,9 +1059,9 @@ class CudaEngine final : public Engine<Real> {
     }
     launch_strips();
     if (split.plain_axes == 1)
-      launch(yee_sweep_kernel<Real, UpdateH, false, 0, 1>, split.plain, block_, stream);
+      launch(yee_sweep_kernel<Real, UpdateH, false, 0, 1>, split.plain, kSweepBlock, stream);
     else if (!split.plain.empty())
-      launch(yee_sweep_kernel<Real, UpdateH, false, 0, 0>, split.plain, block_, stream);
+      launch(yee_sweep_kernel<Real, UpdateH, false, 0, 0>, split.plain, kSweepBlock, stream);
     if (fork) {
       YEEX_CUDA(cudaEventRecord(shell_join_, shell_stream_));
       YEEX_CUDA(cudaStreamWaitEvent(stream, shell_join_, 0));
@@ -1143,7 +1079,7 @@ class CudaEngine final : public Engine<Real> {
   // power of two) and kNarrowShellThreads threads or more, so that warps are not mostly idle.
   dim3 shell_block(const NodeRange& box) const {
     const unsigned width = static_cast<unsigned>(box.i1 - box.i0);
-    if (width >= shell_block_.x) return shell_block_;
+    if (width >= kSweepBlock.x) return kSweepBlock;
     unsigned x = 1;
     while (x < width) x *= 2;
     return dim3(x, std::max(kNarrowShellThreads, x) / x, 1);
@@ -1155,13 +1091,11 @@ class CudaEngine final : public Engine<Real> {
   int source_count_, probe_count_;
   int source_rounds_ = 0;  // number_rounds (kernels/engine.hpp)
   Index probe_slots_;
-  dim3 block_, shell_block_;
   Index split_align_ = cpml_split_align(sizeof(Real));
-  Index fork_nodes_ = shell_fork_nodes();
-  bool cores_ = shell_cores();
-  bool whole_rows_ = whole_rows<Real>();
-  bool pairs_ = pairs_fit(layout_);  // yee_pair_sweep_kernel for the float sweeps of a run without CPML
+  Index fork_nodes_;  // the smallest CPML shell that forks (kShellForkNodes)
+  bool pairs_;        // yee_pair_sweep_kernel for the float sweeps of a run without CPML
   bool dependent_launch_ = false;  // launch_kernel's programmatic dependent launches (dependent_launch())
+  std::string launch_choice_, placement_choice_;  // for choices()
   cudaStream_t stream_ = nullptr;         // Lane::bulk, lowest priority
   cudaStream_t border_stream_ = nullptr;  // Lane::border, highest priority
   cudaStream_t shell_stream_ = nullptr;   // a bulk sweep's CPML shell boxes, between the two (see sweep)
@@ -1208,11 +1142,11 @@ __global__ void copy_kernel(const float4* __restrict__ in, float4* __restrict__ 
 }  // namespace
 
 template <typename Real>
-std::unique_ptr<Engine<Real>> make_cuda_engine(const EngineSetup<Real>& setup) {
-  return std::make_unique<CudaEngine<Real>>(setup);
+std::unique_ptr<Engine<Real>> make_cuda_engine(const EngineSetup<Real>& setup, const CudaEngineOptions& options) {
+  return std::make_unique<CudaEngine<Real>>(setup, options);
 }
-template std::unique_ptr<Engine<float>> make_cuda_engine<float>(const EngineSetup<float>&);
-template std::unique_ptr<Engine<double>> make_cuda_engine<double>(const EngineSetup<double>&);
+template std::unique_ptr<Engine<float>> make_cuda_engine<float>(const EngineSetup<float>&, const CudaEngineOptions&);
+template std::unique_ptr<Engine<double>> make_cuda_engine<double>(const EngineSetup<double>&, const CudaEngineOptions&);
 
 template <typename Real>
 void cuda_sweep_pushing(Engine<Real>& engine, bool update_h, const NodeRange& range, const SweepPush<Real>& push) {

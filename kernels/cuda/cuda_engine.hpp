@@ -6,13 +6,25 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cuda/cuda_engine_options.hpp"
 #include "kernels/cuda/peer_counters.hpp"
 #include "kernels/engine.hpp"
 
 namespace yeex {
 
+// Throws std::invalid_argument where the engine cannot run on setup.device (cuda_device_unsupported)
+// or an option is out of range.
 template <typename Real>
-std::unique_ptr<Engine<Real>> make_cuda_engine(const EngineSetup<Real>& setup);
+std::unique_ptr<Engine<Real>> make_cuda_engine(const EngineSetup<Real>& setup, const CudaEngineOptions& options = {});
+
+// Why this build cannot run kernels on `device` (it holds no code for its architecture: the GPU,
+// its compute capability, the build's architectures and the CMake line that builds for it), or ""
+// where it can. Never throws.
+std::string cuda_device_unsupported(int device);
+// The CUDA architectures this build holds code for, as CMake lists them ("75;80;90").
+std::string cuda_build_architectures();
+// Multiprocessors of `device`.
+int cuda_multiprocessor_count(int device);
 
 // Everything a kernel outside the engine needs to run the same update (the cooperative
 // exchange backend's persistent kernel): device pointers, layout, sources, probes, stream.

@@ -12,6 +12,7 @@
 #include "decomposition/slab_decomposition.hpp"
 #include "io/atomic_file.hpp"
 #include "io/deck.hpp"
+#include "kernels/field_layout.hpp"
 #include "io/probe_writer.hpp"
 #include "src/app/mpi_mode.hpp"
 #include "src/bench/bench.hpp"
@@ -67,6 +68,7 @@ nlohmann::json run_report(const Model& model, const RunResult& r, const std::str
   j["provenance"] = provenance();
   j["run"] = {{"engine", r.engine},
               {"engine_description", engine_description(r.engine)},
+              {"engine_choices", r.engine_choices},
               {"exchange", r.exchange},
               {"exchange_choices", r.exchange_choices},
               {"subdomains", r.subdomains},
@@ -121,6 +123,7 @@ void print_run_summary(const Model& model, const RunResult& r, const std::filesy
               c[2] * 1e3, (long long)r.steps, model.dt * 1e12);
   std::printf("  engine    %s, %s, %d subdomain(s), exchange %s, halo depth %lld\n", r.engine.c_str(),
               r.precision_bits == 64 ? "float64" : "float32", r.subdomains, r.exchange.c_str(), (long long)r.halo_depth);
+  if (!r.engine_choices.empty()) std::printf("  engine    %s: %s\n", r.engine.c_str(), r.engine_choices.c_str());
   if (!r.exchange_choices.empty()) std::printf("  exchange  %s: %s\n", r.exchange.c_str(), r.exchange_choices.c_str());
   std::printf("  stepping  %.3f s  %.3f Gcells/s  %.1f GB/s effective (%d B/cell/step)\n", r.seconds_stepping,
               r.gcells_per_second, r.gcells_per_second * kBytesPerCellStep * (r.precision_bits / 32),
@@ -181,6 +184,47 @@ void check_cpu_engine_options(const SplitOptions& o, const std::string& engine) 
   if (o.no_peer) throw UsageError("--no-peer needs the cuda engine (the " + engine + " engine has no peer access to turn off)");
   if (o.oversubscribe_gpus) throw UsageError("--oversubscribe-gpus needs the cuda engine (the " + engine + " engine uses no GPU)");
 }
+
+}  // namespace
+
+void apply_choices(const SplitOptions& o, RunConfig& config) {
+  const auto refuse_unless = [&](bool fits, const std::string& option, const std::string& value,
+                                 const std::string& needs) {
+    if (!fits) throw UsageError(option + " " + value + " " + needs);
+  };
+  const std::optional<std::size_t> unit = arena_unit_named(o.arena_unit);
+  if (!unit) throw UsageError("--arena-unit " + o.arena_unit + ": must be auto, 2M, 32M or 1G");
+  refuse_unless(*unit == 0 || config.engine == "cuda", "--arena-unit", o.arena_unit,
+                "needs the cuda engine (the " + config.engine + " engine has no field arena)");
+  config.cuda_engine.arena_unit = *unit;
+
+  using Options = ExchangeOptions;
+  const bool any_backend = config.exchange.empty();
+  if (o.coop_form == "auto") config.exchange_options.coop_form = Options::CoopForm::automatic;
+  else if (o.coop_form == "inlined") config.exchange_options.coop_form = Options::CoopForm::inlined;
+  else if (o.coop_form == "called") config.exchange_options.coop_form = Options::CoopForm::called;
+  else throw UsageError("--coop-form " + o.coop_form + ": must be auto, inlined or called");
+  refuse_unless(o.coop_form == "auto" || any_backend || config.exchange == "coop", "--coop-form", o.coop_form,
+                "is coop's, and this run uses --exchange " + config.exchange);
+
+  if (o.graph_steps < 0) throw UsageError("--graph-steps must be at least 1");
+  refuse_unless(o.graph_steps == 0 || any_backend || config.exchange == "graph" || config.exchange == "b2r",
+                "--graph-steps", std::to_string(o.graph_steps),
+                "is for the backends that replay steps (graph, b2r), and this run uses --exchange " + config.exchange);
+  config.exchange_options.graph_steps = o.graph_steps;
+
+  if (o.b2r_transport == "auto") config.exchange_options.b2r_transport = Options::B2rTransport::automatic;
+  else if (o.b2r_transport == "counters") config.exchange_options.b2r_transport = Options::B2rTransport::counters;
+  else if (o.b2r_transport == "events") config.exchange_options.b2r_transport = Options::B2rTransport::events;
+  else throw UsageError("--b2r-transport " + o.b2r_transport + ": must be auto, counters or events");
+  refuse_unless(o.b2r_transport == "auto" || any_backend || config.exchange == "b2r", "--b2r-transport",
+                o.b2r_transport, "is b2r's, and this run uses --exchange " + config.exchange);
+  if (config.engine != "cuda" && (o.coop_form != "auto" || o.graph_steps != 0 || o.b2r_transport != "auto"))
+    throw UsageError("--coop-form, --graph-steps and --b2r-transport are for backends of the cuda engine (this run "
+                     "uses the " + config.engine + " engine)");
+}
+
+namespace {
 
 // Engine, GPUs, slabs and backend of a run; throws UsageError for what cannot run here.
 RunConfig resolve_split(const SplitOptions& o) {
@@ -264,7 +308,11 @@ std::string agreed_engine(const ProcessGroup* world, const std::string& requeste
 // The split of a run in either mode; MPI mode also refuses ranks sharing a GPU (collective).
 RunConfig resolve_any_split(SplitOptions o, const ProcessGroup* world) {
   o.engine = agreed_engine(world, o.engine);
-  RunConfig config = agreed(world, [&] { return world ? resolve_mpi_split(o, *world) : resolve_split(o); });
+  RunConfig config = agreed(world, [&] {
+    RunConfig c = world ? resolve_mpi_split(o, *world) : resolve_split(o);
+    apply_choices(o, c);
+    return c;
+  });
   if (world && config.engine == "cuda") check_gpu_sharing(*world, config.devices.front(), o.oversubscribe_gpus);
   return config;
 }
@@ -478,6 +526,8 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
     b.halo_depth = std::max<Index>(o.split.halo_depth, 2);
     b.transport_halo_depth = world ? o.split.halo_depth : 1;
     b.peer_access = !o.split.no_peer;
+    b.cuda_engine = pool.cuda_engine;
+    b.exchange_options = pool.exchange_options;
     b.cpml_cells = o.cpml;
     for (Index n : b.sizes)
       if (o.cpml > 0 && n < 2 * o.cpml + kCpmlMinInteriorCells)

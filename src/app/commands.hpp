@@ -13,6 +13,7 @@
 #include "io/deck.hpp"
 #include "src/app/output_folder.hpp"
 #include "src/runtime/process_group.hpp"
+#include "src/solver/solver.hpp"
 
 namespace yeex {
 
@@ -32,7 +33,16 @@ struct SplitOptions {
   Index halo_depth = 1;
   bool no_peer = false;           // cuda: never enable peer access (host-staged paths only)
   bool oversubscribe_gpus = false;  // MPI mode: let ranks of one node share a GPU
+  // What the run fixes instead of letting the engine and the backends choose (apply_choices).
+  std::string arena_unit = "auto";     // cuda: the field arena's slot unit (auto, 2M, 32M, 1G)
+  std::string coop_form = "auto";      // coop: its kernel form (auto, inlined, called)
+  Index graph_steps = 0;               // graph (and b2r's counters): steps a replayed block (0: 32)
+  std::string b2r_transport = "auto";  // b2r with peer access: auto, counters, events
 };
+
+// The choices of `o` into `config` (RunConfig::cuda_engine, exchange_options); throws UsageError
+// for an unknown value, and for a choice that the run's engine or named backend would ignore.
+void apply_choices(const SplitOptions& o, RunConfig& config);
 
 struct RunOptions {
   std::optional<std::filesystem::path> deck;  // unset: the built-in default problem

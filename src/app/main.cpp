@@ -16,6 +16,7 @@
 #include "src/app/help_formatter.hpp"
 #include "src/app/mpi_mode.hpp"
 #include "src/runtime/build_info.hpp"
+#include "src/runtime/environment.hpp"
 #include "src/runtime/interrupts.hpp"
 #include "src/solver/engines.hpp"
 #include "src/runtime/mpi_launch.hpp"
@@ -168,6 +169,30 @@ int main(int argc, char** argv) {
         ->group(group);
   };
 
+  // What a run may fix instead of letting the engine and the backends choose by measurement or by
+  // rule, shared by `run` and `bench`; run.json's engine_choices and exchange_choices say what was
+  // chosen and why.
+  const auto add_choice_options = [&](CLI::App* cmd, SplitOptions& split) {
+    const std::string group = "Tuning choices (default: auto, chosen by rule or by measurement)";
+    cmd->add_option("--arena-unit", split.arena_unit,
+                    "cuda engine: the slot unit of the field arena that holds large fields (auto: the engine times "
+                    "2M, 32M and 1G slots in its first steps and keeps the fastest)")
+        ->check(CLI::IsMember({"auto", "2M", "32M", "1G"}))->option_text("UNIT")->group(group);
+    cmd->add_option("--coop-form", split.coop_form,
+                    "coop: its kernel's form, with the source code inlined or called (auto: both timed in the run's "
+                    "first launches, the faster kept)")
+        ->check(CLI::IsMember({"auto", "inlined", "called"}))->option_text("FORM")->group(group);
+    cmd->add_option("--graph-steps", split.graph_steps,
+                    "graph (and b2r's counters): steps recorded once and replayed as one CUDA graph (default 32; "
+                    "rounded up to whole blocks of --halo-depth steps)")
+        ->check(whole_number(1, 1000000))->option_text("N")->group(group);
+    cmd->add_option("--b2r-transport", split.b2r_transport,
+                    "b2r with peer access: counters (GPUs ordered by counters in GPU memory, steps replayed as CUDA "
+                    "graphs; needs one slab a GPU), events (CUDA events and host barriers) or auto (counters where "
+                    "each GPU holds one slab)")
+        ->check(CLI::IsMember({"auto", "counters", "events"}))->option_text("KIND")->group(group);
+  };
+
   RunOptions run;
   run.command_line = command_line;
   std::string deck;
@@ -201,6 +226,7 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--dry-run", run.dry_run,
                     "Check the deck, the split, the memory and the output folder, print the plan, run nothing");
   add_split_options(run_cmd, run.split);
+  add_choice_options(run_cmd, run.split);
 
   SplitOptions list_split;
   auto* exchanges_cmd = app.add_subcommand("exchanges", "List the halo exchange backends and whether each can run here, "
@@ -265,6 +291,7 @@ int main(int argc, char** argv) {
                         "each row")
       ->check(non_empty_path)->option_text("FILE");
   add_split_options(bench_cmd, bench.split);
+  add_choice_options(bench_cmd, bench.split);
 
   ValidateOptions validate;
   validate.command_line = command_line;
@@ -301,6 +328,16 @@ int main(int argc, char** argv) {
     // MPI mode: the ranks have the same arguments, so they all fail alike; rank 0 tells.
     const int code = root ? app.exit(e) : e.get_exit_code();
     return code == 0 ? 0 : 2;
+  }
+
+  // The YEEX_ environment variables (src/runtime/environment.hpp): a bad value stops the run, an
+  // unknown name is warned about.
+  try {
+    for (const std::string& warning : check_yeex_environment())
+      if (root) std::fprintf(stderr, "yeex: warning: %s\n", warning.c_str());
+  } catch (const std::invalid_argument& e) {
+    if (root) std::fprintf(stderr, "yeex: %s\n", e.what());
+    return 2;
   }
 
   const EngineRuntimes runtimes;  // before any engine, gone after the last

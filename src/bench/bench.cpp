@@ -62,6 +62,8 @@ RunConfig row_config(const BenchConfig& b, const BenchRow& row, const ProcessGro
   c.exchange = row.exchange == "-" ? "" : row.exchange;
   c.halo_depth = row.halo_depth;
   c.peer_access = b.peer_access;
+  c.cuda_engine = b.cuda_engine;
+  c.exchange_options = b.exchange_options;
   c.probe_slots = 256;
   c.processes = group;
   if (group)  // MPI mode: one slab per rank of the group, on this rank's GPU

@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "io/deck.hpp"
+#include "kernels/cuda/cuda_engine_options.hpp"
+#include "src/exchange/halo_exchange.hpp"
 #include "src/runtime/process_group.hpp"
 
 namespace yeex {
@@ -41,6 +43,8 @@ struct BenchConfig {
   Index transport_halo_depth = 1;       // of the other backends (MPI mode: --halo-depth)
   Index cpml_cells = 0;                 // CPML slabs on all faces (0: PEC box)
   bool peer_access = true;              // false: --no-peer
+  CudaEngineOptions cuda_engine;        // --arena-unit (RunConfig::cuda_engine)
+  ExchangeOptions exchange_options;     // --coop-form, --graph-steps, --b2r-transport
   Index steps = 100, warmup = 20;
   int repeats = 5;
   // --verify: each row's fields hashed after the warm-up (time_model's checksum) and compared with

@@ -1,7 +1,6 @@
 #include "src/exchange/border_first_exchange.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <stdexcept>
 
 namespace yeex {
@@ -23,8 +22,8 @@ BorderFirstExchange<Real>::BorderFirstExchange(ExchangeContext<Real> context)
   const SlabDecomposition& d = *this->context_.decomposition;
   const HaloPlan& plan = this->context_.plan;
   splits_.resize(static_cast<std::size_t>(d.size()));
-  const char* steps = std::getenv("YEEX_GRAPH_STEPS");
-  const Index at_least = steps && std::atoi(steps) > 0 ? std::atoi(steps) : kReplaySteps;
+  const Index asked = this->context_.options.graph_steps;
+  const Index at_least = asked > 0 ? asked : kReplaySteps;
   const Index R = plan.halo_depth;
   replay_block_ = (at_least + R - 1) / R * R;
   recording_.assign(static_cast<std::size_t>(d.size()), -1);
@@ -78,8 +77,8 @@ void BorderFirstExchange<Real>::step(int s, Index n, Index first, bool cursor) {
   else
     engine.fold_sources(n);
   // One subdomain (nothing to exchange) sweeps as a step that does not exchange: the same
-  // sweeps, without the lanes' marks and follows around empty borders (1.5 us a step: 128^3 on
-  // one H200 ran at 39.8 Gcells/s under overlap against 41.1 under p2p, session 13).
+  // sweeps, without the lanes' marks and follows around empty borders, which cost a small grid
+  // a noticeable share of its step.
   if (exchange_due(R, n) && exchanges_any_) {
     if (pushing_sweeps()) {
       const SweepRanges ranges = update_ranges(d, s, R, 0);

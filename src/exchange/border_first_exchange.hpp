@@ -46,13 +46,8 @@
 //     makes every E plane that reads a border H plane border), so it follows the bulk H on its
 //     own lane: no cross-lane wait in front of it, and its kernel launches as a dependent launch
 //     of the bulk H's. H of step n+1 follows all of step n (border: bulk_done; bulk: its own
-//     order, border_e_done before the sources). Strong scaling on 2 H200s, ms a step, with the
-//     cross-lane wait in front of the bulk E -> without (results/2026-11-27-session29, call 2):
-//     overlap 256 x 256 x 4096 2.4263-2.4267 -> 2.4245-2.4248, 640^3 2.3316-2.3341 ->
-//     2.3303-2.3309, 256^3 0.1644-0.1645 -> 0.1624-0.1632, 128^3 0.0340-0.0404 -> 0.0326-0.0331;
-//     host-staged 128^3 0.0720-0.0726 -> 0.0687-0.0691; nccl 256^3 0.1696-0.1699 -> 0.1671-0.1672;
-//     b2r at R = 2 (replayed as CUDA graphs) 128^3 0.0265 -> 0.0245-0.0246, the rest the same;
-//     graph (replayed) the same;
+//     order, border_e_done before the sources). Without the cross-lane wait in front of the bulk
+//     E, small grids run faster (docs/performance.md#border-split);
 //   sources and probes follow every sweep of the step (bulk follows border_e_done). Sources the
 //     engine folds into the E sweeps (Engine::fold_sources, armed at the top of each step) are
 //     added by the sweep that updates their node, on its lane: on the border lane before
@@ -73,7 +68,7 @@
 // Pushing sweeps (the graph backend at halo depth 1 without CPML, on small planes;
 // overlap_exchange.cu says when it takes them): the border split above costs a GPU that holds one
 // slab the boundaries of four extra kernels a step and their cross-lane events, which nothing
-// overlaps (128^3 on 4 H200s: 25 us a step against the pushing sweeps' 20). A transport that can
+// overlaps (docs/performance.md#graph-pushing-limit). A transport that can
 // push a plane from inside the sweep that computes it sweeps each step that exchanges itself, on
 // the bulk lane alone: H as one kernel whose first blocks take the plane the step sends up (waiting
 // first for the E planes it reads, which also says the receiver has read the ghost plane they
@@ -105,6 +100,10 @@ namespace yeex {
 template <typename Real>
 class BorderFirstExchange : public HaloExchange<Real> {
  public:
+  // Steps a recording holds at least, by default (whole blocks of R steps; --graph-steps sets it):
+  // long enough that a replay's launch is small beside the steps it holds, short enough that a call
+  // of a few dozen steps replays.
+  static constexpr Index kReplaySteps = 32;
   // Throws std::invalid_argument unless every engine of this process exists.
   explicit BorderFirstExchange(ExchangeContext<Real> context);
   void advance(int s, Index first, Index count) final;
@@ -125,11 +124,6 @@ class BorderFirstExchange : public HaloExchange<Real> {
   virtual void sweep_pushing(int s, const NodeRange& h, const NodeRange& e) { (void)s, (void)h, (void)e; }
 
  private:
-  // Steps a recording holds at least (whole blocks of R steps; YEEX_GRAPH_STEPS overrides it, for
-  // tests and tuning). One H200 per slab, 128^3 over 4: the chain of a step issued directly took
-  // 52 us, replayed in graphs of 400 steps 15 us (results/2026-11-26-session18, graph-chain).
-  static constexpr Index kReplaySteps = 32;
-
   void step(int s, Index n, Index first, bool cursor);
   void exchanging_step(int s);
 

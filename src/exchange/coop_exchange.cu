@@ -93,42 +93,29 @@ namespace cg = cooperative_groups;
 // Threads per block and blocks per SM of the persistent grid (__launch_bounds__: the register
 // budget). In float the PEC kernel fits 32 registers, so 2 blocks of 1024 fill an SM (2048 threads,
 // the occupancy of the engine's sweep kernel, which keeps as many cells' loads in flight). With
-// inject_sources inlined ptxas reports 56 bytes of stack (spills), outside the sweeps' bulk loops
-// (the SASS of the bulk loop has no local memory access): around the border tiles, the band
-// barriers and the step loop; with it called, none (FormTrials: each run times both). At 40
-// registers the sweep was 13 % slower at 512^3 (3.46 against 3.06 ms per step, without bands).
-// Blocks of 1024 (tiles of 32 x 32) against 256 (32 x 8), the same threads per SM, one H200, one
-// GPU, the engine's step in the same invocation 2.53 ms: 2.62 against 2.70 ms per 512^3 step, 55.6
-// against 60.7 us at 128^3 (results/2026-11-24-session7, calls 9-11; 512 threads: 2.66 ms): a
-// quarter of the blocks arrive at each grid.sync(), and a band's tiles go to fewer, wider units. In
-// double the kernel needs 40 registers (no spills): 3 blocks of 512 (5.23 against 5.28 ms per 512^3
-// step with 6 of 256).
+// inject_sources inlined ptxas reports a little stack (spills), outside the sweeps' bulk loops:
+// around the border tiles, the band barriers and the step loop; with it called, none (FormTrials:
+// each run times both). A tighter register cap slows the sweep. Blocks of 1024 (tiles of 32 x 32)
+// rather than 256 with the same threads per SM: a quarter of the blocks arrive at each
+// grid.sync(), and a band's tiles go to fewer, wider units. In double the kernel needs 40
+// registers (no spills): 3 blocks of 512.
 // All loads of a cell come before its stores (the field pointers are not __restrict__, see the
 // kernel), so it needs more registers than the engine's kernel.
 // The material classes' coefficients sit in shared memory (shared_classes). ptxas's schedule of
-// the sweep's loads moves with any change to the kernel, and with it the speed of each form by up
-// to 7 % (FormTrials picks the faster): measure both forms after each change (YEEX_COOP_TUNE_LOG=1).
+// the sweep's loads moves with any change to the kernel, and with it the speed of each form
+// (FormTrials picks the faster): measure both forms after each change (--coop-form, and the times
+// the run reports in exchange_choices).
 // The CPML instantiation holds a slab node's psi and profile values in registers too; it loads
 // each face's values only after the main update (update_cell_with_cpml's Lean), so that fewer
-// are live at once, and runs 5 blocks of 256 per SM in float (48 registers, 8 B of stack), 3 in
-// double (80, none). With every value loaded up front it had needed 79 and 116 registers, so 3
-// and 2 blocks. One H200, 512^3 with 10-cell CPML, coop on one GPU: 36.2-36.6 Gcells/s against
-// 28.65-29.15 in float, 20.46-20.61 against 17.18 in double; Lean in float at 4 / 6 / 8 blocks:
-// 25.1 / 34.1 / 23.4 (results/2026-11-24-session12, calls 6-8; capped without Lean, the spills
-// reach the bulk loop: 10.2-26.6).
+// are live at once, and runs 5 blocks of 256 per SM in float, 3 in double; with every value
+// loaded up front it would need far more registers and fewer blocks.
 // Node pairs (PairBlock > 0: float without CPML, two nodes of a row a thread,
-// kernels/cuda/node_pairs.cuh) in blocks of PairBlock threads: 512, 3 a multiprocessor (40
-// registers; tiles of 64 x 16 nodes, as many as 1024 threads of one node sweep), or 1024, one a
-// multiprocessor (64 registers; tiles of 64 x 32). One H200, coop on one GPU, Gcells/s
-// (results/2026-11-27-session25, calls 3, 4, 8-10; the engine in brackets):
-//   512^3: one node a thread 52.0, pairs 512 x 3 53.63-53.65, 1024 x 1 53.3-53.4, 256 x 6 52.5-52.6 (56.3)
-//   256^3: 49.5, 52.95, 52.5, 53.0 (54.2)
-//   128^3: 46.0-46.1, 48.2-50.5, 48.7-52.1 (47.8-48.5)
-//   128 x 128 x 64 (a GPU's share of 128^3 over 2): 52.2-54.5, 56.9-62.3, 61.3-68.8 (63-66)
-//   128 x 128 x 32 (over 4): 42.7-42.9, 43.4-44.5, 51.6-53.2 (39-55, noisy)
-// so a subdomain takes 1024 x 1 where it holds at most kWidePairNodesPerSm nodes a multiprocessor
-// (128^3 on an H200: 16 K; 256^3: 127 K), 512 x 3 above. YEEX_COOP_PAIRS=0 sweeps one node a
-// thread; YEEX_COOP_PAIR_BLOCK=512|1024 fixes the shape.
+// kernels/cuda/node_pairs.cuh) in blocks of PairBlock threads: 512, 3 a multiprocessor (tiles of
+// 64 x 16 nodes, as many as 1024 threads of one node sweep), or 1024, one a multiprocessor (tiles
+// of 64 x 32). The wide blocks pay off on small subdomains, where fewer blocks meet at each
+// grid.sync(), so a subdomain takes 1024 x 1 where it holds at most kWidePairNodesPerSm nodes a
+// multiprocessor, 512 x 3 above (docs/performance.md#node-pairs). ExchangeOptions::coop_pairs and
+// coop_pair_block (test seams) turn pairs off or fix the shape.
 template <typename Real, bool Cpml = false, int PairBlock = 0>
 constexpr int kBlockSize = PairBlock ? PairBlock : Cpml ? 256 : sizeof(Real) == 4 ? 1024 : 512;
 template <typename Real, bool Cpml = false, int PairBlock = 0>
@@ -174,27 +161,19 @@ struct PlanePush {
 };
 
 // The two forms of the kernel (coop_kernel's CallSources): inject_sources inlined, or called.
-// Inlined, the source code raises the kernel's register pressure and the float kernel spills (56
-// bytes of stack at its 32 registers, the CPML one 8); called, no kernel spills. Which form runs
-// faster depends on the GPU and on the subdomain's shape, by up to 20 % either way, with no rule
-// that the measurements follow. Coop on one GPU, inlined / called, Gcells/s
-// (results/2026-11-24-session14, calls 1-4):
-//   H200 f32 128^3 40.9 / 43.3, 192^3 46.8 / 47.2, 256^3 49.2 / 48.9, 512^3 51.5 / 50.7;
-//        f64 128^3 23.9 / 25.3, 512^3 25.7 / 26.4; CPML f32 128^3 22.8 / 22.8, 512^3 36.6 / 36.5;
-//        128 x 128 x 32 (a GPU's share of 128^3 over 4) 41.6 / 38.1, x 64 41.6 / 50.6
-//   H100 f32 128^3 31.8 / 35.3, 384^3 36.9 / 36.9, 512^3 35.6 / 37.1; f64 512^3 18.7 / 16.6
-// So each subdomain times both in its first launches and keeps the faster (FormTrials, form 0:
-// inlined, 1: called). Both forms compute the same bits (same arithmetic, same order); the choice
-// moves only the speed. Every subdomain runs the same trial schedule (trial steps from the largest
-// subdomain), so on several GPUs each trial times the whole team in one form, and the team's times
-// (each form's slowest subdomain) choose one form for all (agree).
-// Since the twentieth session the called form also adds a subdomain's few sources in its E sweep
-// where it can (sweep sources, add_sweep_sources), which saves the rounds' grid.sync(); the
-// inlined form keeps the rounds. Compiled into the inlined form too, that code made coop on one
-// H200 1.4 % slower at 512^3 (2.646 against 2.610 ms a step; results/2026-11-26-session20, call 3).
-// YEEX_COOP_CALL_SOURCES=0|1 fixes the form (no trials); YEEX_COOP_TUNE_LOG=1 prints each
-// subdomain's trial times and choice on stderr; YEEX_COOP_TRIAL_STEPS=N sets the steps per trial
-// (the tests split calls into trials with it).
+// Inlined, the source code raises the kernel's register pressure and the float kernel spills a
+// little; called, no kernel spills. Which form runs faster depends on the GPU and on the
+// subdomain's shape, by several per cent either way, with no rule that the measurements follow
+// (docs/performance.md#coop-kernel-form). So each subdomain times both in its first launches and
+// keeps the faster (FormTrials, form 0: inlined, 1: called); --coop-form fixes one instead. Both
+// forms compute the same bits (same arithmetic, same order); the choice moves only the speed.
+// Every subdomain runs the same trial schedule (trial steps from the largest subdomain), so on
+// several GPUs each trial times the whole team in one form, and the team's times (each form's
+// slowest subdomain) choose one form for all (agree). The called form also adds a subdomain's few
+// sources in its E sweep where it can (sweep sources, add_sweep_sources), which saves the rounds'
+// grid.sync(); the inlined form keeps the rounds, whose register budget that code would strain.
+// ExchangeOptions::coop_trial_steps (a test seam) sets the steps per trial, so that the tests
+// split calls into trials.
 
 // Everything one subdomain's kernel needs, passed by value (__grid_constant__).
 template <typename Real>
@@ -241,9 +220,9 @@ __device__ __forceinline__ void release(unsigned long long* counter, unsigned lo
 // kWaitLimitSeconds or when the neighbour has given up, recording why and poisoning the counters
 // this subdomain's neighbours wait on. It polls with relaxed system-scope loads and no back-off,
 // then orders what follows with one acquire fence (a relaxed load that reads a release store,
-// followed by an acquire fence, synchronises with that store): yeex-p2p measured 0.67-0.75 us per
-// one-way flag hop between H200s that way against 1.24-1.31 us with an acquire load per poll
-// (results/2026-11-21-session3-h200x4/p2p). The clock is read every 256 polls only.
+// followed by an acquire fence, synchronises with that store): a flag hop costs about half of what
+// it costs with an acquire load per poll (yeex-p2p measures both). The clock is read every 256
+// polls only.
 template <typename Real>
 __device__ bool wait_for(const CoopKernelParams<Real>& p, unsigned long long* counter, unsigned long long target,
                          Failure stalled, Failure failed, Index step) {
@@ -291,9 +270,7 @@ __device__ void count_border_tile(const PlanePush<Real>& push, unsigned long lon
 
 // The material classes' coefficients in shared memory: coop_kernel copies p.classes there first,
 // so that a node's coefficients arrive one shared load after its class byte instead of one L1 or
-// L2 load (the streaming fields leave little of L1 to the table). One H200, coop on one GPU,
-// 512^3: 2.490 against 2.511 ms a step; 128^3 50.3 against 48.9 Gcells/s
-// (results/2026-11-27-session26, call 4).
+// L2 load (the streaming fields leave little of L1 to the table).
 extern __shared__ float4 coop_shared[];
 template <typename Real>
 __device__ __forceinline__ const CellCoefficients<Real>* shared_classes() {
@@ -352,10 +329,9 @@ __device__ __forceinline__ Real& add_point_source(const CoopKernelParams<Real>& 
 // sends, the E sweep adds them itself, without the rounds' grid.sync(): after the sweep, the
 // thread that updated a source's node (in the block that swept its tile: tile_key % blocks) adds
 // the source to it, in the order of the sources (the rounds' order for sources on one node). The
-// same sums in the same order as the rounds: the same bits. 128^3 over 4 H200s, one source: 18.1-
-// 18.8 against 19.3-20.0 us a step (results/2026-11-26-session20, calls 3-4). The sweep's loops carry
-// no test: tested in every tile of the bulk loop, the check cost coop on one H200 5 % at 512^3
-// (call 1), and the border tiles' sources added in the border loop, before the push, 2.6 % (call 2).
+// same sums in the same order as the rounds: the same bits, a grid.sync() fewer a step. The sweep's
+// loops carry no test: tested in every tile of the bulk loop, or with the border tiles' sources
+// added in the border loop before the push, the check costs more than the rounds.
 template <typename Real>
 __device__ __forceinline__ void add_sweep_sources(const CoopKernelParams<Real>& p, Index n) {
   for (int q = 0; q < p.sweep_sources; ++q)
@@ -367,55 +343,18 @@ __device__ __forceinline__ void add_sweep_sources(const CoopKernelParams<Real>& 
 // sweep's order. The first plane's tiles, when push sends that plane (s.border_tiles), also go to
 // push's receiver, node by node, and are counted (count_border_tile); the bulk follows.
 // Bands: left alone, the blocks of a persistent grid drift apart over a long sweep (the engine's
-// blocks are issued in order instead), and the planes at work spread over more of the memory: at
-// 512^3 on one H200 the sweep ran at 68 % of the DRAM bandwidth against the engine's 81 %, with
-// the same instructions, bytes and hit rates (Nsight Compute). So every block calls grid.sync()
-// once at each boundary of s.band_planes planes in sweep order (and the blocks that finish early
-// the remaining ones): no block runs more than a band ahead of the slowest. A step at 512^3 on
-// one H200 (engine 2.52 ms): 2.88 ms without bands, 2.81 with bands of 16 planes, 2.69 of 32,
-// 2.67 of 64 (results/2026-11-21-session4-h200x4/call4).
-// Measured and not kept (results/2026-11-25-session15; one H200, coop on one GPU, 512^3 f32, this
-// sweep 51.6-51.9 Gcells/s, the engine 54.4; Nsight Compute: both move 74.4-74.6 B of DRAM per cell
-// and step, the engine at 96 % of the copy bandwidth, so the gap is synchronisation, not traffic):
-// - blocks drawing their tiles in order from a counter, 1 / 2 / 4 at a time, no bands: 44.3 / 46.7
-//   / 49.1 (a barrier and an atomic per draw);
-// - soft bands (a block waits at a band's end only for every block to finish the band before):
-//   47.7-47.9 with bands of 16 to 66 planes: the grid.sync() is what keeps the tiles at work
-//   contiguous;
-// - one fused pass (H on band r and E on band r - 1 of B planes, a grid.sync() per round): DRAM
-//   reads fall from 50.4 to 26.2 B per cell at B = 1, 37.2 at 2, none at 4, but the 512 / B + 1
-//   grid.sync()s cost more: 31.9 / 37.7 / 40.7 / 44.6 / 46.9 at B = 1 / 2 / 4 / 8 / 16; E waiting
-//   on per-plane counters of H instead (no grid.sync()): 31-35, and 46 B read (the blocks drift);
-//   each block walking its own column of tiles, waiting on its neighbours' counters: 27.7 B read,
-//   but 36.9, latency-bound (one node per thread and plane, two waits per plane);
-// - tiles of 64 x 16 or 128 x 8 nodes: 51.1 / 51.3;
-// - no bands, every warp drawing its next unit (2-16 rows of 32 nodes) from a counter in sweep
-//   order: 20.2-46.6 with one counter (contention: faster with larger units), 43.0-43.7 with 16-32
-//   counters (each counter's blocks drift against the others'), 46.7 with 4; the bands 51.6-51.9
-//   in the same calls; bands of 33, 99, 132, 198, 264 planes: 51.3, 51.7, 51.3, 50.6, 49.7 against
-//   52.0 at 66; the next tile's rows prefetched into L2 while a block waits at a band's barrier:
-//   +0.1 % (results/2026-11-26-session23);
-// - the material class and the coefficients loaded through the read-only path (__ldg, as the
-//   engine's kernel does: they never change during the kernel), and, as a diagnostic only, the
-//   other field of the sweep too: 51.2 and 51.4 against 51.6 in f32, 26.1 and 25.9 against 26.8
-//   in f64, the engine 54.5-54.6 and 28.7 (results/2026-11-26-session24, call 1): the engine's
-//   read-only loads are not what the persistent sweep lacks;
-// - drawn tails: each block takes its tiles of a band by turns up to the band's last 1-8 tiles a
-//   block, which the blocks draw from a counter (a ticket drawn ahead), so that faster blocks take
-//   more and none waits long at the band's grid.sync(): 50.8 / 50.8 / 50.5 / 49.9 with 1 / 2 / 4 /
-//   8 tiles a block against 51.7 (results/2026-11-26-session24, call 2): no multiprocessors run
-//   systematically ahead, and the draws cost more than the waits they save;
-// - the engine's coefficient table (PhaseCoefficients, 16-byte pieces) instead of CellCoefficients:
-//   16 loads a node instead of 22, no spills in the sweep loops; 51.4 against 51.7 in f32, 27.0
-//   against 26.8 in f64, CPML 36.4 / 19.6 against 36.6 / 20.7 (call 4).
+// blocks are issued in order instead), and the planes at work spread over more of the memory: the
+// sweep then runs at a smaller share of the DRAM bandwidth than the engine's, with the same
+// instructions, bytes and hit rates. So every block calls grid.sync() once at each boundary of
+// s.band_planes planes in sweep order (and the blocks that finish early the remaining ones): no
+// block runs more than a band ahead of the slowest (band_planes; docs/performance.md#coop-band-span,
+// which also lists the schedules tried instead: tiles drawn from counters, soft bands, fused
+// passes, other tile shapes, read-only loads, drawn tails).
 // Stores the Nodes nodes from offset c of the plane `push` sends into the receiver (they were just
 // stored here: L2 hits). A pair goes in one 8-byte store a component, so that a warp's store
-// covers its 256 bytes of the row whole. In two 4-byte stores, node by node, each warp store wrote
-// every other word of the span, and a sweep that sends took 18-24 us longer than on one GPU (the
-// leader's clock, results/2026-11-27-session27, call 2): weak 512^3 a GPU on 4 H200s, coop
-// against its own one-GPU row, 99.3-99.5 % against 98.1-98.2 % node by node (94.8 -> 95.9 % of the
-// engine's; call 3). Stored from the values the update computed (update_node_pair returning them)
-// instead of reloaded, the kernel ran at half the speed (4.64 ms a step; call 3).
+// covers its 256 bytes of the row whole; in two 4-byte stores each warp store would write every
+// other word of the span, and a sweep that sends runs longer. Reloaded rather than stored from the
+// values the update computed, which would keep them live across the update and slow the kernel.
 template <int Nodes, typename Real>
 __device__ __forceinline__ void store_pushed(const PlanePush<Real>& push, Index c) {
   for (int q = 0; q < push.components; ++q)
@@ -429,10 +368,8 @@ __device__ __forceinline__ void store_pushed(const PlanePush<Real>& push, Index 
 // their nodes into the receiver; the blocks that swept one fence at system scope before the first
 // band's grid.sync() and the leader releases the step after it (the receiver needs the plane only
 // at the end of its own sweep, a band later is early enough). Tile by tile, each border tile's
-// fence and barrier held its block while its stores crossed the link, and the grid waited for the
-// last of them at the band's end: weak 512^3 a GPU on 4 H200s, coop against its own one-GPU row,
-// 98.4-98.5 % (94.2 % of the engine's) against 97.5-98.1 % (92.8-93.6 %) tile by tile in the
-// same calls (results/2026-11-27-session26, calls 2-5).
+// fence and barrier would hold its block while its stores cross the link, and the grid would wait
+// for the last of them at the band's end.
 template <typename Real, bool UpdateH, bool Cpml, int PairBlock>
 __device__ void sweep(const CoopKernelParams<Real>& p, const SweepPlan& s, const PlanePush<Real>& push,
                       unsigned long long* tiles_done, Index n) {
@@ -592,22 +529,12 @@ int blocks_per_sm(int device, bool cpml = false, int pair_block = 0, std::size_t
 
 // Blocks per SM of the persistent grid: as many as are co-resident, but no more than give every
 // block kTilesPerBlock tiles of a sweep: where a GPU holds few cells, a grid.sync() (two or three
-// per step) costs more than the sweep gains from more blocks. At 128^3 over 4 H200s (2048 tiles
-// per sweep) with border tiles, 4 blocks per SM ran a step in 25.4 us, against 32.2 (2 blocks),
-// 39.1 (1) and 27.5 (8, all co-resident) (results/2026-11-21-session4-h200x4); before, with six
-// grid.sync()s per step, 2 blocks had been best. From 256^3 over 4 GPUs up every co-resident
-// block has its 4 tiles. Those were tiles of 256 nodes; with tiles of 1024 (kBlockSize), 128^3 over
-// 4 GPUs has 512 per sweep: one block of 1024 per SM, the threads that 4 blocks of 256 had. The
-// environment variable YEEX_COOP_BLOCKS_PER_SM overrides the choice (capped at the co-resident
-// count), for tuning.
+// per step) costs more than the sweep gains from more blocks.
 constexpr Index kTilesPerBlock = 4;
 
 template <typename Real>
 int grid_blocks_per_sm(int device, bool cpml, int pair_block, Index tiles, int multiprocessors, std::size_t shared_bytes) {
   const int resident = blocks_per_sm<Real>(device, cpml, pair_block, shared_bytes);
-  const char* wanted = std::getenv("YEEX_COOP_BLOCKS_PER_SM");
-  const int asked = wanted ? std::atoi(wanted) : 0;
-  if (asked > 0) return std::min(asked, resident);
   const Index useful = (tiles + kTilesPerBlock * multiprocessors - 1) / (kTilesPerBlock * multiprocessors);
   return static_cast<int>(std::clamp<Index>(useful, 1, resident));
 }
@@ -681,7 +608,7 @@ class CoopExchange final : public HaloExchange<Real> {
   // the called form sweeps the sources of 1 of 2 slabs with sources".
   std::string choices() const override {
     std::string text =
-        "kernel form sources " + sub_.front().trials.describe("inlined", "called", "YEEX_COOP_CALL_SOURCES");
+        "kernel form sources " + sub_.front().trials.describe("inlined", "called", "--coop-form");
     const auto count = [&](auto holds) { return std::count_if(sub_.begin(), sub_.end(), holds); };
     const auto with = count([](const Subdomain& me) { return me.params.source_count > 0; });
     const auto swept = count([](const Subdomain& me) { return me.params.sweep_sources > 0; });
@@ -693,6 +620,12 @@ class CoopExchange final : public HaloExchange<Real> {
                         : "; node pairs on " + std::to_string(paired) + " of " + std::to_string(sub_.size()) +
                               (sub_.size() > 1 ? " slabs" : " slab") + " (blocks of " +
                               std::to_string(sub_.front().pair_block) + " threads)";
+    // The bands of the first banded sweep (long sweeps only: band_planes).
+    for (const Subdomain& me : sub_)
+      if (const unsigned band = me.params.e_sweep.band_planes; band > 0 && band < me.params.e_sweep.nz) {
+        text += "; bands of " + std::to_string(band) + " planes";
+        break;
+      }
     return text;
   }
 
@@ -701,10 +634,10 @@ class CoopExchange final : public HaloExchange<Real> {
   // Runs the steps in one launch, or, while the subdomain still times the kernel's two forms
   // (FormTrials), in trials. A launch that follows another in the same call first meets the
   // team, so that it starts only when every subdomain's previous launch has ended, as a call's
-  // first launch does (the solver joins its threads between calls). Without that meeting, several
-  // slabs on one GPU deadlocked in about 5 % of runs at the second trial (a kernel spinning for its
-  // neighbour's plane while the neighbour's kernel never started: the 10 s bound fired;
-  // results/2026-11-25-session16, calls 4-9), and a trial would time its neighbours' last launch.
+  // first launch does (the solver joins its threads between calls). Without that meeting, slabs
+  // sharing a GPU could deadlock at a trial (a kernel spinning for its neighbour's plane while the
+  // neighbour's kernel never started, until the wait limit fired), and a trial would time its
+  // neighbours' last launch.
   // Every subdomain runs the same launches, so every one meets the same number of times.
   void advance(int s, Index first, Index count) override {
     Subdomain& me = sub_[s];
@@ -757,12 +690,9 @@ class CoopExchange final : public HaloExchange<Real> {
 
   // After subdomain s's last trial: every subdomain takes the form the team's times choose (for
   // each form, the slowest subdomain's best trial), since they step together and every one
-  // reaches its last trial in the same call. YEEX_COOP_TUNE_LOG=1: s's own times on stderr.
+  // reaches its last trial in the same call; choices() reports the team's times.
   void agree(int s) {
     FormTrials& mine = sub_[s].trials;
-    if (const char* log = std::getenv("YEEX_COOP_TUNE_LOG"); log && std::atoi(log) != 0)
-      std::fprintf(stderr, "coop: subdomain %d: %.2f us per step with the sources inlined, %.2f called: %s\n", s,
-                   mine.best(false) * 1e6, mine.best(true) * 1e6, mine.form() ? "called" : "inlined");
     if (sub_.size() < 2 || !this->context_.team) return;
     this->context_.team->barrier();  // every subdomain's trials recorded
     double team[2] = {0, 0};
@@ -790,12 +720,12 @@ class CoopExchange final : public HaloExchange<Real> {
 
   // Node pairs for subdomain s (float without CPML, both sweeps' boxes even: pairs_fit, the kernel
   // resident on its GPU) in blocks of 1024 threads where it holds at most kWidePairNodesPerSm nodes
-  // a multiprocessor, else of 512; 0: one node a thread. YEEX_COOP_PAIRS=0 turns pairs off,
-  // YEEX_COOP_PAIR_BLOCK=512|1024 fixes the shape.
+  // a multiprocessor, else of 512; 0: one node a thread. ExchangeOptions::coop_pairs and
+  // coop_pair_block (test seams) turn pairs off or fix the shape.
   int pair_block_for(int s, bool cpml) const {
     if (!std::is_same_v<Real, float> || cpml) return 0;
-    if (const char* knob = std::getenv("YEEX_COOP_PAIRS"); knob && std::atoi(knob) == 0) return 0;
     const auto& ctx = this->context_;
+    if (!ctx.options.coop_pairs) return 0;
     const SweepRanges ranges = update_ranges(*ctx.decomposition, s, 1, 0);
     const FieldLayout& L = ctx.engines[s]->layout();
     if (!pairs_fit(L, ctx.decomposition->to_local(s, ranges.h)) || !pairs_fit(L, ctx.decomposition->to_local(s, ranges.e)))
@@ -804,9 +734,16 @@ class CoopExchange final : public HaloExchange<Real> {
     int multiprocessors = 0;
     YEEX_CUDA(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
     int block = ranges.h.count() <= kWidePairNodesPerSm * multiprocessors ? 1024 : 512;
-    if (const char* knob = std::getenv("YEEX_COOP_PAIR_BLOCK"); knob && (std::atoi(knob) == 512 || std::atoi(knob) == 1024))
-      block = std::atoi(knob);
+    if (const int fixed = ctx.options.coop_pair_block; fixed == 512 || fixed == 1024) block = fixed;
     return blocks_per_sm<Real>(device, false, block, sub_[s].shared_bytes) > 0 ? block : 0;
+  }
+
+  // The bands of the sweeps on `device`: a span in proportion to its L2 (band_span_bytes), or the
+  // planes ExchangeOptions::coop_band fixes.
+  BandRule band_rule(int device) const {
+    int l2 = 0;
+    YEEX_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+    return {band_span_bytes(l2), this->context_.options.coop_band};
   }
 
   void set_up(const std::vector<int>& devices) {
@@ -836,9 +773,10 @@ class CoopExchange final : public HaloExchange<Real> {
     }
     // The same trial schedule for every subdomain: steps from the largest one.
     Index trial_steps = FormTrials::steps_for(largest);
-    if (const char* steps = std::getenv("YEEX_COOP_TRIAL_STEPS")) trial_steps = std::max(1, std::atoi(steps));
+    if (ctx.options.coop_trial_steps > 0) trial_steps = ctx.options.coop_trial_steps;
+    using CoopForm = ExchangeOptions::CoopForm;
     std::optional<bool> fixed;
-    if (const char* form = std::getenv("YEEX_COOP_CALL_SOURCES")) fixed = std::atoi(form) != 0;
+    if (ctx.options.coop_form != CoopForm::automatic) fixed = ctx.options.coop_form == CoopForm::called;
     const FormTrials trials(trial_steps, fixed);
     for (int s = 0; s < count; ++s) {
       const CudaEngineView<Real> v = cuda_engine_view(*ctx.engines[s]);
@@ -853,8 +791,11 @@ class CoopExchange final : public HaloExchange<Real> {
       p.pitch_z = v.layout.pitch_z;
       const int pair_block = sub_[s].pair_block, pair = pair_block ? 2 : 1;
       const int threads = block_size<Real>(v.cpml.faces > 0, pair_block);
-      p.h_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.h), sub_[s].grid, true, threads, pair, sizeof(Real));
-      p.e_sweep = make_sweep_plan(v.layout, d.to_local(s, ranges.e), sub_[s].grid, false, threads, pair, sizeof(Real));
+      const BandRule bands = band_rule(sub_[s].device);
+      p.h_sweep =
+          make_sweep_plan(v.layout, d.to_local(s, ranges.h), sub_[s].grid, true, threads, pair, sizeof(Real), bands);
+      p.e_sweep =
+          make_sweep_plan(v.layout, d.to_local(s, ranges.e), sub_[s].grid, false, threads, pair, sizeof(Real), bands);
       for (bool calls : {false, true})
         sub_[s].kernels[calls] = coop_kernel_for<Real>(v.cpml.faces > 0, pair_block, calls);
       sub_[s].trials = trials;
@@ -869,8 +810,9 @@ class CoopExchange final : public HaloExchange<Real> {
       p.cpml = v.cpml;
       sub_[s].stream = v.stream;
       sources[s] = host_sources(v);
-      const std::vector<SweepSourcePlace> places =
-          sweep_source_places(v.layout, p.e_sweep, threads / kTileX, sources[s]);
+      const std::vector<SweepSourcePlace> places = ctx.options.coop_sweep_sources
+                                                         ? sweep_source_places(v.layout, p.e_sweep, threads / kTileX, sources[s])
+                                                         : std::vector<SweepSourcePlace>{};
       p.sweep_sources = static_cast<int>(places.size());
       for (std::size_t q = 0; q < places.size(); ++q)
         p.source_key[q] = places[q].key, p.source_thread[q] = places[q].thread;

@@ -28,11 +28,9 @@ namespace yeex {
 // A sweep over a box of nodes in tiles of 32 x (kBlockSize / 32) nodes (x, y) of one plane (64 x
 // (kBlockSize / 32) with node pairs, two nodes a thread: SweepPlan::pair), one
 // tile per block at a time, tiles in x, then y, then plane order: the order in which the engine's
-// sweep kernel runs its blocks (32 x 4 when this was measured, 64 x 2 since the tenth session). A
-// block's y neighbours then mostly lie in its own tile (served by L1) and the blocks at work cover
-// a few contiguous rows (z neighbours in L2). The first version strode
-// through the box one node per thread (a block = 256 nodes of one row): every y neighbour came
-// from L2, and the sweep was 20 % slower than the engine's (3.01 against 2.52 ms at 512^3).
+// sweep kernel runs its blocks. A block's y neighbours then mostly lie in its own tile (served by
+// L1) and the blocks at work cover a few contiguous rows (z neighbours in L2); striding through
+// the box one node per thread, a block a row, every y neighbour would come from L2.
 constexpr int kTileX = 32;
 constexpr unsigned kBandPlanes = 64;
 constexpr int kSweepSources = 4;
@@ -56,34 +54,33 @@ struct SweepPlan {
 };
 
 // Planes per band of a sweep (see sweep) over `planes` planes of `plane_bytes` bytes (a field
-// array's) in `tiles_per_plane` tiles by `blocks` blocks. A band spans about kBandBytes of an
-// array (64 planes of 512^2 floats: the blocks drift apart in memory, not in planes); within a
-// factor of two of that span it takes the planes whose tiles the blocks share most evenly (the
-// least idle share at the band's grid.sync(), where every block has spent ceil(tiles / blocks)
-// tiles' time), then the nearest to the span.
-// Where blocks / gcd(blocks, tiles_per_plane) planes fit, every block sweeps as many tiles as any
-// other. One H200, coop on one GPU (396 blocks of 512 threads: node pairs), YEEX_COOP_BAND = 64 /
-// 99 / 198 (/ 297) planes (results/2026-11-27-session26, call 8): 512^3 (256 tiles a plane: 41.4,
-// 64, 128 tiles a block) 2.497-2.500 / 2.473 / 2.469-2.474 ms a step; 256 x 256 x 4096 (64 tiles a
-// plane: 10.3, 16, 32, 48 a block) 88.8 / 92.1 / 94.8 / 95.0 % of the engine. Earlier, 512^3 with
-// 264 blocks of 1024 (256 tiles a plane): 66 planes 2.6055 ms against 2.6195 with 64
-// (results/2026-11-24-session12/call3). In double the span is 32 planes of 512^2: PEC takes 58
-// planes, CPML 29: 25.00 / 21.52 Gcells/s against 24.92 / 20.86 with 64 (call 10); a span of 64
-// planes there (counted in nodes) had taken 99 for both, 24.77 / 20.60 (call 9).
+// array's) in `tiles_per_plane` tiles by `blocks` blocks. A band spans about `rule.span_bytes` of an
+// array (the blocks drift apart in memory, not in planes): kBandBytes on a GPU whose L2 holds
+// kBandL2Bytes, in proportion to the L2 elsewhere (band_span_bytes; docs/performance.md#coop-band-span).
+// Within a factor of two of that span it takes the planes whose tiles the blocks share most evenly
+// (the least idle share at the band's grid.sync(), where every block has spent
+// ceil(tiles / blocks) tiles' time), then the nearest to the span. Where
+// blocks / gcd(blocks, tiles_per_plane) planes fit, every block sweeps as many tiles as any other.
 // A short sweep has no bands: its blocks have no time to drift apart, and a band's grid.sync()
-// costs more than it saves. One H200, coop on one GPU, bands against none, by the sweep's tiles
-// per block (results/2026-11-24-session13, calls 14, 15): f32 128^3 (8 tiles) 37.9 against 40.9
-// Gcells/s, 256^3 (62) 47.7 / 49.2, 320^3 (121) 50.0 / 50.4, 384^3 (209) 50.2 / 49.2, 448^3
-// (333) 51.0 / 47.6; f64 256^3 (83) 25.7 / 26.4, 512^3 (662) 25.7 / 24.5; CPML 256^3 (99)
-// 30.1 / 30.8, 512^3 (794) 36.6 / 36.3. So bands from kBandMinTiles tiles per block (between
-// 121 and 209). YEEX_COOP_BAND overrides the choice, 0 turns bands off.
+// costs more than it saves; so bands from kBandMinTiles tiles per block.
 constexpr Index kBandBytes = Index(kBandPlanes) * 512 * 512 * 4;
+constexpr Index kBandL2Bytes = Index(60) << 20;
 constexpr Index kBandMinTiles = 160;
 
-inline unsigned band_planes(unsigned tiles_per_plane, unsigned planes, unsigned blocks, Index plane_bytes) {
-  if (const char* band = std::getenv("YEEX_COOP_BAND")) return static_cast<unsigned>(std::max(0, std::atoi(band)));
+// The span of a band on a GPU of `l2_bytes` of L2 cache.
+inline Index band_span_bytes(Index l2_bytes) { return kBandBytes * l2_bytes / kBandL2Bytes; }
+
+struct BandRule {
+  Index span_bytes = kBandBytes;  // band_span_bytes of the GPU
+  int fixed = -1;                 // >= 0: bands of that many planes (0: none), a test seam
+};
+
+inline unsigned band_planes(unsigned tiles_per_plane, unsigned planes, unsigned blocks, Index plane_bytes,
+                            const BandRule& rule = {}) {
+  if (rule.fixed >= 0) return static_cast<unsigned>(rule.fixed);
   if (Index(tiles_per_plane) * planes < kBandMinTiles * blocks) return 0;
-  const Index span = std::max<Index>(1, (kBandBytes + plane_bytes / 2) / std::max<Index>(1, plane_bytes));
+  const Index span =
+      std::max<Index>(1, (rule.span_bytes + plane_bytes / 2) / std::max<Index>(1, plane_bytes));
   const Index first = (span + 1) / 2, last = std::min<Index>(2 * span, planes);
   if (last < first) return planes;  // one band: the whole sweep
   Index best = 0, best_idle = 1, best_slots = 1;  // the best band so far and its idle share (1: none yet)
@@ -101,7 +98,7 @@ inline unsigned band_planes(unsigned tiles_per_plane, unsigned planes, unsigned 
 // pair kTileX x block_size / kTileX nodes, `pair` nodes a thread in x), planes upwards or `downward`,
 // of arrays of `real_bytes` bytes a value.
 inline SweepPlan make_sweep_plan(const FieldLayout& L, const NodeRange& r, unsigned blocks, bool downward,
-                                 int block_size, int pair = 1, int real_bytes = 4) {
+                                 int block_size, int pair = 1, int real_bytes = 4, const BandRule& bands = {}) {
   const int tile_y = block_size / kTileX, tile_x = kTileX * pair;
   SweepPlan s;
   s.pair = pair;
@@ -112,7 +109,7 @@ inline SweepPlan make_sweep_plan(const FieldLayout& L, const NodeRange& r, unsig
   s.downward = downward;
   s.tiles_x = static_cast<unsigned>((s.nx + tile_x - 1) / tile_x);
   s.tiles_y = static_cast<unsigned>((s.ny + tile_y - 1) / tile_y);
-  s.band_planes = band_planes(s.tiles_x * s.tiles_y, s.nz, blocks, Index(s.nx) * s.ny * real_bytes);
+  s.band_planes = band_planes(s.tiles_x * s.tiles_y, s.nz, blocks, Index(s.nx) * s.ny * real_bytes, bands);
   const Index tiles = Index(s.tiles_x) * s.tiles_y * (r.k1 - r.k0);
   if (tiles > Index(std::numeric_limits<unsigned>::max()))
     throw std::invalid_argument("coop: a subdomain of " + std::to_string(r.count()) +
@@ -147,13 +144,11 @@ inline bool pairs_fit(const FieldLayout& L, const NodeRange& r) {
 // (tile_key) and the thread of the tile's block at its node (of its pair), for the sweep sources
 // (add_sweep_sources); none when there are more than kSweepSources sources or one lies outside the
 // sweep: then they go in rounds after the sweep (so do sources on a sent E plane: set_up).
-// YEEX_COOP_SWEEP_SOURCES=0 always takes the rounds.
 struct SweepSourcePlace {
   unsigned key, thread;
 };
 inline std::vector<SweepSourcePlace> sweep_source_places(const FieldLayout& L, const SweepPlan& e, int tile_y,
                                                   const std::vector<PointSource>& sources) {
-  if (const char* knob = std::getenv("YEEX_COOP_SWEEP_SOURCES"); knob && std::atoi(knob) == 0) return {};
   if (sources.size() > static_cast<std::size_t>(kSweepSources)) return {};
   std::vector<SweepSourcePlace> places;
   for (const PointSource& source : sources) {

@@ -21,6 +21,37 @@
 
 namespace yeex {
 
+// What a run may fix about the backends instead of letting them choose, and the test seams that
+// force paths the defaults take elsewhere (on other shapes or GPUs), so that one machine's tests
+// cover them (tests/gpu).
+struct ExchangeOptions {
+  // coop's kernel form (--coop-form): automatic times both in the run's first launches
+  // (docs/performance.md#coop-kernel-form).
+  enum class CoopForm { automatic, inlined, called };
+  CoopForm coop_form = CoopForm::automatic;
+  // graph's replay block, in steps (--graph-steps; rounded up to whole exchange blocks of R steps);
+  // 0: BorderFirstExchange::kReplaySteps.
+  Index graph_steps = 0;
+  // b2r's transport with peer access (--b2r-transport): automatic takes graph's counters where
+  // every GPU holds one slab, else overlap's events and host barriers.
+  enum class B2rTransport { automatic, counters, events };
+  B2rTransport b2r_transport = B2rTransport::automatic;
+
+  // Test seams.
+  // graph's pushing sweeps: automatic where they pay off; always: also above the plane limit;
+  // never: the border split.
+  enum class PushingSweeps { automatic, always, never };
+  PushingSweeps pushing_sweeps = PushingSweeps::automatic;
+  // The peer transport's pushes: automatic by halo depth, or by the push kernel or the copy engines.
+  enum class PeerPush { automatic, kernel, copy };
+  PeerPush peer_push = PeerPush::automatic;
+  int coop_band = -1;              // coop's band in planes (0: none); -1: coop_plan.hpp's choice
+  bool coop_sweep_sources = true;  // false: coop adds the sources in rounds after the E sweep
+  Index coop_trial_steps = 0;      // steps a kernel-form trial; 0: FormTrials::steps_for
+  bool coop_pairs = true;          // false: one node a thread in coop's float sweeps
+  int coop_pair_block = 0;         // threads a block of node pairs, 512 or 1024; 0: coop's choice
+};
+
 // What every backend works on: the split, its plan, the engines of this process's subdomains,
 // the team. Threads mode: this process holds every subdomain. MPI mode (processes set): rank r
 // holds subdomain r alone; the other entries of `engines` are null.
@@ -33,6 +64,7 @@ struct ExchangeContext {
   ThreadTeam* team = nullptr;
   const ProcessGroup* processes = nullptr;  // MPI mode: the ranks; null in threads mode
   bool peer_access = true;  // false (--no-peer): never enable peer access; copies go through the host
+  ExchangeOptions options;
 };
 
 // Time of one subdomain's step split by what it waited for (seconds, host clock).

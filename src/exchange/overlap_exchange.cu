@@ -9,9 +9,8 @@
 //     phase (peer_kernel: push_kernel stores every run of the phase, to every receiver, through
 //     peer pointers). A copy costs the host thread an API call and the lane a copy's latency, one
 //     after the other: B+2R sends six components to each neighbour, twelve copies per block. The
-//     kernel costs one launch, and its runs move side by side. b2r (R = 2) on 4 H200s, copies ->
-//     kernel: strong 128^3 23.5-31.4 -> 34.2-43.4 %, 256^3 71.5-72.4 -> 82.0-82.5 %, 512^3 96.4 ->
-//     95.9 %; weak 512^3/GPU the same (98.1-99.0 % either way) (results/2026-11-21-session6);
+//     kernel costs one launch, and its runs move side by side, which pays off for b2r's many
+//     small copies on small grids (docs/performance.md#border-split);
 //   staged (host-staged, b2r under --no-peer): every GPU copies them down into a pinned host
 //     buffer of the transfer (D2H), and the receiver copies the buffer up into its ghost planes
 //     (H2D) on its own border lane once the sender's event says the D2H is done. No peer access.
@@ -23,12 +22,12 @@
 //     signal where a pushed or ready record is, a wait where its wait is), and as they only grow,
 //     the host barriers that order records before waits are not needed: a wait for the n-th signal
 //     cannot be met by an earlier one, and a later one implies it (a sender's next signal follows
-//     its wait for this receiver's, which follows the reads it would overwrite). On 4 H200s, 128^3:
-//     the chain of a step 52 us issued, 15 us replayed (results/2026-11-26-session18, graph-chain).
-//     At R = 1 without CPML, for planes of at most kPushingPlaneNodes, graph sweeps instead with
+//     its wait for this receiver's, which follows the reads it would overwrite). A replayed step
+//     costs the host a fraction of an issued one.
+//     At R = 1 without CPML, for planes of at most pushing_plane_limit, graph sweeps instead with
 //     pushing sweeps (border_first_exchange.hpp; set_up_pushing_sweeps): the sweep kernels' first
 //     blocks wait on the same counters, store the border plane into the receiver and signal, so
-//     a step is two kernels and no push or wait kernel (128^3 on 4 H200s: 20 us against 25).
+//     a step is two kernels and no push or wait kernel (docs/performance.md#graph-pushing-limit).
 // `overlap` and `host-staged` run halo depth 1, `b2r` these transports with R > 1, `graph`
 // any depth.
 //
@@ -114,7 +113,6 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <cstdlib>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -161,47 +159,33 @@ __global__ void push_kernel(const __grid_constant__ PushRuns<Real> runs) {
   signal_when_last(runs.signal);
 }
 
-// The largest plane (nodes) for which graph takes pushing sweeps. Strong scaling on 4 H200s, ms a
-// step, pushing against the border split (results/2026-11-26-session21, calls 1-8):
-//   128^3 0.0187-0.0202 against 0.0244-0.0256 (57-62 % against 45-47 %)
-//   160^3 0.0235 against 0.0288-0.0291 (90.8 % against 73.0-73.9 %)
-//   192^3 0.0412-0.0417 against 0.0458-0.0460 (83.6-84.5 % against 75.8-75.9 %)
-//   224^3 0.0679-0.0683 against 0.0631-0.0635 (80.1-80.5 % against 86.1-86.6 %)
-//   256^3 (79-84 % against 89-90 %), 640^3 (83-91 % against 98 %).
-// So they pay up to 192^2 nodes at least, the limit (the 200 x 200 planes of the tests' wide case
-// above it). On large planes a sweep kernel whose first blocks push runs far longer than the plain
-// one, with the same DRAM traffic (Nsight Compute, no waits, 640 x 640 x 160 a GPU: 814-827 us
-// against 600; without the stores into the neighbour 698; results/2026-11-26-session21, calls
-// 1-5). Why is open: without its system-scope fences it ran as slow, and a variant with no stores
-// in the sweep at all (the waiting plane swept last, a push kernel after it) lost as much
-// (results/2026-11-26-session22, calls 6-7). The border split runs the border planes on their own
-// stream beside the bulk.
-// Those sweeps were one node a thread. In node pairs (float; the plain sweep's kernel and
-// blocks, yee_pushing_sweep_kernel's Pairs form) they run much faster. Strong on 2 H200s, ms a
-// step, pairs / one node / the split (results/2026-11-27-session30, calls 1 and 3; pushing forced
-// above 192^2; one node: a scratch build's pushing kernel beside pair sweeps, at 640^3
-// YEEX_CUDA_PAIRS=0, all sweeps):
-//   128^3 0.0188 / 0.0197 / 0.0272     160^3 0.0458 / 0.0530 / 0.0462
-//   192^3 0.0730 / 0.0843 / 0.0751     256^3 0.1601-0.1614 / 0.1874 / 0.1618-0.1625
-//   384^3 0.5215 / 0.6102 / 0.5177     640^3 2.3553-2.3711 / 2.7143 / 2.3293-2.3342
-// On 4 H200s (call 9, pairs against the split): 224^3 0.0597 against 0.0606, 256^3 0.0841 against
-// 0.0845. So pairs pay up to 256^2 and lose above. The limit stays 192^2 for now: raised, it would
-// take the tests' wide case (200 x 200 planes) and needs that test moved above it and run on GPUs.
-// At 640^3 the pushing step, with its stores, fences and waits all removed (an experiment), still
-// ran 2.3515-2.3552 against the split's 2.3293-2.3297 (call 3): what it loses there is not the push.
+// The largest plane (nodes) for which graph takes pushing sweeps: on large planes a sweep kernel
+// whose first blocks push runs longer than the plain one with the same memory traffic, and the
+// border split (the border planes on their own stream beside the bulk) wins. The limit was measured
+// on GPUs of kPushingPlaneSms multiprocessors; a GPU with more sweeps a plane in proportionally
+// less time, so the limit scales with the multiprocessor count (docs/performance.md#graph-pushing-limit).
 constexpr Index kPushingPlaneNodes = Index(192) * 192;
+constexpr int kPushingPlaneSms = 132;
+
+// The limit for the GPUs of `engines` (the fewest multiprocessors among them).
+template <typename Real>
+Index pushing_plane_limit(const std::vector<Engine<Real>*>& engines) {
+  int fewest = kPushingPlaneSms;
+  bool any = false;
+  for (const Engine<Real>* e : engines) {
+    if (!e) continue;
+    int sms = 0;
+    YEEX_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, e->device()));
+    fewest = any ? std::min(fewest, sms) : sms;
+    any = true;
+  }
+  return kPushingPlaneNodes * fewest / kPushingPlaneSms;
+}
 
 constexpr unsigned kPushBlock = 256;
 // Blocks per run along x: enough to fill the links, few enough that the pushes leave the bulk
-// sweep most of the GPU. b2r strong 512^3 on 4 H200s: 95.9 % with 4 or 8, 94.2 % with 32 (the
-// pushes then hold a third of the block slots while they run); 256^3: 79.2 % with 4, 82.5 with 8,
-// 82.0 with 32 (results/2026-11-21-session6). YEEX_PUSH_BLOCKS overrides it, for tuning.
+// sweep most of the GPU.
 constexpr unsigned kPushBlocksPerRun = 8;
-
-unsigned push_blocks_per_run() {
-  const char* blocks = std::getenv("YEEX_PUSH_BLOCKS");
-  return blocks && std::atoi(blocks) > 0 ? static_cast<unsigned>(std::atoi(blocks)) : kPushBlocksPerRun;
-}
 
 template <typename Real>
 class OverlapExchange final : public BorderFirstExchange<Real> {
@@ -410,7 +394,7 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
             runs.wide[runs.count] = aligned(c.source) && aligned(c.destination) && c.bytes % 16 == 0;
             ++runs.count;
           }
-        launch.grid = dim3(push_blocks_per_run(), static_cast<unsigned>(std::max(launch.runs.count, 1)));
+        launch.grid = dim3(kPushBlocksPerRun, static_cast<unsigned>(std::max(launch.runs.count, 1)));
       }
   }
 
@@ -422,10 +406,10 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
   }
 
   // Pushing sweeps (border_first_exchange.hpp) where the flags transport can take them: halo depth
-  // 1, no CPML, planes of at most kPushingPlaneNodes nodes (YEEX_PUSHING_SWEEPS=1:
-  // any), each pushed plane the boundary plane of the sweep that computes it, sent to the
+  // 1, no CPML, planes of at most pushing_plane_limit nodes (ExchangeOptions::pushing_sweeps
+  // always: any), each pushed plane the boundary plane of the sweep that computes it, sent to the
   // neighbour whose planes that sweep reads, and no source on a pushed node (the sources go in
-  // after the sweep has pushed). Else the border split (YEEX_PUSHING_SWEEPS=0: always), and
+  // after the sweep has pushed). Else the border split (pushing_sweeps never: always), and
   // choices() says why.
   // plane_pushes_[s]: [0] H's push of s (up), [1] E's (down); no components: no push.
   void set_up_pushing_sweeps() {
@@ -437,14 +421,15 @@ class OverlapExchange final : public BorderFirstExchange<Real> {
       plane_pushes_.clear();
     };
     const char* not_boundary = "a halo plan whose pushed planes are not their sweeps' boundary planes";
-    const char* env = std::getenv("YEEX_PUSHING_SWEEPS");
-    const std::string forced = env ? env : "";
-    if (forced == "0") return refuse("YEEX_PUSHING_SWEEPS=0");
+    using PushingSweeps = ExchangeOptions::PushingSweeps;
+    const PushingSweeps asked = this->context_.options.pushing_sweeps;
+    if (asked == PushingSweeps::never) return refuse("pushing sweeps turned off");
     if (plan.halo_depth != 1) return refuse("halo depth " + std::to_string(plan.halo_depth) + ": pushing sweeps need 1");
     const GridShape& grid = d.grid();
-    if (const Index plane = grid.nx * grid.ny; plane > kPushingPlaneNodes && forced != "1")
+    if (const Index plane = grid.nx * grid.ny, limit = pushing_plane_limit(engines);
+        plane > limit && asked != PushingSweeps::always)
       return refuse("planes of " + std::to_string(plane) + " nodes: pushing sweeps pay off up to " +
-                    std::to_string(kPushingPlaneNodes));
+                    std::to_string(limit));
     for (Engine<Real>* e : engines)
       if (e->cpml().faces > 0) return refuse("CPML: pushing sweeps need a run without");
     // A pushing sweep's waiting blocks may fill their GPU, so what they wait for must run on another:

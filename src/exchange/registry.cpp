@@ -1,6 +1,5 @@
 #include "src/exchange/registry.hpp"
 
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -51,15 +50,15 @@ std::unique_ptr<HaloExchange<Real>> make_staged_exchange(ExchangeContext<Real> c
 
 #if YEEX_HAVE_CUDA
 // overlap (R = 1) pushes with the copy engines, b2r (R > 1, six components a neighbour) with the
-// push kernel; YEEX_PEER_PUSH=copy or =kernel picks one for both. overlap gains nothing clear
-// from the kernel (two copies a phase): on 4 H200s within the run-to-run spread at 128^3-512^3
-// (results/2026-11-21-session6), so it keeps the copy engines, NVIDIA's copy_overlap design.
-// `transport_choice`: make_overlap_exchange's.
+// push kernel; ExchangeOptions::peer_push picks one for both (a test seam). overlap gains nothing
+// clear from the kernel (two copies a phase), so it keeps the copy engines, NVIDIA's copy_overlap
+// design. `transport_choice`: make_overlap_exchange's.
 template <typename Real>
 std::unique_ptr<HaloExchange<Real>> make_peer_transport(ExchangeContext<Real> context, std::string name,
                                                         std::string transport_choice) {
-  const char* push = std::getenv("YEEX_PEER_PUSH");
-  const bool kernel = push ? std::string(push) == "kernel" : context.plan.halo_depth > 1;
+  using PeerPush = ExchangeOptions::PeerPush;
+  const PeerPush push = context.options.peer_push;
+  const bool kernel = push == PeerPush::automatic ? context.plan.halo_depth > 1 : push == PeerPush::kernel;
   return make_overlap_exchange<Real>(std::move(context), std::move(name),
                                      kernel ? OverlapTransport::peer_kernel : OverlapTransport::peer,
                                      std::move(transport_choice));
@@ -76,22 +75,19 @@ std::unique_ptr<HaloExchange<Real>> make_graph_exchange(ExchangeContext<Real> co
 
 // b2r with peer access: graph's transport (the push kernel, the GPUs ordered by counters on the
 // GPUs, the steps replayed as CUDA graphs) where every GPU holds one slab, as graph requires; else,
-// or with YEEX_B2R_TRANSPORT=events or YEEX_PEER_PUSH=copy, overlap's (events and host barriers,
-// every step issued by the host). The bits are the same; the run's exchange_choices says which.
-// Strong 128^3 on 4 H200s, R = 2: counters 50.1-53.2 %, events 29.6-33.0 % in the same calls
-// (results/2026-11-26-session22, call 1).
+// or with --b2r-transport events (or pushes by the copy engines), overlap's (events and host
+// barriers, every step issued by the host). The bits are the same; the run's exchange_choices says
+// which. The counters run far ahead at small grids (docs/performance.md#border-split).
 template <typename Real>
 std::unique_ptr<HaloExchange<Real>> make_b2r_peer_exchange(ExchangeContext<Real> context, std::string name) {
+  using B2rTransport = ExchangeOptions::B2rTransport;
   std::vector<int> devices;
   for (const Engine<Real>* e : context.engines) devices.push_back(e->device());
-  const auto set_to = [](const char* variable, const char* value) {
-    const char* v = std::getenv(variable);
-    return v && std::string(v) == value;
-  };
+  const ExchangeOptions& options = context.options;
   std::string events;  // why not the counters
-  if (set_to("YEEX_B2R_TRANSPORT", "events")) events = "YEEX_B2R_TRANSPORT=events";
-  else if (set_to("YEEX_PEER_PUSH", "copy")) events = "YEEX_PEER_PUSH=copy";
-  else if (most_slabs_per_gpu(devices) > 1) events = "slabs sharing a GPU";
+  if (options.b2r_transport == B2rTransport::events) events = "--b2r-transport events";
+  else if (options.peer_push == ExchangeOptions::PeerPush::copy) events = "pushes by the copy engines";
+  else if (most_slabs_per_gpu(devices) > 1) events = "slabs sharing a GPU";  // also with --b2r-transport counters
   if (events.empty())
     return make_overlap_exchange<Real>(std::move(context), std::move(name), OverlapTransport::peer_flags,
                                        "counters on the GPUs, steps replayed as CUDA graphs");
@@ -240,8 +236,8 @@ std::string default_exchange(const ExchangeRequest& request) {
   // MPI mode: nccl between GPUs; mpi on the host engine, and for one rank (nothing to exchange,
   // no communicator to set up).
   if (request.mpi_mode) return request.subdomains > 1 && exchange_unavailable("nccl", request).empty() ? "nccl" : "mpi";
-  // Threads mode: overlap where it can run (from 256^3 up the best backend on 4 H200s, or within
-  // 1 % of it: results/2026-11-21-session5), else host-staged (the host engine, --no-peer).
+  // Threads mode: overlap where it can run (on large grids the best backend or close to it:
+  // docs/performance.md#border-split), else host-staged (the host engine, --no-peer).
   if (request.halo_depth > 1) return "b2r";
   return exchange_unavailable("overlap", request).empty() ? "overlap" : "host-staged";
 }

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "src/runtime/environment.hpp"
 #include "src/runtime/mpi_launch.hpp"
 
 namespace yeex {
@@ -141,9 +142,10 @@ std::string mpi_library_version() {
   return s.substr(0, s.find_first_of(",\n"));
 }
 
-// YEEX_MPI_CUDA_AWARE=0 turns the device-buffer path off (to compare it with staging).
+// YEEX_MPI_CUDA_AWARE=0 turns the device-buffer path off (src/runtime/environment.hpp): an MPI
+// library may report CUDA-awareness that the machine's fabric or driver cannot honour.
 bool mpi_cuda_aware() {
-  if (const char* v = std::getenv("YEEX_MPI_CUDA_AWARE"); v && std::string(v) == "0") return false;
+  if (yeex_switch("YEEX_MPI_CUDA_AWARE") == false) return false;
 #if defined(MPIX_CUDA_AWARE_SUPPORT)
   return MPIX_Query_cuda_support() == 1;
 #else

@@ -2,15 +2,13 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 
 namespace yeex {
 
 namespace {
 // Whether a team of `size` spins at its barriers: when the machine has a hardware thread for every
-// member, unless YEEX_TEAM_SPIN=0 (for comparison).
+// member (else a spinning member would take the core of the one it waits for).
 bool team_spins(int size) {
-  if (const char* env = std::getenv("YEEX_TEAM_SPIN"); env && std::atoi(env) == 0) return false;
   return static_cast<unsigned>(size) <= std::max(1u, std::thread::hardware_concurrency());
 }
 }  // namespace

@@ -20,7 +20,11 @@ std::optional<EngineInfo> engine_info(const std::string& name) {
   if (name == "cuda") {
 #if YEEX_HAVE_CUDA
     const int gpus = cuda_device_count();
-    return EngineInfo{"cuda", "hand-written CUDA kernels", gpus > 0, gpus > 0 ? "" : "no CUDA device is visible"};
+    if (gpus == 0) return EngineInfo{"cuda", "hand-written CUDA kernels", false, "no CUDA device is visible"};
+    for (int device = 0; device < gpus; ++device)
+      if (std::string why = cuda_device_unsupported(device); !why.empty())
+        return EngineInfo{"cuda", "hand-written CUDA kernels", false, std::move(why)};
+    return EngineInfo{"cuda", "hand-written CUDA kernels", true, ""};
 #else
     return EngineInfo{"cuda", "hand-written CUDA kernels", false, "this build has no CUDA (configure with YEEX_ENABLE_CUDA=ON)"};
 #endif
@@ -51,16 +55,25 @@ std::string engine_description(const std::string& name) {
   return e ? e->description : "";
 }
 
-std::string default_engine() { return engine_info("cuda")->available ? "cuda" : "host"; }
+// A visible GPU this build has no code for is not passed over for the host: the run then stops
+// with cuda_device_unsupported's message (how to build for it) instead of running slowly.
+std::string default_engine() {
+#if YEEX_HAVE_CUDA
+  if (cuda_device_count() > 0) return "cuda";
+#endif
+  return "host";
+}
 
 template <typename Real>
-std::unique_ptr<Engine<Real>> make_engine(const std::string& name, const EngineSetup<Real>& setup) {
+std::unique_ptr<Engine<Real>> make_engine(const std::string& name, const EngineSetup<Real>& setup,
+                                          const CudaEngineOptions& cuda) {
+  (void)cuda;  // a build without CUDA
   const std::optional<EngineInfo> e = engine_info(name);
   if (!e) throw std::invalid_argument("unknown engine '" + name + "'");
   if (!e->available) throw std::invalid_argument("engine '" + name + "' cannot run here: " + e->why_not);
   if (name == "host") return make_host_engine(setup);
 #if YEEX_HAVE_CUDA
-  if (name == "cuda") return make_cuda_engine(setup);
+  if (name == "cuda") return make_cuda_engine(setup, cuda);
 #endif
 #if YEEX_HAVE_KOKKOS
   if (name == "kokkos") return make_kokkos_engine(setup);
@@ -68,7 +81,9 @@ std::unique_ptr<Engine<Real>> make_engine(const std::string& name, const EngineS
   throw std::logic_error("engine '" + name + "' is available but has no factory");
 }
 
-template std::unique_ptr<Engine<float>> make_engine<float>(const std::string&, const EngineSetup<float>&);
-template std::unique_ptr<Engine<double>> make_engine<double>(const std::string&, const EngineSetup<double>&);
+template std::unique_ptr<Engine<float>> make_engine<float>(const std::string&, const EngineSetup<float>&,
+                                                           const CudaEngineOptions&);
+template std::unique_ptr<Engine<double>> make_engine<double>(const std::string&, const EngineSetup<double>&,
+                                                             const CudaEngineOptions&);
 
 }  // namespace yeex

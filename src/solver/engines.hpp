@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cuda/cuda_engine_options.hpp"
 #include "kernels/engine.hpp"
 #if YEEX_HAVE_KOKKOS
 #include "kernels/kokkos/kokkos_engine.hpp"
@@ -39,7 +40,9 @@ struct EngineRuntimes {
 };
 
 // Throws std::invalid_argument for an unknown or unavailable engine.
+// `cuda`: the cuda engine's options (ignored by the others).
 template <typename Real>
-std::unique_ptr<Engine<Real>> make_engine(const std::string& name, const EngineSetup<Real>& setup);
+std::unique_ptr<Engine<Real>> make_engine(const std::string& name, const EngineSetup<Real>& setup,
+                                          const CudaEngineOptions& cuda = {});
 
 }  // namespace yeex

@@ -73,7 +73,7 @@ template <typename Real>
 EngineSetup<Real> make_engine_setup(const Model& model, Index k_first, Index nodes_z, Index ghost, Index probe_slots,
                                     std::optional<PlaneRange> sources = std::nullopt);
 
-// Waveform value at time t (seconds); formulas in the README ("The input deck").
+// Waveform value at time t (seconds); the formulas are in docs/decks.md ("Waveforms").
 double waveform_value(WaveformKind kind, double frequency, double t);
 
 }  // namespace yeex

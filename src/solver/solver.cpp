@@ -94,6 +94,7 @@ class Run {
     context.local = local_;
     context.processes = config_.processes;
     context.peer_access = config_.peer_access;
+    context.options = config_.exchange_options;
     engines_.resize(d.size());
     probe_counts_.assign(d.size(), 0);
     // Each subdomain's thread builds its engine: the GPUs' contexts, allocations and uploads (the
@@ -105,7 +106,7 @@ class Run {
                                                         config_.probe_slots, source_planes(d, s, config_.halo_depth));
       if (config_.engine == "cuda") setup.device = config_.devices[config_.processes ? 0 : member];
       probe_counts_[s] = setup.probes.size();
-      engines_[s] = make_engine<Real>(config_.engine, setup);
+      engines_[s] = make_engine<Real>(config_.engine, setup, config_.cuda_engine);
     });
     for (auto& e : engines_) context.engines.push_back(e.get());
     exchange_name_ = chosen_exchange(config_);
@@ -164,6 +165,7 @@ class Run {
     }
     timed_output([&] { finish(); });
     result_.exchange_choices = exchange_->choices();
+    result_.engine_choices = engine_choices();
     for (int s : local_) {
       const ExchangeTimes& t = exchange_->times()[s];
       result_.seconds_exchange = std::max(result_.seconds_exchange, t.exchange);
@@ -234,6 +236,18 @@ class Run {
   }
 
  private:
+  // What this process's engines chose: one text where they agree, else "subdomain s: ..." for each.
+  std::string engine_choices() const {
+    std::vector<std::string> each;
+    for (int s : local_) each.push_back(engines_[s]->choices());
+    if (std::all_of(each.begin(), each.end(), [&](const std::string& c) { return c == each.front(); }))
+      return each.empty() ? "" : each.front();
+    std::string text;
+    for (std::size_t m = 0; m < each.size(); ++m)
+      text += (m ? " | " : "") + ("subdomain " + std::to_string(local_[m]) + ": ") + each[m];
+    return text;
+  }
+
   std::vector<int> local_subdomains() const {
     if (config_.processes) return {group_.rank()};
     std::vector<int> all(decomposition_.size());

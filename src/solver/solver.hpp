@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "io/probe_writer.hpp"
+#include "kernels/cuda/cuda_engine_options.hpp"
 #include "src/exchange/registry.hpp"
 #include "src/runtime/process_group.hpp"
 #include "src/solver/model.hpp"
@@ -36,6 +37,10 @@ struct RunConfig {
   // > 0: check the fields for NaN/Inf at least every check_every steps (a blow-up is then named
   // to within that many steps); 0: after each chunk of steps (about four a second).
   Index check_every = 0;
+  // What the run fixes instead of letting the engine and the backend choose (--arena-unit,
+  // --coop-form, --graph-steps, --b2r-transport), and the test seams (tests/gpu).
+  CudaEngineOptions cuda_engine;
+  ExchangeOptions exchange_options;
 };
 
 struct EnergySample {
@@ -47,6 +52,7 @@ struct RunResult {
   std::string engine;
   std::string exchange;
   std::string exchange_choices;  // HaloExchange::choices() at the end of the run
+  std::string engine_choices;    // Engine::choices() of this process's engines (engine_choices())
   int subdomains = 1;
   Index halo_depth = 1;
   std::vector<int> devices;

@@ -1,5 +1,6 @@
 // The cuda engine on a real GPU: it matches the host engine (same deck, f32 to relative L2
 // 1e-5, f64 to 1e-12), and its checksum is the same on every run.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <array>
@@ -88,10 +89,10 @@ TEST(CudaEngine, MatchesHostEngineWithCpmlFloat64) {
 }
 
 // The CPML shell boxes on the shell stream beside the plain box (cuda_engine.cu, sweep), which
-// the small test decks never take by default: forced, with the z and y boxes cut into cores and
-// strips (yee_strip_kernel) as forked shells are, and whole (YEEX_CPML_CORES=0), the fields and
-// probes keep their bits; so they do with and without whole rows in the plain kernel
-// (YEEX_CPML_WHOLE_ROWS: x boxes or not, in either precision).
+// the small test decks never take by default: forced (CudaEngineOptions::shell_fork_nodes 0), with
+// the z and y boxes cut into cores and strips (yee_strip_kernel) as forked shells are, the fields
+// and probes keep the bits of the whole boxes swept in line; in float with whole rows in the plain
+// kernel, in double beside the x boxes.
 template <typename Real>
 void expect_shell_stream_keeps_the_bits() {
   const Model model = build_model(short_cpml(120));
@@ -99,14 +100,8 @@ void expect_shell_stream_keeps_the_bits() {
   config.engine = "cuda";
   config.precision_bits = 8 * sizeof(Real);
   const RunResult in_line = run_model(model, config);
-  for (const char* rows : {"0", "1"}) {
-    const testing::ScopedEnvironmentVariable whole_rows("YEEX_CPML_WHOLE_ROWS", rows);
-    testing::expect_same_bits(run_model(model, config), in_line);
-    const testing::ScopedEnvironmentVariable fork("YEEX_CPML_FORK_NODES", "0");
-    testing::expect_same_bits(run_model(model, config), in_line);
-    const testing::ScopedEnvironmentVariable whole("YEEX_CPML_CORES", "0");
-    testing::expect_same_bits(run_model(model, config), in_line);
-  }
+  config.cuda_engine.shell_fork_nodes = 0;
+  testing::expect_same_bits(run_model(model, config), in_line);
 }
 
 TEST(CudaEngine, CpmlShellStreamKeepsTheBits) {
@@ -115,8 +110,26 @@ TEST(CudaEngine, CpmlShellStreamKeepsTheBits) {
   expect_shell_stream_keeps_the_bits<double>();
 }
 
+// The build holds code for this GPU (else the engine refuses with cuda_device_unsupported's
+// message), and a run reports what the engine chose: dependent launches by compute capability,
+// where the fields lie, node pairs (float without CPML) or one node a thread.
+TEST(CudaEngine, ReportsItsChoices) {
+  YEEX_REQUIRE_GPU();
+  EXPECT_EQ(cuda_device_unsupported(0), "");
+  EXPECT_THAT(cuda_build_architectures(), ::testing::MatchesRegex("[0-9]+.*"));
+  const Model model = build_model(short_default(10));
+  RunConfig config;
+  config.engine = "cuda";
+  const std::string launches = "(dependent launches \\(compute capability (9|[1-9][0-9])\\.[0-9]\\)|plain launches "
+                               "\\(compute capability [0-8]\\.[0-9]: dependent launches need 9\\.0\\))";
+  const std::string fields = "; fields in an allocation each \\(below 128 MiB a field\\); ";
+  EXPECT_THAT(run_model(model, config).engine_choices, ::testing::MatchesRegex(launches + fields + "node pairs"));
+  config.precision_bits = 64;
+  EXPECT_THAT(run_model(model, config).engine_choices, ::testing::MatchesRegex(launches + fields + "one node a thread"));
+}
+
 // Node pairs (yee_pair_sweep_kernel: the float sweeps of a run without CPML, two neighbouring nodes
-// a thread) keep the one-node kernel's bits (YEEX_CUDA_PAIRS=0): the default box on rows of 64
+// a thread) keep the one-node kernel's bits (CudaEngineOptions::node_pairs false): the default box on rows of 64
 // nodes (whole warps), 66 and 130 (rows that end inside a warp), 2, and 47 (odd: one node a thread
 // either way), on one slab and on three of one GPU, fields and probes.
 TEST(CudaEngine, NodePairsKeepTheBits) {
@@ -133,7 +146,7 @@ TEST(CudaEngine, NodePairsKeepTheBits) {
       config.devices.assign(slabs, 0);  // slabs sharing GPU 0
       config.exchange = "overlap";
       const RunResult pairs = run_model(model, config);
-      const testing::ScopedEnvironmentVariable off("YEEX_CUDA_PAIRS", "0");
+      config.cuda_engine.node_pairs = false;
       testing::expect_same_bits(run_model(model, config), pairs);
     }
   }
@@ -141,9 +154,9 @@ TEST(CudaEngine, NodePairsKeepTheBits) {
 
 // Fields of kPlacementTrialBytes or more share a field arena (kernels/field_layout.hpp): the
 // default box on 512 x 512 x 320 cells (383 MB a float field) keeps its bits whichever arena the
-// placement trial keeps, in slots of 32 MiB and 1 GiB fixed (YEEX_FIELD_SLOT_MIB), on two slabs
-// of GPU 0 (arenas too, their trials taking turns) and on four, whose fields take an allocation
-// each; in both precisions.
+// placement trial keeps, in slots of 32 MiB and 1 GiB fixed (--arena-unit), on two slabs of GPU 0
+// (arenas too, their trials taking turns) and on four, whose fields take an allocation each; in
+// both precisions. The run's engine_choices say which unit each took and why.
 TEST(CudaEngine, FieldArenaKeepsTheBits) {
   YEEX_REQUIRE_GPU();
   Deck d = short_default(24);
@@ -157,14 +170,23 @@ TEST(CudaEngine, FieldArenaKeepsTheBits) {
     config.engine = "cuda";
     config.precision_bits = bits;
     const RunResult trial = run_model(model, config);
-    for (const char* mib : {"32", "1024"}) {
-      const testing::ScopedEnvironmentVariable unit("YEEX_FIELD_SLOT_MIB", mib);
-      testing::expect_same_bits(run_model(model, config), trial);
+    EXPECT_THAT(trial.engine_choices,
+                ::testing::MatchesRegex(".*; field arena in (2M|32M|1G) slots \\(timed: [0-9.]+ ms/step 2M, "
+                                        "[0-9.]+ (32M|1G)(, [0-9.]+ (32M|1G))?\\); .*"));
+    for (const std::size_t unit : {std::size_t(32) << 20, std::size_t(1) << 30}) {
+      config.cuda_engine.arena_unit = unit;
+      const RunResult fixed = run_model(model, config);
+      testing::expect_same_bits(fixed, trial);
+      EXPECT_THAT(fixed.engine_choices,
+                  ::testing::HasSubstr("; field arena in " + slot_unit_name(unit) + " slots (fixed by --arena-unit); "));
     }
+    config.cuda_engine.arena_unit = 0;
     config.exchange = "overlap";
     for (int slabs : {2, 4}) {
       config.devices.assign(slabs, 0);
-      testing::expect_same_bits(run_model(model, config), trial);
+      const RunResult split = run_model(model, config);
+      testing::expect_same_bits(split, trial);
+      if (slabs == 4) EXPECT_THAT(split.engine_choices, ::testing::HasSubstr("fields in an allocation each"));
     }
   }
 }
@@ -190,7 +212,7 @@ Deck folded_sources_deck(Index steps, int count) {
 }
 
 // Sources folded into the E sweeps (Engine::fold_sources) keep the bits of sources added after
-// them (YEEX_FOLD_SOURCES=0): 3 sources (two on one node) and 6 (more than one launch folds,
+// them (CudaEngineOptions::fold_sources false): 3 sources (two on one node) and 6 (more than one launch folds,
 // kFoldSources), in float (node pairs) and double, on one slab, on three slabs of GPU 0 under
 // overlap (sources folded into border sweeps), and under graph on one (through the cursor, the
 // steps replayed).
@@ -207,7 +229,7 @@ TEST(CudaEngine, FoldedSourcesKeepTheBits) {
         config.exchange = exchange;
         if (*exchange) config.devices.assign(std::string(exchange) == "overlap" ? 3 : 1, 0);
         const RunResult folded = run_model(model, config);
-        const testing::ScopedEnvironmentVariable off("YEEX_FOLD_SOURCES", "0");
+        config.cuda_engine.fold_sources = false;
         testing::expect_same_bits(folded, run_model(model, config));
       }
   }

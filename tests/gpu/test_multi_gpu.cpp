@@ -82,9 +82,18 @@ std::vector<int> slab_devices(int slabs) {
   return spread_slabs(gpus, slabs);
 }
 
+// What a case fixes instead of the defaults: the engine's and the backends' options and test
+// seams (RunConfig::cuda_engine, exchange_options).
+struct Fixed {
+  CudaEngineOptions engine;
+  ExchangeOptions exchange;
+};
+
 RunResult run_on(int slabs, const std::string& exchange, Index depth, const Deck& deck = contract_deck(),
-                 bool peer_access = true) {
+                 bool peer_access = true, const Fixed& fixed = {}) {
   RunConfig config;
+  config.cuda_engine = fixed.engine;
+  config.exchange_options = fixed.exchange;
   config.engine = "cuda";
   config.exchange = exchange;
   config.halo_depth = depth;
@@ -120,14 +129,15 @@ std::string unavailable_here(const ContractCase& param) {
 // that loops over cases (`in_loop`), such a case is only reported, so that the test still
 // counts as run for the cases that could.
 void expect_matches_one_gpu(const ContractCase& param, const Deck& deck,
-                            const std::function<const RunResult&()>& reference_run, bool in_loop = true) {
+                            const std::function<const RunResult&()>& reference_run, bool in_loop = true,
+                            const Fixed& fixed = {}) {
   if (const std::string why = unavailable_here(param); !why.empty()) {
     if (!in_loop) GTEST_SKIP() << why;
     std::printf("[ not run  ] %s\n", why.c_str());
     return;
   }
   const auto& [exchange, slabs, depth] = param;
-  const RunResult r = run_on(slabs, exchange, depth, deck);
+  const RunResult r = run_on(slabs, exchange, depth, deck, true, fixed);
   const RunResult& one_gpu = reference_run();
   EXPECT_EQ(r.exchange, exchange);
   testing::expect_same_bits(r, one_gpu);
@@ -186,8 +196,8 @@ TEST(MultiGpu, WithoutPeerAccessMatchesOneGpu) {
 }
 
 // The peer transport's two ways of pushing (overlap_exchange.cu), each on the backend that does
-// not take it by default: overlap (R = 1) through the push kernel, b2r (R = 2, 3) through the copy
-// engines. With CPML, b2r's pushes carry psi chunks too.
+// not take it by default (ExchangeOptions::peer_push): overlap (R = 1) through the push kernel, b2r
+// (R = 2, 3) through the copy engines. With CPML, b2r's pushes carry psi chunks too.
 TEST(MultiGpu, EitherPeerPushMatchesOneGpu) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
   for (int slabs = 2; slabs <= 4; ++slabs)
@@ -195,14 +205,16 @@ TEST(MultiGpu, EitherPeerPushMatchesOneGpu) {
                                                 std::tuple{"b2r", 3, "copy"}}) {
       SCOPED_TRACE(std::string(exchange) + " pushing by " + push + " on " + std::to_string(slabs) + " slabs, R = " +
                    std::to_string(depth));
-      const testing::ScopedEnvironmentVariable by("YEEX_PEER_PUSH", push);
-      expect_matches_one_gpu({exchange, slabs, depth}, contract_deck(), reference);
-      expect_matches_one_gpu({exchange, slabs, depth}, cpml_contract_deck(), cpml_reference);
+      Fixed by;
+      by.exchange.peer_push =
+          std::string(push) == "kernel" ? ExchangeOptions::PeerPush::kernel : ExchangeOptions::PeerPush::copy;
+      expect_matches_one_gpu({exchange, slabs, depth}, contract_deck(), reference, true, by);
+      expect_matches_one_gpu({exchange, slabs, depth}, cpml_contract_deck(), cpml_reference, true, by);
     }
 }
 
 // b2r takes graph's transport where each GPU holds one slab (registry.cpp, make_b2r_peer_exchange),
-// else overlap's events: asked for (YEEX_B2R_TRANSPORT=events), or slabs sharing a GPU. The same
+// else overlap's events: asked for (--b2r-transport events), or slabs sharing a GPU. The same
 // bits either way, CPML's psi included, and the report says which it took.
 TEST(MultiGpu, B2rEitherTransportMatchesOneGpu) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
@@ -211,32 +223,34 @@ TEST(MultiGpu, B2rEitherTransportMatchesOneGpu) {
   for (int slabs = 2; slabs <= 4; ++slabs) {
     const bool shared = slabs > cuda_device_count();
     EXPECT_EQ(run_on(slabs, "b2r", 2).exchange_choices, shared ? events + "slabs sharing a GPU)" : counters);
-    const testing::ScopedEnvironmentVariable forced("YEEX_B2R_TRANSPORT", "events");
+    Fixed forced;
+    forced.exchange.b2r_transport = ExchangeOptions::B2rTransport::events;
     for (Index depth : {2, 3}) {
       SCOPED_TRACE("b2r with events on " + std::to_string(slabs) + " slabs, R = " + std::to_string(depth));
-      const RunResult r = run_on(slabs, "b2r", depth);
-      EXPECT_EQ(r.exchange_choices, events + "YEEX_B2R_TRANSPORT=events)");
+      const RunResult r = run_on(slabs, "b2r", depth, contract_deck(), true, forced);
+      EXPECT_EQ(r.exchange_choices, events + "--b2r-transport events)");
       testing::expect_same_bits(r, reference());
-      expect_matches_one_gpu({"b2r", slabs, depth}, cpml_contract_deck(), cpml_reference);
+      expect_matches_one_gpu({"b2r", slabs, depth}, cpml_contract_deck(), cpml_reference, true, forced);
     }
   }
 }
 
 // graph records a block of steps once and replays it (border_first_exchange.hpp, Replay). The
 // contract's runs (calls of 8, 50, 50 and 12 steps) replay one block of 32 steps in each call of
-// 50 by default; blocks of one (rounded up to R steps: YEEX_GRAPH_STEPS=1) replay nearly every
+// 50 by default; blocks of one (rounded up to R steps: --graph-steps 1) replay nearly every
 // step, recorded at the first block of the second call, sources, probes and CPML included; blocks
 // of 7 leave steps over at the end of each call, issued directly around the replays.
 TEST(MultiGpu, GraphReplaysAnyBlockBitForBit) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
-  for (const char* block : {"1", "7"})
+  for (Index block : {1, 7})
     for (int slabs = 1; slabs <= 4; ++slabs)
       for (Index depth : {1, 2, 3}) {
-        SCOPED_TRACE(std::string("blocks of ") + block + " steps, " + std::to_string(slabs) + " slabs, R = " +
+        SCOPED_TRACE("blocks of " + std::to_string(block) + " steps, " + std::to_string(slabs) + " slabs, R = " +
                      std::to_string(depth));
-        const testing::ScopedEnvironmentVariable steps("YEEX_GRAPH_STEPS", block);
-        expect_matches_one_gpu({"graph", slabs, depth}, contract_deck(), reference);
-        expect_matches_one_gpu({"graph", slabs, depth}, cpml_contract_deck(), cpml_reference);
+        Fixed steps;
+        steps.exchange.graph_steps = block;
+        expect_matches_one_gpu({"graph", slabs, depth}, contract_deck(), reference, true, steps);
+        expect_matches_one_gpu({"graph", slabs, depth}, cpml_contract_deck(), cpml_reference, true, steps);
       }
 }
 
@@ -247,7 +261,8 @@ TEST(MultiGpu, GraphReplaysAnyBlockBitForBit) {
 // pushed nodes (on 4 slabs the Ex source at 12 mm and the Ey one at 34 mm lie on pushed planes:
 // here at 13 and 33 mm, an Ey and an Ex node next to a slab boundary; the Ez pair on the pushed
 // plane at 23 mm stays, Ez does not travel), against its one-GPU run: pushing, issued directly and
-// replayed in blocks of 1 and 7 steps, with plain launches, and with the split (YEEX_PUSHING_SWEEPS=0).
+// replayed in blocks of 1 and 7 steps, with plain launches, one node a thread, and with the split
+// (ExchangeOptions::pushing_sweeps never).
 // The report says which the run took and why not: the contract deck's sources on 4 slabs, R = 2.
 TEST(MultiGpu, GraphPushingSweepsKeepTheBits) {
   if (cuda_device_count() < 2) GTEST_SKIP() << "pushing sweeps need a GPU a slab: fewer than 2 GPUs";
@@ -260,48 +275,59 @@ TEST(MultiGpu, GraphPushingSweepsKeepTheBits) {
   const RunResult one_gpu = run_on(1, "host-staged", 1, deck);
   const std::string pushing = "pushing sweeps (each sweep one kernel whose first blocks push its border plane)";
   for (int slabs = 2; slabs <= std::min(4, cuda_device_count()); ++slabs) {
-    for (const auto& [knob, value] : {std::pair{"", ""}, std::pair{"YEEX_GRAPH_STEPS", "1"},
-                                      std::pair{"YEEX_GRAPH_STEPS", "7"}, std::pair{"YEEX_PDL", "0"},
-                                      std::pair{"YEEX_CUDA_PAIRS", "0"},  // the one-node pushing kernel
-                                      std::pair{"YEEX_PUSHING_SWEEPS", "0"}}) {
-      SCOPED_TRACE(std::to_string(slabs) + " slabs, " + knob + "=" + value);
-      const testing::ScopedEnvironmentVariable set(*knob ? knob : "YEEX_NO_KNOB", value);
-      const RunResult r = run_on(slabs, "graph", 1, deck);
+    Fixed blocks_of_1, blocks_of_7, plain_launches, one_node, split;
+    blocks_of_1.exchange.graph_steps = 1;
+    blocks_of_7.exchange.graph_steps = 7;
+    plain_launches.engine.dependent_launches = false;
+    one_node.engine.node_pairs = false;  // the one-node pushing kernel
+    split.exchange.pushing_sweeps = ExchangeOptions::PushingSweeps::never;
+    for (const auto& [name, fixed] : {std::pair{"defaults", Fixed{}}, std::pair{"blocks of 1", blocks_of_1},
+                                      std::pair{"blocks of 7", blocks_of_7}, std::pair{"plain launches", plain_launches},
+                                      std::pair{"one node a thread", one_node}, std::pair{"the split", split}}) {
+      SCOPED_TRACE(std::to_string(slabs) + " slabs, " + name);
+      const RunResult r = run_on(slabs, "graph", 1, deck, true, fixed);
       testing::expect_same_bits(r, one_gpu);
-      EXPECT_EQ(r.exchange_choices, std::string(knob) == "YEEX_PUSHING_SWEEPS" ? "border split (YEEX_PUSHING_SWEEPS=0)" : pushing);
+      EXPECT_EQ(r.exchange_choices, std::string(name) == "the split" ? "border split (pushing sweeps turned off)" : pushing);
     }
   }
   if (cuda_device_count() >= 4)
     EXPECT_EQ(run_on(4, "graph", 1).exchange_choices,
               "border split (a source on a pushed node of subdomain 1: pushing sweeps push before the sources)");
   EXPECT_EQ(run_on(2, "graph", 2, deck).exchange_choices, "border split (halo depth 2: pushing sweeps need 1)");
-  // Planes above kPushingPlaneNodes take the split unless YEEX_PUSHING_SWEEPS=1 forces them.
+  // Planes above the limit (192^2 on a GPU of 132 multiprocessors, in proportion elsewhere) take
+  // the split unless pushing_sweeps always forces them.
   Deck wide = deck;
   wide.grid.nx = 200, wide.grid.ny = 200;
-  EXPECT_EQ(run_on(2, "graph", 1, wide).exchange_choices,
-            "border split (planes of 40000 nodes: pushing sweeps pay off up to 36864)");
-  const testing::ScopedEnvironmentVariable forced("YEEX_PUSHING_SWEEPS", "1");
-  const RunResult r = run_on(2, "graph", 1, wide);
+  const Index limit = Index(192) * 192 * cuda_multiprocessor_count(0) / 132;
+  if (limit < 40000)
+    EXPECT_EQ(run_on(2, "graph", 1, wide).exchange_choices,
+              "border split (planes of 40000 nodes: pushing sweeps pay off up to " + std::to_string(limit) + ")");
+  Fixed forced;
+  forced.exchange.pushing_sweeps = ExchangeOptions::PushingSweeps::always;
+  const RunResult r = run_on(2, "graph", 1, wide, true, forced);
   EXPECT_EQ(r.exchange_choices, pushing);
   testing::expect_same_bits(r, run_on(1, "host-staged", 1, wide));
 }
 
 // The cuda engine launches its kernels as programmatic dependent launches on Hopper and later
 // (cuda_engine.cu, dependent_launch), each kernel waiting for the ones ahead of it before it
-// touches memory; every other test runs that way. Here the plain launches (YEEX_PDL=0) against
-// that reference: one GPU, and the border-first backends with CPML (the shell stream forked),
-// replayed graphs included.
+// touches memory; every other test runs that way. Here the plain launches (the form of GPUs before
+// compute capability 9.0: CudaEngineOptions::dependent_launches false) against that reference: one
+// GPU, and the border-first backends with CPML (the shell stream forked), replayed graphs included.
 TEST(MultiGpu, PlainLaunchesGiveTheSameBits) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
   reference(), cpml_reference();  // with dependent launches
-  const testing::ScopedEnvironmentVariable plain("YEEX_PDL", "0");
-  const testing::ScopedEnvironmentVariable fork("YEEX_CPML_FORK_NODES", "0");
+  Fixed plain;
+  plain.engine.dependent_launches = false;
+  plain.engine.shell_fork_nodes = 0;
+  EXPECT_THAT(run_on(1, "host-staged", 1, contract_deck(), true, plain).engine_choices,
+              ::testing::StartsWith("plain launches (dependent launches turned off); "));
   for (int slabs : {1, 4})
     for (const auto& [exchange, depth] : {std::pair{"host-staged", 1}, std::pair{"overlap", 1}, std::pair{"b2r", 2},
                                           std::pair{"graph", 1}, std::pair{"graph", 3}}) {
       SCOPED_TRACE(std::string(exchange) + " on " + std::to_string(slabs) + " slabs, R = " + std::to_string(depth));
-      expect_matches_one_gpu({exchange, slabs, depth}, contract_deck(), reference);
-      expect_matches_one_gpu({exchange, slabs, depth}, cpml_contract_deck(), cpml_reference);
+      expect_matches_one_gpu({exchange, slabs, depth}, contract_deck(), reference, true, plain);
+      expect_matches_one_gpu({exchange, slabs, depth}, cpml_contract_deck(), cpml_reference, true, plain);
     }
 }
 
@@ -310,12 +336,13 @@ TEST(MultiGpu, PlainLaunchesGiveTheSameBits) {
 TEST(MultiGpu, CpmlShellStreamMatchesOneGpu) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
   cpml_reference();  // the one-GPU run with its shells in line
-  const testing::ScopedEnvironmentVariable fork("YEEX_CPML_FORK_NODES", "0");
+  Fixed fork;
+  fork.engine.shell_fork_nodes = 0;
   for (int slabs = 2; slabs <= 4; ++slabs)
     for (const auto& [exchange, depth] : {std::pair{"overlap", 1}, std::pair{"b2r", 2}, std::pair{"nccl", 1},
                                           std::pair{"p2p", 1}, std::pair{"graph", 1}, std::pair{"graph", 2}}) {
       SCOPED_TRACE(std::string(exchange) + " on " + std::to_string(slabs) + " slabs, R = " + std::to_string(depth));
-      expect_matches_one_gpu({exchange, slabs, depth}, cpml_contract_deck(), cpml_reference);
+      expect_matches_one_gpu({exchange, slabs, depth}, cpml_contract_deck(), cpml_reference, true, fork);
     }
 }
 
@@ -325,33 +352,38 @@ TEST(MultiGpu, CpmlShellStreamMatchesOneGpu) {
 // plane is published after its sweep's first band instead of tile by tile.
 TEST(MultiGpu, CoopBandsKeepTheBits) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
-  for (const char* band : {"1", "5"})
+  for (int band : {1, 5})
     for (int slabs = 1; slabs <= 4; ++slabs) {
-      SCOPED_TRACE(std::string("bands of ") + band + " planes, " + std::to_string(slabs) + " slabs");
-      const testing::ScopedEnvironmentVariable bands("YEEX_COOP_BAND", band);
-      expect_matches_one_gpu({"coop", slabs, 1}, contract_deck(), reference);
-      expect_matches_one_gpu({"coop", slabs, 1}, cpml_contract_deck(), cpml_reference);
+      SCOPED_TRACE("bands of " + std::to_string(band) + " planes, " + std::to_string(slabs) + " slabs");
+      Fixed bands;
+      bands.exchange.coop_band = band;
+      expect_matches_one_gpu({"coop", slabs, 1}, contract_deck(), reference, true, bands);
+      expect_matches_one_gpu({"coop", slabs, 1}, cpml_contract_deck(), cpml_reference, true, bands);
     }
 }
 
 // coop's kernel comes in two forms, inject_sources inlined or called, and a run times both in its
 // first launches (kFormTrials in coop_exchange.cu). Here each form runs the whole deck
-// (YEEX_COOP_CALL_SOURCES), and trials of 3 steps (YEEX_COOP_TRIAL_STEPS) split the run's calls
+// (--coop-form), and trials of 3 steps (ExchangeOptions::coop_trial_steps) split the run's calls
 // into several launches of alternating forms, whose probe samples must land in their own slots;
 // with the contract deck's two sources on one node and its late pushes (on 4 slabs), and with
 // CPML. The called form adds a slab's sources in its E sweep where it has at most four, none on a
 // component of the plane it sends (sweep sources: every slab on 2 and 3 slabs, the pair
 // included), else in rounds after it (one slab: six sources; the two slabs of the late push on 4),
-// as the inlined form always does; YEEX_COOP_SWEEP_SOURCES=0 takes the rounds in both forms.
+// as the inlined form always does; coop_sweep_sources false takes the rounds in both forms.
 TEST(MultiGpu, CoopFormsAndTrialsKeepTheBits) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
-  for (const auto& [knob, value] : {std::pair{"YEEX_COOP_CALL_SOURCES", "0"}, std::pair{"YEEX_COOP_CALL_SOURCES", "1"},
-                                    std::pair{"YEEX_COOP_TRIAL_STEPS", "3"}, std::pair{"YEEX_COOP_SWEEP_SOURCES", "0"}})
+  Fixed inlined, called, short_trials, rounds;
+  inlined.exchange.coop_form = ExchangeOptions::CoopForm::inlined;
+  called.exchange.coop_form = ExchangeOptions::CoopForm::called;
+  short_trials.exchange.coop_trial_steps = 3;
+  rounds.exchange.coop_sweep_sources = false;
+  for (const auto& [name, fixed] : {std::pair{"--coop-form inlined", inlined}, std::pair{"--coop-form called", called},
+                                    std::pair{"trials of 3 steps", short_trials}, std::pair{"sources in rounds", rounds}})
     for (int slabs = 1; slabs <= 4; ++slabs) {
-      SCOPED_TRACE(std::string(knob) + "=" + value + ", " + std::to_string(slabs) + " slabs");
-      const testing::ScopedEnvironmentVariable set(knob, value);
-      expect_matches_one_gpu({"coop", slabs, 1}, contract_deck(), reference);
-      expect_matches_one_gpu({"coop", slabs, 1}, cpml_contract_deck(), cpml_reference);
+      SCOPED_TRACE(std::string(name) + ", " + std::to_string(slabs) + " slabs");
+      expect_matches_one_gpu({"coop", slabs, 1}, contract_deck(), reference, true, fixed);
+      expect_matches_one_gpu({"coop", slabs, 1}, cpml_contract_deck(), cpml_reference, true, fixed);
     }
 }
 
@@ -366,20 +398,23 @@ TEST(MultiGpu, CoopReportsItsKernelForm) {
               ::testing::MatchesRegex("kernel form sources (inlined|called) \\(timed: [0-9.]+ us/step inlined, "
                                       "[0-9.]+ called\\); the called form sweeps the sources of 2 of 2 slabs "
                                       "with sources; node pairs on 2 of 2 slabs \\(blocks of 1024 threads\\)"));
-  const testing::ScopedEnvironmentVariable fixed("YEEX_COOP_CALL_SOURCES", "1");
-  const std::string called =
-      "kernel form sources called (fixed by YEEX_COOP_CALL_SOURCES); the called form sweeps the sources of ";
+  Fixed fixed;
+  fixed.exchange.coop_form = ExchangeOptions::CoopForm::called;
+  const std::string called = "kernel form sources called (fixed by --coop-form); the called form sweeps the sources of ";
   const std::string wide = " (blocks of 1024 threads)";  // small slabs: the wide blocks
-  EXPECT_EQ(run_on(1, "coop", 1).exchange_choices, called + "0 of 1 slab with sources; node pairs on 1 of 1 slab" + wide);
-  EXPECT_EQ(run_on(4, "coop", 1).exchange_choices, called + "2 of 4 slabs with sources; node pairs on 4 of 4 slabs" + wide);
+  EXPECT_EQ(run_on(1, "coop", 1, contract_deck(), true, fixed).exchange_choices,
+            called + "0 of 1 slab with sources; node pairs on 1 of 1 slab" + wide);
+  EXPECT_EQ(run_on(4, "coop", 1, contract_deck(), true, fixed).exchange_choices,
+            called + "2 of 4 slabs with sources; node pairs on 4 of 4 slabs" + wide);
   Deck odd = contract_deck();
   odd.grid.nx = 41;  // an odd width: one node a thread
-  EXPECT_EQ(run_on(2, "coop", 1, odd).exchange_choices, called + "2 of 2 slabs with sources; one node a thread");
+  EXPECT_EQ(run_on(2, "coop", 1, odd, true, fixed).exchange_choices,
+            called + "2 of 2 slabs with sources; one node a thread");
   EXPECT_EQ(run_on(2, "overlap", 1).exchange_choices, "");
 }
 
 // coop's node pairs (float without CPML, an even width: two nodes of a row a thread, tiles 64 wide)
-// in blocks of 512 and of 1024 threads keep the bits of one node a thread (YEEX_COOP_PAIRS=0) and
+// in blocks of 512 and of 1024 threads keep the bits of one node a thread (coop_pairs false) and
 // of the engine on one GPU: the contract deck (40 wide: one tile cut off) and a box 130 wide (two
 // whole tiles and a pair), on 1-4 slabs, both kernel forms (the trials).
 TEST(MultiGpu, CoopNodePairsKeepTheBits) {
@@ -388,19 +423,20 @@ TEST(MultiGpu, CoopNodePairsKeepTheBits) {
   wide.cell_size[0] = wide.cell_size[0] * double(wide.grid.nx) / 130.0;  // the same box
   wide.grid.nx = 130;
   const RunResult wide_reference = run_on(1, "host-staged", 1, wide);
-  for (const char* shape : {"512", "1024", "0"})
+  for (int shape : {512, 1024, 0})
     for (int slabs = 1; slabs <= 4; ++slabs) {
-      const std::string pairs = std::string(shape) == "0" ? "0" : "1";
-      SCOPED_TRACE(std::string("YEEX_COOP_PAIR_BLOCK=") + shape + ", YEEX_COOP_PAIRS=" + pairs + ", " +
+      const bool pairs = shape != 0;
+      SCOPED_TRACE("pair blocks of " + std::to_string(shape) + ", pairs " + (pairs ? "on" : "off") + ", " +
                    std::to_string(slabs) + " slabs");
-      const testing::ScopedEnvironmentVariable set("YEEX_COOP_PAIRS", pairs);
-      const testing::ScopedEnvironmentVariable block("YEEX_COOP_PAIR_BLOCK", shape);
-      const testing::ScopedEnvironmentVariable trials("YEEX_COOP_TRIAL_STEPS", "7");
-      expect_matches_one_gpu({"coop", slabs, 1}, contract_deck(), reference);
-      const RunResult r = run_on(slabs, "coop", 1, wide);
+      Fixed set;
+      set.exchange.coop_pairs = pairs;
+      set.exchange.coop_pair_block = shape;
+      set.exchange.coop_trial_steps = 7;
+      expect_matches_one_gpu({"coop", slabs, 1}, contract_deck(), reference, true, set);
+      const RunResult r = run_on(slabs, "coop", 1, wide, true, set);
       testing::expect_same_bits(r, wide_reference);
-      EXPECT_THAT(r.exchange_choices, ::testing::HasSubstr(pairs == "0" ? std::string("one node a thread")
-                                                                        : "(blocks of " + std::string(shape) + " threads)"));
+      EXPECT_THAT(r.exchange_choices, ::testing::HasSubstr(!pairs ? std::string("one node a thread")
+                                                                  : "(blocks of " + std::to_string(shape) + " threads)"));
     }
 }
 

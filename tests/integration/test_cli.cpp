@@ -340,26 +340,26 @@ TEST(Cli, RecordsTheTuningEnvironment) {
   ScratchDir out;
   const std::string bench = "bench --engine host --size 8 --counts 1 --exchanges host-staged --steps 2 --warmup 1 --repeats 1 ";
   {
-    const testing::ScopedEnvironmentVariable band("YEEX_COOP_BAND", "5");
+    const testing::ScopedEnvironmentVariable aware("YEEX_MPI_CUDA_AWARE", "0");
     const testing::ScopedEnvironmentVariable nvls("NCCL_NVLS_ENABLE", "0");
     const auto r = run_yeex(bench + "--json " + (out / "tuned.json").string());
     ASSERT_EQ(r.exit_code, 0) << r.output;
-    EXPECT_THAT(r.output, HasSubstr("# environment: NCCL_NVLS_ENABLE=0 YEEX_COOP_BAND=5"));
+    EXPECT_THAT(r.output, HasSubstr("# environment: NCCL_NVLS_ENABLE=0 YEEX_MPI_CUDA_AWARE=0"));
     const auto j = read_json(out / "tuned.json");
-    EXPECT_EQ(j["provenance"]["environment"]["YEEX_COOP_BAND"], "5");
+    EXPECT_EQ(j["provenance"]["environment"]["YEEX_MPI_CUDA_AWARE"], "0");
     EXPECT_EQ(j["provenance"]["environment"]["NCCL_NVLS_ENABLE"], "0");
     // The NCCL library's own version ("not built" without NCCL), whatever NCCL_VERSION says.
     ASSERT_TRUE(j["provenance"]["nccl"].is_string());
     EXPECT_FALSE(j["provenance"]["nccl"].get<std::string>().empty());
     const auto run = run_yeex("run --engine host --steps 2 --output " + (out / "run").string());
     ASSERT_EQ(run.exit_code, 0) << run.output;
-    EXPECT_EQ(read_json(out / "run" / "run.json")["provenance"]["environment"]["YEEX_COOP_BAND"], "5");
+    EXPECT_EQ(read_json(out / "run" / "run.json")["provenance"]["environment"]["YEEX_MPI_CUDA_AWARE"], "0");
   }
   const auto plain = run_yeex(bench + "--json " + (out / "plain.json").string());
   ASSERT_EQ(plain.exit_code, 0) << plain.output;
   const auto environment = read_json(out / "plain.json")["provenance"]["environment"];
   ASSERT_TRUE(environment.is_object());
-  if (!std::getenv("YEEX_COOP_BAND")) EXPECT_FALSE(environment.contains("YEEX_COOP_BAND"));
+  if (!std::getenv("YEEX_MPI_CUDA_AWARE")) EXPECT_FALSE(environment.contains("YEEX_MPI_CUDA_AWARE"));
   if (environment.empty()) EXPECT_THAT(plain.output, ::testing::Not(HasSubstr("# environment:")));
 }
 

@@ -129,8 +129,8 @@ TEST(CoopPlan, SweepSourcesNameTheThreadThatUpdatesTheirNode) {
 }
 
 // Where the E sweep cannot add the sources itself, the list is empty and they go in rounds: more
-// than kSweepSources of them, one outside the sweep (a ghost plane, a node the sweep skips), or
-// YEEX_COOP_SWEEP_SOURCES=0. None at all: empty too.
+// than kSweepSources of them, or one outside the sweep (a ghost plane, a node the sweep skips).
+// None at all: empty too.
 TEST(CoopPlan, SweepSourcesFallBackToTheRounds) {
   const Box box{41, 37, 12, {0, 40, 0, 36, 0, 12}};
   const FieldLayout L = layout_of(box);
@@ -144,15 +144,14 @@ TEST(CoopPlan, SweepSourcesFallBackToTheRounds) {
   EXPECT_TRUE(sweep_source_places(L, s, 32, {inside, source_at(L, 3, 4, -1)}).empty());  // a ghost plane
   EXPECT_TRUE(sweep_source_places(L, s, 32, {source_at(L, 40, 4, 5)}).empty());         // x beyond the sweep
   EXPECT_TRUE(sweep_source_places(L, s, 32, {source_at(L, 3, 36, 5)}).empty());          // y beyond it
-  const testing::ScopedEnvironmentVariable rounds("YEEX_COOP_SWEEP_SOURCES", "0");
-  EXPECT_TRUE(sweep_source_places(L, s, 32, {inside}).empty());
 }
 
 // Bands (see band_planes): none on a short sweep; else about 64 planes of 512^2 floats, within a
 // factor of two the planes whose tiles the blocks share most evenly, the nearest to the span among
 // equals: the measured cases of its comment (512^3 in float: 396 blocks, 256 tiles a plane, 99
-// planes; 264 blocks, 66; the 256 x 256 x 4096 deck, 297; in double 58 and, with CPML, 29), and
-// YEEX_COOP_BAND's override.
+// planes; 264 blocks, 66; the 256 x 256 x 4096 deck, 297; in double 58 and, with CPML, 29), a
+// span in proportion to the L2 (the same on the 60 MiB of the GPU it was measured on; twice on
+// twice the L2), and BandRule's fixed bands.
 TEST(CoopPlan, BandsSpanAboutSixtyFourPlanesOf512SquaredSharedEvenly) {
   constexpr Index kFloatPlane = Index(512) * 512 * 4;
   EXPECT_EQ(band_planes(256, 512, 396, kFloatPlane), 99u);           // 64 tiles a block
@@ -189,8 +188,14 @@ TEST(CoopPlan, BandsSpanAboutSixtyFourPlanesOf512SquaredSharedEvenly) {
                             {0, 512, 0, 512, 0, 512}, 396, false, 512, 2).band_planes, 99u);
   EXPECT_EQ(make_sweep_plan(layout_of({512, 512, 512, {0, 512, 0, 512, 0, 512}}),
                             {0, 512, 0, 512, 0, 512}, 396, false, 512, 1, 8).band_planes, 58u);
-  const testing::ScopedEnvironmentVariable band("YEEX_COOP_BAND", "5");
-  EXPECT_EQ(band_planes(16, 32, 132, Index(128) * 128 * 4), 5u);
+  EXPECT_EQ(band_span_bytes(Index(60) << 20), kBandBytes);
+  EXPECT_EQ(band_span_bytes(Index(120) << 20), 2 * kBandBytes);
+  EXPECT_EQ(band_planes(256, 512, 396, kFloatPlane, {band_span_bytes(Index(60) << 20)}), 99u);
+  EXPECT_EQ(band_planes(256, 512, 396, kFloatPlane / 2, {band_span_bytes(Index(30) << 20)}), 99u);  // half the L2, half the plane
+  EXPECT_EQ(band_planes(16, 32, 132, Index(128) * 128 * 4, {kBandBytes, 5}), 5u);
+  EXPECT_EQ(band_planes(256, 512, 396, kFloatPlane, {kBandBytes, 0}), 0u);
+  EXPECT_EQ(make_sweep_plan(layout_of({512, 512, 512, {0, 512, 0, 512, 0, 512}}),
+                            {0, 512, 0, 512, 0, 512}, 396, false, 512, 2, 4, {kBandBytes, 7}).band_planes, 7u);
 }
 
 }  // namespace

@@ -357,7 +357,7 @@ TEST(Model, HostEngineIsDeterministic) {
 
 // The cuda engine's large fields share a field arena: six slots of a field's bytes rounded up to
 // the unit, then the class bytes. The memory estimate counts the smallest unit's arena;
-// YEEX_FIELD_SLOT_MIB fixes the unit (at least 1 MiB; unset: the engine's placement trial).
+// --arena-unit names a unit (auto: the engine's placement trial), and nothing else.
 TEST(Model, FieldArenaHoldsSixSlotsAndTheClassBytes) {
   constexpr std::size_t MiB = std::size_t(1) << 20;
   EXPECT_EQ(field_slot(611078400, kSlotUnits[0]), 584 * MiB);  // a field of 512^3 cells, f32
@@ -365,14 +365,12 @@ TEST(Model, FieldArenaHoldsSixSlotsAndTheClassBytes) {
   EXPECT_EQ(field_slot(611078400, kSlotUnits[2]), 1024 * MiB);
   EXPECT_EQ(field_slot(kPlacementTrialBytes, kSlotUnits[1]), kPlacementTrialBytes);  // already a multiple
   EXPECT_EQ(field_arena_bytes(611078400 / 4, 4, kSlotUnits[0]), 6 * 584 * MiB + 611078400 / 4);
-  {
-    const testing::ScopedEnvironmentVariable unit("YEEX_FIELD_SLOT_MIB", "8");
-    EXPECT_EQ(fixed_slot_unit(), 8 * MiB);
-  }
-  {
-    const testing::ScopedEnvironmentVariable zero("YEEX_FIELD_SLOT_MIB", "0");
-    EXPECT_EQ(fixed_slot_unit(), MiB);
-  }
+  EXPECT_EQ(arena_unit_named("auto"), std::size_t(0));
+  EXPECT_EQ(arena_unit_named("2M"), kSlotUnits[0]);
+  EXPECT_EQ(arena_unit_named("32M"), kSlotUnits[1]);
+  EXPECT_EQ(arena_unit_named("1G"), kSlotUnits[2]);
+  for (const std::size_t unit : kSlotUnits) EXPECT_EQ(arena_unit_named(slot_unit_name(unit)), unit);
+  for (const char* other : {"", "8M", "1024M", "2m", "0", "AUTO"}) EXPECT_EQ(arena_unit_named(other), std::nullopt) << other;
   Deck d = small_deck();
   d.grid = {512, 512, 512};
   d.geometry.clear();
