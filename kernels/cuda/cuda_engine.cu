@@ -515,6 +515,9 @@ constexpr bool kWholeRows = sizeof(Real) == 4;
 // Programmatic dependent launches (launch_kernel) where the device has them: compute capability
 // 9.0 and later (docs/performance.md#dependent-launches); `wanted` false (a test seam) takes plain
 // launches everywhere. The reason goes into the engine's choices.
+// A kernel compiled like every engine kernel, whose attributes tell which code the device runs.
+__global__ void dependent_launch_probe_kernel() { follow_previous_kernel(); }
+
 bool dependent_launch(int device, bool wanted, std::string& why) {
   int major = 0, minor = 0;
   YEEX_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
@@ -526,6 +529,22 @@ bool dependent_launch(int device, bool wanted, std::string& why) {
   }
   if (major < 9) {
     why = "plain launches (" + cc + ": dependent launches need 9.0)";
+    return false;
+  }
+  // The kernels wait for the ones ahead of them only where they were compiled for 9.0 or later
+  // (follow_previous_kernel): a binary that runs older code on this device, PTX for compute_80
+  // compiled at load time say, must launch plainly, or a kernel could read what the one ahead of
+  // it has not yet written.
+  int current = -1;
+  YEEX_CUDA(cudaGetDevice(&current));
+  YEEX_CUDA(cudaSetDevice(device));
+  cudaFuncAttributes attributes{};
+  const cudaError_t status = cudaFuncGetAttributes(&attributes, dependent_launch_probe_kernel);
+  YEEX_CUDA(cudaSetDevice(current));
+  YEEX_CUDA(status);
+  if (attributes.ptxVersion < 90) {
+    why = "plain launches (" + cc + ", but this binary's code for it is compiled for compute_" +
+          std::to_string(attributes.ptxVersion) + ": dependent launches need code for 9.0)";
     return false;
   }
   why = "dependent launches (" + cc + ")";
