@@ -66,7 +66,7 @@
 // the same order on each lane.
 //
 // Pushing sweeps (the graph backend at halo depth 1 without CPML, on small planes;
-// overlap_exchange.cu says when it takes them): the border split above costs a GPU that holds one
+// graph_exchange.cu says when it takes them): the border split above costs a GPU that holds one
 // slab the boundaries of four extra kernels a step and their cross-lane events, which nothing
 // overlaps (docs/performance.md#graph-pushing-limit). A transport that can
 // push a plane from inside the sweep that computes it sweeps each step that exchanges itself, on

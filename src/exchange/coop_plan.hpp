@@ -1,4 +1,4 @@
-// coop's sweep plan (src/exchange/coop_exchange.cu): how the persistent kernel's blocks walk a
+// coop's sweep plan (src/exchange/coop_kernel.cuh): how the persistent kernel's blocks walk a
 // subdomain's sweep in tiles, where the bands of a long sweep end, and which block and thread of
 // the E sweep update each source's node (the sweep sources). Host logic, and the tile cursor the
 // kernel runs, in a header of their own so that the CPU tests check them

@@ -101,6 +101,26 @@ class HaloExchange {
   // Accumulated per subdomain since construction (backends that can tell them apart).
   const std::vector<ExchangeTimes>& times() const { return times_; }
 
+  // The CPML psi values (kernels/cpml.hpp) that travel with transfer t in subdomain s's engine:
+  // those of its source planes when s sends, of its destination planes when it receives. With
+  // R > 1 the ghost planes are computed, and a psi there is a running sum that only the owner
+  // of the plane has, so BeforeBlock moves the psi of E planes with E and of H planes with H.
+  // R = 1 ghost planes are read, never computed: no psi travels. The sender's list and the
+  // receiver's list match entry by entry; empty without CPML (and for a side another process holds).
+  // t must be one of the plan's transfers (context_.plan.transfers(t.phase)). Public, with
+  // plane_offset, so that the transports (copy_transports.hpp) build their copies from them.
+  const std::vector<CpmlChunk<Real>>& psi_chunks(const HaloTransfer& t, int s) const {
+    const auto& list = context_.plan.transfers(t.phase);
+    for (std::size_t i = 0; i < list.size(); ++i)
+      if (&list[i] == &t) return psi_[static_cast<int>(t.phase)][i][s == t.from ? 0 : 1];
+    throw std::logic_error("psi_chunks: the transfer is not one of the halo plan's");
+  }
+  // Local array offset of the first element of global plane k in subdomain s (whole padded
+  // planes: a run of planes is contiguous).
+  Index plane_offset(int s, Index k) const {
+    return context_.engines[s]->layout().plane_offset(context_.decomposition->local_k(s, k));
+  }
+
  protected:
   // The halo plan's step loop for subdomain s (see decomposition/halo_plan.hpp), for backends
   // that move planes between the sweeps; exchange(phase) moves that phase's planes (and returns
@@ -124,19 +144,6 @@ class HaloExchange {
     }
   }
 
-  // The CPML psi values (kernels/cpml.hpp) that travel with transfer t in subdomain s's engine:
-  // those of its source planes when s sends, of its destination planes when it receives. With
-  // R > 1 the ghost planes are computed, and a psi there is a running sum that only the owner
-  // of the plane has, so BeforeBlock moves the psi of E planes with E and of H planes with H.
-  // R = 1 ghost planes are read, never computed: no psi travels. The sender's list and the
-  // receiver's list match entry by entry; empty without CPML (and for a side another process holds).
-  // t must be one of the plan's transfers (context_.plan.transfers(t.phase)).
-  const std::vector<CpmlChunk<Real>>& psi_chunks(const HaloTransfer& t, int s) const {
-    const auto& list = context_.plan.transfers(t.phase);
-    for (std::size_t i = 0; i < list.size(); ++i)
-      if (&list[i] == &t) return psi_[static_cast<int>(t.phase)][i][s == t.from ? 0 : 1];
-    throw std::logic_error("psi_chunks: the transfer is not one of the halo plan's");
-  }
   static Index psi_elements(const std::vector<CpmlChunk<Real>>& chunks) {
     Index n = 0;
     for (const CpmlChunk<Real>& chunk : chunks) n += chunk.count;
@@ -157,12 +164,6 @@ class HaloExchange {
       in += chunk.count;
     }
     return in;
-  }
-
-  // Local array offset of the first element of global plane k in subdomain s (whole padded
-  // planes: a run of planes is contiguous).
-  Index plane_offset(int s, Index k) const {
-    return context_.engines[s]->layout().plane_offset(context_.decomposition->local_k(s, k));
   }
 
   // Whether one of `sources` (subdomain t.from's) adds to a node that transfer t sends: on one of

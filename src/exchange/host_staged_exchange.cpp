@@ -1,9 +1,11 @@
-// host-staged on the host engine: every halo plane goes owned plane -> staging buffer -> ghost
-// plane, synchronously, between the sweeps (SynchronousExchange's step loop). On GPUs the
-// registry builds host-staged from the border-first transports instead (OverlapTransport::staged
-// in src/exchange/overlap_exchange.cu: D2H into pinned buffers and H2D behind the border sweeps,
-// while the bulk sweeps); this class is the same route for engines whose memory the host reads.
+// host-staged: every halo plane goes owned plane -> staging buffer in host memory -> ghost plane.
+// make_host_staged_exchange (at the end) picks the path by engine: on GPUs the border-first
+// schedule with the staged transport (host_staged_gpu.cu: D2H into pinned buffers and H2D behind
+// the border sweeps, while the bulk sweeps); on the host engine this file's HostStagedExchange,
+// the same route synchronously, between the sweeps.
 //
+// Step loop (host engine): SynchronousExchange's (synchronous_exchange.cpp); this class supplies
+// transfer().
 // Data path: per transfer one staging buffer holding its field planes, component after component,
 // then the CPML psi of B+2R transfers (HaloExchange::psi_chunks).
 // Synchronisation: SynchronousExchange's step loop without the barrier before the transfers
@@ -101,6 +103,10 @@ class HostStagedExchange final : public SynchronousExchange<Real> {
 
 template <typename Real>
 std::unique_ptr<HaloExchange<Real>> make_host_staged_exchange(ExchangeContext<Real> context, std::string name) {
+#if YEEX_HAVE_CUDA
+  if (context.engines.front()->device() >= 0)
+    return make_host_staged_gpu_exchange<Real>(std::move(context), std::move(name));
+#endif
   return std::make_unique<HostStagedExchange<Real>>(std::move(context), std::move(name));
 }
 template std::unique_ptr<HaloExchange<float>> make_host_staged_exchange(ExchangeContext<float>, std::string);

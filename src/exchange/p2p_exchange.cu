@@ -1,6 +1,6 @@
 // p2p: halo planes copied GPU to GPU with cudaMemcpyPeerAsync over peer access (NVLink or PCIe),
-// synchronous per half-step. With --halo-depth R > 1 this is also the transport of `b2r` under
-// --no-peer (with peer access, b2r pushes its planes behind the border sweeps: overlap_exchange.cu).
+// synchronous per half-step. (b2r, with --halo-depth R > 1, pushes its planes behind the border
+// sweeps instead: b2r_exchange.cpp.)
 //
 // Data path: the receiver pulls each of its transfers straight from the sender's owned planes
 // into its ghost planes (one copy per component and transfer: a run of whole padded planes is

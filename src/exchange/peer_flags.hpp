@@ -1,5 +1,5 @@
-// Counters between GPUs that order the graph backend's steps without the host (src/exchange/
-// overlap_exchange.cu, OverlapTransport::peer_flags). CUDA builds only.
+// Counters between GPUs that order the graph backend's steps without the host
+// (CounterTransport, src/exchange/copy_transports.hpp). CUDA builds only.
 //
 // Each subdomain owns, in its GPU's memory, one counter per channel (a halo phase, or `ready` for
 // B+2R's "my ghost planes are free") and per side (its lower or upper neighbour). A sender

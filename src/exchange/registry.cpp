@@ -4,10 +4,12 @@
 #include <string>
 
 #include "decomposition/slab_decomposition.hpp"
+#include "src/exchange/b2r_exchange.hpp"
 #include "src/exchange/host_staged_exchange.hpp"
 #if YEEX_HAVE_CUDA
 #include "kernels/cuda/cuda_engine.hpp"
 #include "src/exchange/coop_exchange.hpp"
+#include "src/exchange/graph_exchange.hpp"
 #include "src/exchange/overlap_exchange.hpp"
 #include "src/exchange/p2p_exchange.hpp"
 #endif
@@ -21,79 +23,29 @@
 namespace yeex {
 namespace {
 
-// The factories of a backend that needs CUDA; null in a build without it (the entry stays in the
-// catalogue so that users learn why it cannot run).
+template <typename Real>
+using Factory = std::unique_ptr<HaloExchange<Real>> (*)(ExchangeContext<Real>, std::string);
+
+// The factory of a backend this build does not hold: never called, as the entry's unavailable()
+// says why first (the entry stays in the catalogue so that users learn why it cannot run).
+template <typename Real>
+std::unique_ptr<HaloExchange<Real>> not_built(ExchangeContext<Real>, std::string name) {
+  throw std::invalid_argument("the " + name + " exchange is not part of this build");
+}
 #if YEEX_HAVE_CUDA
 #define YEEX_GPU_FACTORY(make) make<float>, make<double>
 #else
-#define YEEX_GPU_FACTORY(make) nullptr, nullptr
+#define YEEX_GPU_FACTORY(make) not_built<float>, not_built<double>
+#endif
+#if YEEX_HAVE_NCCL
+#define YEEX_NCCL_FACTORY(make) make<float>, make<double>
+#else
+#define YEEX_NCCL_FACTORY(make) not_built<float>, not_built<double>
 #endif
 #if YEEX_HAVE_MPI
 #define YEEX_MPI_FACTORY(make) make<float>, make<double>
 #else
-#define YEEX_MPI_FACTORY(make) nullptr, nullptr
-#endif
-
-template <typename Real>
-using Factory = std::unique_ptr<HaloExchange<Real>> (*)(ExchangeContext<Real>, std::string);
-
-// The staged route through host memory: on GPUs the border-first staged transport (D2H and H2D
-// behind the border sweeps), on the host engine the synchronous copies through a buffer.
-template <typename Real>
-std::unique_ptr<HaloExchange<Real>> make_staged_exchange(ExchangeContext<Real> context, std::string name) {
-#if YEEX_HAVE_CUDA
-  if (context.engines.front()->device() >= 0)
-    return make_overlap_exchange<Real>(std::move(context), std::move(name), OverlapTransport::staged);
-#endif
-  return make_host_staged_exchange<Real>(std::move(context), std::move(name));
-}
-
-#if YEEX_HAVE_CUDA
-// overlap (R = 1) pushes with the copy engines, b2r (R > 1, six components a neighbour) with the
-// push kernel; ExchangeOptions::peer_push picks one for both (a test seam). overlap gains nothing
-// clear from the kernel (two copies a phase), so it keeps the copy engines, NVIDIA's copy_overlap
-// design. `transport_choice`: make_overlap_exchange's.
-template <typename Real>
-std::unique_ptr<HaloExchange<Real>> make_peer_transport(ExchangeContext<Real> context, std::string name,
-                                                        std::string transport_choice) {
-  using PeerPush = ExchangeOptions::PeerPush;
-  const PeerPush push = context.options.peer_push;
-  const bool kernel = push == PeerPush::automatic ? context.plan.halo_depth > 1 : push == PeerPush::kernel;
-  return make_overlap_exchange<Real>(std::move(context), std::move(name),
-                                     kernel ? OverlapTransport::peer_kernel : OverlapTransport::peer,
-                                     std::move(transport_choice));
-}
-template <typename Real>
-std::unique_ptr<HaloExchange<Real>> make_peer_exchange(ExchangeContext<Real> context, std::string name) {
-  return make_peer_transport<Real>(std::move(context), std::move(name), "");
-}
-
-template <typename Real>
-std::unique_ptr<HaloExchange<Real>> make_graph_exchange(ExchangeContext<Real> context, std::string name) {
-  return make_overlap_exchange<Real>(std::move(context), std::move(name), OverlapTransport::peer_flags);
-}
-
-// b2r with peer access: graph's transport (the push kernel, the GPUs ordered by counters on the
-// GPUs, the steps replayed as CUDA graphs) where every GPU holds one slab, as graph requires; else,
-// or with --b2r-transport events (or pushes by the copy engines), overlap's (events and host
-// barriers, every step issued by the host). The bits are the same; the run's exchange_choices says
-// which. The counters run far ahead at small grids (docs/performance.md#border-split).
-template <typename Real>
-std::unique_ptr<HaloExchange<Real>> make_b2r_peer_exchange(ExchangeContext<Real> context, std::string name) {
-  using B2rTransport = ExchangeOptions::B2rTransport;
-  std::vector<int> devices;
-  for (const Engine<Real>* e : context.engines) devices.push_back(e->device());
-  const ExchangeOptions& options = context.options;
-  std::string events;  // why not the counters
-  if (options.b2r_transport == B2rTransport::events) events = "--b2r-transport events";
-  else if (options.peer_push == ExchangeOptions::PeerPush::copy) events = "pushes by the copy engines";
-  else if (most_slabs_per_gpu(devices) > 1) events = "slabs sharing a GPU";  // also with --b2r-transport counters
-  if (events.empty())
-    return make_overlap_exchange<Real>(std::move(context), std::move(name), OverlapTransport::peer_flags,
-                                       "counters on the GPUs, steps replayed as CUDA graphs");
-  return make_peer_transport<Real>(std::move(context), std::move(name),
-                                   "events and host barriers, steps issued by the host (" + events + ")");
-}
+#define YEEX_MPI_FACTORY(make) not_built<float>, not_built<double>
 #endif
 
 struct Entry {
@@ -140,7 +92,7 @@ std::vector<Entry> entries() {
   std::vector<Entry> list;
   list.push_back({{"host-staged", "device -> pinned host buffer -> device, no peer access: border planes first on a high-priority stream, copied down right behind them and up by the receiver while the bulk sweeps; GPUs ordered by events (host engine: synchronously through a staging buffer)"},
                   [](const ExchangeRequest&) { return std::string(); },
-                  make_staged_exchange<float>, make_staged_exchange<double>});
+                  make_host_staged_exchange<float>, make_host_staged_exchange<double>});
   list.push_back({{"p2p", "cudaMemcpyPeerAsync between GPUs with peer access (through the host with --no-peer), synchronous per half-step"},
                   [](const ExchangeRequest& r) {
                     auto why = needs_peer_copies(r);
@@ -152,7 +104,7 @@ std::vector<Entry> entries() {
                     auto why = needs_peer_access(r);
                     return why.empty() ? needs_depth_one(r) : why;
                   },
-                  YEEX_GPU_FACTORY(make_peer_exchange)});
+                  YEEX_GPU_FACTORY(make_overlap_exchange)});
   list.push_back({{"coop", "one persistent cooperative kernel per GPU: halos stored straight into the neighbours' ghost planes, GPUs ordered by flags; back to the host once per chunk of steps"},
                   [](const ExchangeRequest& r) {
                     auto why = needs_peer_access(r);
@@ -168,7 +120,7 @@ std::vector<Entry> entries() {
                     if (r.halo_depth < 2) return "needs --halo-depth R with R > 1";
                     return r.engine == "cuda" ? needs_peer_copies(r) : "";
                   },
-                  nullptr, nullptr});  // made in make_exchange: the engine's transport with depth R
+                  make_b2r_exchange<float>, make_b2r_exchange<double>});
   list.push_back({{"graph", "overlap's schedule with the push kernel, the GPUs ordered by counters on the GPUs instead of events and host barriers, so that each GPU's steps are recorded once and replayed as a CUDA graph (one launch for 32 steps); any halo depth",
                    true, false},
                   [](const ExchangeRequest& r) -> std::string {
@@ -181,20 +133,20 @@ std::vector<Entry> entries() {
                   YEEX_GPU_FACTORY(make_graph_exchange)});
   list.push_back({{"nccl", "ncclSend/ncclRecv, one group per exchange phase on the high-priority stream right behind the border planes while the bulk sweeps; ordered by streams alone (no barrier); any halo depth",
                    true, true},
-#if YEEX_HAVE_NCCL
                   [](const ExchangeRequest& r) -> std::string {
+#if YEEX_HAVE_NCCL
                     if (!r.peer_access) return "NCCL picks its own paths; --no-peer leaves the host-staged paths only";
                     if (auto why = needs_gpu(r); !why.empty()) return why;
                     if (most_slabs_per_gpu(r.devices) > 1)
                       return "NCCL needs one GPU per subdomain (a communicator refuses two ranks on one GPU); "
                              "--subdomains puts several on one";
                     return "";
-                  },
-                  make_nccl_exchange<float>, make_nccl_exchange<double>});
 #else
-                  [](const ExchangeRequest&) { return std::string("this build has no NCCL (configure with YEEX_ENABLE_NCCL=ON)"); },
-                  nullptr, nullptr});
+                    (void)r;
+                    return "this build has no NCCL (configure with YEEX_ENABLE_NCCL=ON)";
 #endif
+                  },
+                  YEEX_NCCL_FACTORY(make_nccl_exchange)});
   list.push_back({{"mpi", "MPI_Isend/MPI_Irecv of the halo planes between ranks (device buffers with CUDA-aware MPI, else staged through pinned host buffers); any halo depth",
                    false, true},
                   [](const ExchangeRequest&) -> std::string {
@@ -246,17 +198,8 @@ template <typename Real>
 std::unique_ptr<HaloExchange<Real>> make_exchange(const std::string& name, ExchangeContext<Real> context) {
   for (const auto& e : entries()) {
     if (e.info.name != name) continue;
-    Factory<Real> make;
-    if constexpr (sizeof(Real) == 4) make = e.make_f32; else make = e.make_f64;
-    if (name == "b2r") {  // a halo depth on the transport of the engine
-#if YEEX_HAVE_CUDA
-      // with peer access graph's or overlap's pushes (make_b2r_peer_exchange); without, host-staged's.
-      if (context.peer_access && context.engines.front()->device() >= 0)
-        return make_b2r_peer_exchange<Real>(std::move(context), name);
-#endif
-      return make_staged_exchange<Real>(std::move(context), name);
-    }
-    return make(std::move(context), name);
+    if constexpr (sizeof(Real) == 4) return e.make_f32(std::move(context), name);
+    else return e.make_f64(std::move(context), name);
   }
   throw std::invalid_argument("unknown exchange backend '" + name + "'");
 }

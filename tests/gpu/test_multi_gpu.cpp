@@ -195,7 +195,7 @@ TEST(MultiGpu, WithoutPeerAccessMatchesOneGpu) {
     }
 }
 
-// The peer transport's two ways of pushing (overlap_exchange.cu), each on the backend that does
+// The peer transport's two ways of pushing (copy_transports.cu, PeerTransport), each on the backend that does
 // not take it by default (ExchangeOptions::peer_push): overlap (R = 1) through the push kernel, b2r
 // (R = 2, 3) through the copy engines. With CPML, b2r's pushes carry psi chunks too.
 TEST(MultiGpu, EitherPeerPushMatchesOneGpu) {
@@ -213,7 +213,7 @@ TEST(MultiGpu, EitherPeerPushMatchesOneGpu) {
     }
 }
 
-// b2r takes graph's transport where each GPU holds one slab (registry.cpp, make_b2r_peer_exchange),
+// b2r takes graph's transport where each GPU holds one slab (b2r_exchange.cpp),
 // else overlap's events: asked for (--b2r-transport events), or slabs sharing a GPU. The same
 // bits either way, CPML's psi included, and the report says which it took.
 TEST(MultiGpu, B2rEitherTransportMatchesOneGpu) {
@@ -256,7 +256,7 @@ TEST(MultiGpu, GraphReplaysAnyBlockBitForBit) {
 
 // graph at halo depth 1 without CPML, one GPU a slab, planes of at most 192^2 nodes, sweeps each
 // step as two pushing sweeps
-// (overlap_exchange.cu, set_up_pushing_sweeps): one kernel a sweep, whose first blocks wait for
+// (graph_exchange.cu, set_up_pushing_sweeps): one kernel a sweep, whose first blocks wait for
 // the neighbour, take the border plane and push it. The contract deck with its sources off the
 // pushed nodes (on 4 slabs the Ex source at 12 mm and the Ey one at 34 mm lie on pushed planes:
 // here at 13 and 33 mm, an Ey and an Ex node next to a slab boundary; the Ez pair on the pushed
@@ -346,7 +346,7 @@ TEST(MultiGpu, CpmlShellStreamMatchesOneGpu) {
     }
 }
 
-// coop's sweeps call grid.sync() at every band of 64 planes (coop_exchange.cu), more than the
+// coop's sweeps call grid.sync() at every band of 64 planes (coop_kernel.cuh), more than the
 // contract's slabs hold: bands of 1 and 5 planes here, with and without CPML, so that blocks of
 // every slab wait for each other inside a sweep, also where a block has no tile left, and a sent
 // plane is published after its sweep's first band instead of tile by tile.

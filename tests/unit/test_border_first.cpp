@@ -2,7 +2,7 @@
 // code drives one recording engine per subdomain and a transport, either with NCCL's semantics (a
 // phase's sends and receives issued as one group on the border lane, each transfer done once both
 // ends have reached their group, each group complete on its lane once its transfers are), or
-// with the protocol of overlap's and host-staged's copies (src/exchange/overlap_exchange.cu:
+// with the protocol of overlap's and host-staged's copies (src/exchange/copy_transports.cu:
 // pushes on the sender's border lane, events recorded and waited across subdomains, host
 // barriers between; staged, each push goes into a buffer of the transfer and the receiver copies
 // it up on its own border lane). The record is what a GPU must respect: the order of each lane,
@@ -13,7 +13,7 @@
 // many random orders that respect it. An order the schedule forgot lets some random order read a
 // plane of the wrong step or overwrite one (or a staging buffer) too early, which the image
 // reports; so every order must read only valid planes and end bit for bit where the
-// single-domain run ends. The graph backend's protocol (OverlapTransport::peer_flags, with
+// single-domain run ends. The graph backend's protocol (CounterTransport, with
 // src/exchange/peer_flags.hpp) is proved the same way: its signals and waits on counters that
 // only grow resolve exactly (the k-th wait on a counter follows its k-th signal), with no host
 // barrier in a step.
@@ -107,7 +107,7 @@ class GroupTransport final : public BorderFirstExchange<float> {
   std::vector<std::vector<Call>>& calls_;
 };
 
-// The protocol of overlap's transports (src/exchange/overlap_exchange.cu), recorded: start()
+// The protocol of overlap's transports (src/exchange/copy_transports.cu), recorded: start()
 // synchronises and meets; issue() records ready and meets (R > 1: waits for the receivers'
 // ready), pushes (peer: into the receiver's ghost planes; staged: into the transfer's buffer) and
 // records pushed[sender][phase]; await() meets, waits for pushed of every transfer into it, and,
@@ -163,7 +163,7 @@ class CopyTransport final : public BorderFirstExchange<float> {
   std::vector<long> epoch_;  // [subdomain]: host barriers its thread has passed
 };
 
-// The protocol of the graph backend's transport (overlap_exchange.cu, peer_flags), recorded:
+// The protocol of the graph backend's transport (copy_transports.cu, CounterTransport), recorded:
 // start() synchronises and meets; issue() (R > 1: signals ready to the subdomains that push to it
 // and waits for the ready of those it pushes to) pushes into the receivers' ghost planes and
 // signals each receiver's counter; await() waits for the counter of every sender into it. No
@@ -507,7 +507,7 @@ TEST(BorderFirstSchedule, EveryOrderTheGpuMayRunMatchesTheSingleDomainRunBitForB
   }
 }
 
-// overlap's and host-staged's protocol (src/exchange/overlap_exchange.cu): pushes peer to peer,
+// overlap's and host-staged's protocol (src/exchange/copy_transports.cu): pushes peer to peer,
 // or staged through a buffer per transfer that the receiver copies up, ordered by events across
 // subdomains and host barriers. Every order a GPU may run reads only valid planes (staged: also
 // no buffer refilled before its copy up) and ends bit for bit on the single-domain run.
