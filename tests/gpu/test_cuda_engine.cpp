@@ -116,7 +116,7 @@ TEST(CudaEngine, CpmlShellStreamKeepsTheBits) {
 TEST(CudaEngine, ReportsItsChoices) {
   YEEX_REQUIRE_GPU();
   EXPECT_EQ(cuda_device_unsupported(0), "");
-  EXPECT_THAT(cuda_build_architectures(), ::testing::MatchesRegex("[0-9]+.*"));
+  EXPECT_THAT(cuda_build_architectures(), ::testing::MatchesRegex("(sm|compute)_[0-9]+.*"));
   const Model model = build_model(short_default(10));
   RunConfig config;
   config.engine = "cuda";
@@ -186,7 +186,8 @@ TEST(CudaEngine, FieldArenaKeepsTheBits) {
       config.devices.assign(slabs, 0);
       const RunResult split = run_model(model, config);
       testing::expect_same_bits(split, trial);
-      if (slabs == 4) EXPECT_THAT(split.engine_choices, ::testing::HasSubstr("fields in an allocation each"));
+      // A quarter's fields in float stay below the arena's 128 MiB (in double they do not).
+      if (slabs == 4 && bits == 32) EXPECT_THAT(split.engine_choices, ::testing::HasSubstr("fields in an allocation each"));
     }
   }
 }

@@ -105,7 +105,9 @@ TEST(GpuCli, TheSameSplitsRunWhereTheyCan) {
 TEST(GpuCli, BenchTimesRepeatsByCudaEventsAndVerifiesTheBits) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
   ScratchDir out;
-  const auto bench = run_yeex("bench --engine cuda --size 128 --counts 1," + std::to_string(cuda_device_count()) +
+  const int gpus = cuda_device_count();  // --counts takes each count once
+  const auto bench = run_yeex("bench --engine cuda --size 128 --counts " +
+                              (gpus > 1 ? "1," + std::to_string(gpus) : std::string("1")) +
                               " --scaling both --steps 20 --warmup 5 --repeats 3 --verify --json " +
                               (out / "bench.json").string());
   ASSERT_EQ(bench.exit_code, 0) << bench.output;
