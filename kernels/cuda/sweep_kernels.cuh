@@ -25,8 +25,8 @@ namespace {
 // (kernels/cpml.hpp: main update and corrections in registers) for the faces of the Axes its box
 // may meet (the x boxes: x only; the y boxes: x, y, their cores y; the z boxes: all, their cores z;
 // the strips of a split with cores take yee_strip_kernel, all axes); that kernel only sweeps the
-// shell boxes of a CPML run, the plain one the rest (cpml_split), with the register caps below
-// (kXBoxMinBlocks, kShellMinBlocks). Coordinates and in-plane offsets are 32-bit, the slab
+// shell boxes of a CPML run, the plain one the rest (cpml_split), with the register caps of
+// cpml_sweep.cuh (kXBoxMinBlocks, kShellMinBlocks). Coordinates and in-plane offsets are 32-bit, the slab
 // arithmetic too (CpmlSlab), psi values move in pairs and profiles in padded entries
 // (kernels/cpml.hpp): each saves instructions in kernels that spend few per node.
 //
