@@ -20,7 +20,7 @@ namespace yeex {
 // engine keeps fields of kPlacementTrialBytes or more in one allocation, a field arena: field c at
 // c x slot, the class bytes (one a node) after the sixth field, a slot being a field's bytes rounded
 // up to a unit of kSlotUnits. The engine times a few steps in the arena of each unit that fits in
-// the memory left and keeps the fastest (CudaEngine::choose_placement; docs/performance.md#field-arena);
+// the memory left and keeps the fastest (FieldStorage::choose_placement in kernels/cuda/field_arena.cpp; docs/performance.md#field-arena);
 // `--arena-unit` fixes the unit instead. Smaller fields take an allocation each, of their size.
 inline constexpr std::size_t kSlotUnits[] = {std::size_t(2) << 20, std::size_t(32) << 20, std::size_t(1) << 30};
 inline constexpr std::size_t kPlacementTrialBytes = std::size_t(128) << 20;
