@@ -4,7 +4,8 @@
 #
 #   scripts/gpu-check.sh [--build DIR] [--out DIR] [--sizes 128,256,512]
 #
-#   --build DIR   the build (default build/cuda, the `cuda` preset; built here if it has no yeex)
+#   --build DIR   the build (default build/cuda-native, the `cuda-native` preset: code for this
+#                 machine's GPUs; built here if it has no yeex)
 #   --out DIR     where gpu-check.log (everything printed), the default deck's output and the
 #                 bench JSON and markdown go (default build/gpu-check; its earlier files are replaced)
 #   --sizes LIST  the cube edges of the float32 benchmark (default 128,256,512)
@@ -20,7 +21,7 @@ usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
 die() { printf 'gpu-check: %s\n' "$*" >&2; exit 2; }
 absolute() { [[ $1 == /* ]] && echo "$1" || echo "$here/$1"; }
 
-build=$root/build/cuda out=$root/build/gpu-check sizes=128,256,512
+build=$root/build/cuda-native out=$root/build/gpu-check sizes=128,256,512
 while (($#)); do
   case $1 in
     --build) (($# > 1)) || die "--build needs a folder"; build=$(absolute "$2"); shift 2 ;;
@@ -49,9 +50,9 @@ nvidia-smi --query-gpu=index,name,memory.total,driver_version,clocks.max.sm --fo
 nvidia-smi topo -m || true
 
 if [[ ! -x $build/yeex ]]; then
-  [[ $build == "$root/build/cuda" ]] || die "no yeex in $build"
+  [[ $build == "$root/build/cuda-native" ]] || die "no yeex in $build"
   section "build ($build)"
-  cmake --preset cuda -G Ninja && cmake --build "$build" -j"$(nproc)"
+  cmake --preset cuda-native -G Ninja && cmake --build "$build" -j"$(nproc)"
 fi
 
 section "gpu tests"

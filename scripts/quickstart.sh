@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # From a fresh clone to a first run: installs the packages the build needs (scripts/setup.sh build:
-# no MPI, no ParaView; scripts/test.sh installs the rest), builds yeex (the `cuda` preset when a
-# GPU and nvcc are usable here, else the CPU-only `host` preset) and runs the default problem,
-# inputs/dipole_box.toml: a dipole in a PEC box with a dielectric block. Its output goes to
+# no MPI, no ParaView; scripts/test.sh installs the rest), builds yeex (the `cuda-native` preset,
+# code for this machine's GPUs, when a GPU and nvcc are usable here, else the CPU-only `host`
+# preset) and runs the default problem, inputs/dipole_box.toml: a dipole in a PEC box with a
+# dielectric block. Its output goes to
 # yeex-output/dipole_box/; run again, the quickstart replaces its earlier run there (--force).
 #
 # Usage: scripts/quickstart.sh [yeex run options, e.g. --steps 100 --precision f64 --output DIR]
@@ -15,7 +16,7 @@ source "$ROOT/scripts/cmake-env.sh"
 
 section() { printf '\n=== %s\n' "$*"; }
 
-# nvcc is often installed without being on PATH; the cuda preset needs it there.
+# nvcc is often installed without being on PATH; the cuda presets need it there.
 have_nvcc() {
   [[ -x "$CUDA_HOME/bin/nvcc" ]] && PATH="$CUDA_HOME/bin:$PATH"
   command -v nvcc >/dev/null 2>&1
@@ -28,7 +29,7 @@ have_gpu() {
 
 choose_preset() {
   if have_gpu && have_nvcc; then
-    echo cuda
+    echo cuda-native
   else
     echo host
   fi
