@@ -1,20 +1,29 @@
 #!/usr/bin/env bash
 # yeex's host engine against gprMax 4.0.1 (PyPI wheel, its OpenMP CPU solver) on the same
-# machine, in the same run, on the same problem: a closed PEC box of N^3 cells of 1 mm with a
-# dielectric cube (eps_r = 4) over the middle third and a z Hertzian dipole at the centre
-# driven by a 1 GHz Gaussian pulse. Both codes run float32 with the same OpenMP thread count.
+# machine, in the same invocation, on the same problem: a box of N^3 cells of 1 mm with a
+# dielectric cube (eps_r = 4) over the middle third, a z Hertzian dipole at the centre driven by
+# a 1 GHz Gaussian pulse and one receiver (all six components) 40 cells from it along x. The
+# outer faces are a 10-cell PML (gprMax's default; yeex's CPML) or PEC walls. Both codes run
+# with the same OpenMP thread count, in float32 and float64.
 #
 # Denormals: ahead of the wavefront the fields decay through the subnormal range, where x86
-# arithmetic is many times slower, and neither code sets flush-to-zero itself. So each code is
-# run as shipped (`keep`) and with FTZ/DAZ set in the MXCSR register by a tiny LD_PRELOAD
-# library (`flush`; OpenMP threads inherit it). `flush` is the speed of the stencils themselves.
+# arithmetic is many times slower, and gprMax does not set flush-to-zero itself (yeex's CPU
+# engines do). So each code is run as shipped (`keep`) and with FTZ/DAZ set in the MXCSR
+# register by a tiny LD_PRELOAD library (`flush`; OpenMP threads inherit it).
+#
+# Order: one warm-up run of each code (not reported), then --repeats rounds; a round runs every
+# case (boundary x precision x denormals) once, gprMax then yeex: A B A B, so a burst of
+# background load hits both codes. The 1-minute load average is recorded before each run.
 #
 # Usage: scripts/compare_gprmax.sh [--size N] [--steps N] [--threads N] [--repeats N]
+#                                  [--boundary pml|pec|both] [--precision f32|f64|both]
 #                                  [--denormals keep|flush|both] [--out FILE]
 #   --size N       cells per side (default 200)
-#   --steps N      time steps (default 300)
+#   --steps N      time steps (default 250)
 #   --threads N    OpenMP threads for both codes (default: nproc)
-#   --repeats N    runs of each code; the median solve time is reported (default 1)
+#   --repeats N    rounds; the median of each case is reported (default 2)
+#   --boundary B   pml, pec or both (default both: PML rows first)
+#   --precision P  f32, f64 or both (default both)
 #   --denormals M  keep, flush or both (default both)
 #   --out FILE     also write the markdown report (command, date, machine, table) to FILE
 #
@@ -22,10 +31,10 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-readonly ROOT GPRMAX_VERSION=4.0.1
+readonly ROOT GPRMAX_VERSION=4.0.1 PML_CELLS=10
 readonly VENV="$ROOT/build/gprmax-venv" WORK="$ROOT/build/compare" YEEX="$ROOT/build/host/yeex"
 
-SIZE=200 STEPS=300 THREADS=$(nproc) REPEATS=1 DENORMALS=both OUT=''
+SIZE=200 STEPS=250 THREADS=$(nproc) REPEATS=2 DENORMALS=both BOUNDARY=both PRECISION=both OUT=''
 COMMAND_LINE="scripts/compare_gprmax.sh $*"
 
 log() { printf 'compare: %s\n' "$*" >&2; }
@@ -40,6 +49,8 @@ parse_args() {
       --threads) THREADS=${2:?--threads needs a value}; shift 2 ;;
       --repeats) REPEATS=${2:?--repeats needs a value}; shift 2 ;;
       --denormals) DENORMALS=${2:?--denormals needs keep, flush or both}; shift 2 ;;
+      --boundary) BOUNDARY=${2:?--boundary needs pml, pec or both}; shift 2 ;;
+      --precision) PRECISION=${2:?--precision needs f32, f64 or both}; shift 2 ;;
       --out) OUT=${2:?--out needs a file}; shift 2 ;;
       -h | --help) usage; exit 0 ;;
       *) usage >&2; die "unknown argument: $1" ;;
@@ -54,6 +65,17 @@ parse_args() {
     both) MODES=(keep flush) ;;
     *) die "--denormals must be keep, flush or both, got '$DENORMALS'" ;;
   esac
+  case $BOUNDARY in
+    pml | pec) BOUNDARIES=("$BOUNDARY") ;;
+    both) BOUNDARIES=(pml pec) ;;
+    *) die "--boundary must be pml, pec or both, got '$BOUNDARY'" ;;
+  esac
+  case $PRECISION in
+    f32 | f64) PRECISIONS=("$PRECISION") ;;
+    both) PRECISIONS=(f32 f64) ;;
+    *) die "--precision must be f32, f64 or both, got '$PRECISION'" ;;
+  esac
+  ((SIZE >= 3 * PML_CELLS)) || die "--size must be at least $((3 * PML_CELLS)) (a ${PML_CELLS}-cell PML on each side)"
 }
 
 as_root() {
@@ -106,28 +128,35 @@ geometry() {
   LOWER=$(awk -v n="$SIZE" 'BEGIN { printf "%.6g", n * 1e-3 / 3 }')
   UPPER=$(awk -v n="$SIZE" 'BEGIN { printf "%.6g", n * 2e-3 / 3 }')
   CENTRE=$(awk -v n="$SIZE" 'BEGIN { printf "%.6g", n * 1e-3 / 2 }')
+  RECEIVER=$(awk -v n="$SIZE" 'BEGIN { r = int(n / 2) + 40; if (r > n - 11) r = n - 11; printf "%.6g", r * 1e-3 }')
 }
 
-# gprMax: an integer #time_window is a number of iterations; #pml_cells: 0 leaves the outer
-# boundary PEC, like yeex's; the trailing `n` on #box turns off dielectric smoothing so both
-# codes see the same two materials (it changes no work per step).
+# gprMax: an integer #time_window is a number of iterations; without #pml_cells every face is a
+# 10-cell PML (its default), #pml_cells: 0 leaves the outer boundary PEC; the trailing `n` on #box
+# turns off dielectric smoothing so both codes see the same two materials (it changes no work per
+# step). #rx records all six components, as the yeex probe does.
 write_gprmax_input() {
-  cat >"$WORK/box.in" <<EOF
-#title: gprMax comparison box
-#domain: $LENGTH $LENGTH $LENGTH
-#dx_dy_dz: 0.001 0.001 0.001
-#time_window: $STEPS
-#pml_cells: 0
-#omp_threads: $THREADS
-#material: 4 0 1 0 dielectric
-#box: $LOWER $LOWER $LOWER $UPPER $UPPER $UPPER dielectric n
-#waveform: gaussian 1 1e9 pulse
-#hertzian_dipole: z $CENTRE $CENTRE $CENTRE pulse
-EOF
+  local boundary=$1
+  {
+    echo "#title: gprMax comparison box"
+    echo "#domain: $LENGTH $LENGTH $LENGTH"
+    echo "#dx_dy_dz: 0.001 0.001 0.001"
+    echo "#time_window: $STEPS"
+    [[ $boundary == pec ]] && echo "#pml_cells: 0"
+    echo "#omp_threads: $THREADS"
+    echo "#material: 4 0 1 0 dielectric"
+    echo "#box: $LOWER $LOWER $LOWER $UPPER $UPPER $UPPER dielectric n"
+    echo "#waveform: gaussian 1 1e9 pulse"
+    echo "#hertzian_dipole: z $CENTRE $CENTRE $CENTRE pulse"
+    echo "#rx: $RECEIVER $CENTRE $CENTRE"
+  } >"$WORK/box-$boundary.in"
 }
 
+# The same box for yeex (inputs/gprmax_box.toml is the PML case at the default size).
 write_yeex_deck() {
-  cat >"$WORK/box.toml" <<EOF
+  local boundary=$1
+  {
+    cat <<EOF
 title = "gprMax comparison box"
 [grid]
 cells = [$SIZE, $SIZE, $SIZE]
@@ -135,6 +164,9 @@ cell_size = [1e-3, 1e-3, 1e-3]
 [time]
 steps = $STEPS
 courant = 0.99
+EOF
+    [[ $boundary == pml ]] && printf '[boundary]\nall = "cpml"\n[boundary.cpml]\ncells = %d\n' "$PML_CELLS"
+    cat <<EOF
 [[material]]
 name = "dielectric"
 eps_r = 4.0
@@ -149,9 +181,14 @@ polarisation = "z"
 position = [$CENTRE, $CENTRE, $CENTRE]
 waveform = "gaussian"
 frequency = 1e9
+[[probe]]
+name = "rx"
+position = [$RECEIVER, $CENTRE, $CENTRE]
+components = ["Ex", "Ey", "Ez", "Hx", "Hy", "Hz"]
 [output]
 directory = "build/compare-out"
 EOF
+  } >"$WORK/box-$boundary.toml"
 }
 
 # MXCSR bits FTZ (0x8000) and DAZ (0x0040), set before main(); threads created later inherit them.
@@ -176,54 +213,60 @@ run_env() {
 
 now() { date +%s.%N; }
 
-# Whole-process wall time (Python start-up, model build, solve, output) goes to a .wall file
-# next to the log, for the end-to-end column.
-run_gprmax() {
-  local mode=$1 i=$2 base start
-  base="$WORK/gprmax-$mode-$i"
-  log "gprMax run $i/$REPEATS, denormals $mode: ${SIZE}^3 cells, $STEPS steps, $THREADS threads"
+# One run of one code in one case; base names: CODE-BOUNDARY-PRECISION-MODE-ROUND (round 0: the
+# warm-up). Whole-process wall time (start-up, model build, solve, output) goes to a .wall file,
+# the 1-minute load average before the run to a .load file.
+run_case() {
+  local code=$1 boundary=$2 precision=$3 mode=$4 round=$5 base start
+  base="$WORK/$code-$boundary-$precision-$mode-$round"
+  log "$code, round $round/$REPEATS: $boundary $precision denormals $mode, ${SIZE}^3 cells, $STEPS steps, $THREADS threads"
+  cut -d' ' -f1 /proc/loadavg >"$base.load"
   start=$(now)
-  (cd "$WORK" && env $(run_env "$mode") "$VENV/bin/python" -m gprMax box.in \
-      -cpu_precision single --hide-progress-bars >"$base.log" 2>&1) \
-    || { tail -20 "$base.log" >&2; die "gprMax failed (log: $base.log)"; }
-  awk -v a="$start" -v b="$(now)" 'BEGIN { printf "%.4f\n", b - a }' >"$base.wall"
-}
-
-run_yeex() {
-  local mode=$1 i=$2 base start
-  base="$WORK/yeex-$mode-$i"
-  log "yeex run $i/$REPEATS, denormals $mode: ${SIZE}^3 cells, $STEPS steps, $THREADS threads"
-  start=$(now)
-  (cd "$ROOT" && env $(run_env "$mode") "$YEEX" run "$WORK/box.toml" --engine host \
-      --precision f32 --steps "$STEPS" --json --quiet --output build/compare-out --force \
-      >"$base.json" 2>"$base.err") \
-    || { cat "$base.err" >&2; die "yeex failed (stderr: $base.err)"; }
+  if [[ $code == gprmax ]]; then
+    local gprmax_precision=single
+    [[ $precision == f64 ]] && gprmax_precision=double
+    (cd "$WORK" && env $(run_env "$mode") "$VENV/bin/python" -m gprMax "box-$boundary.in" \
+        -cpu_precision "$gprmax_precision" --hide-progress-bars >"$base.log" 2>&1) \
+      || { tail -20 "$base.log" >&2; die "gprMax failed (log: $base.log)"; }
+  else
+    (cd "$ROOT" && env $(run_env "$mode") "$YEEX" run "$WORK/box-$boundary.toml" --engine host \
+        --precision "$precision" --steps "$STEPS" --json --quiet --output build/compare-out --force \
+        >"$base.json" 2>"$base.err") \
+      || { cat "$base.err" >&2; die "yeex failed (stderr: $base.err)"; }
+  fi
   awk -v a="$start" -v b="$(now)" 'BEGIN { printf "%.4f\n", b - a }' >"$base.wall"
 }
 
 main() {
   parse_args "$@"
   mkdir -p "$WORK"
-  rm -f "$WORK"/gprmax-*.log "$WORK"/gprmax-*.wall "$WORK"/yeex-*.json "$WORK"/yeex-*.err "$WORK"/yeex-*.wall
+  rm -f "$WORK"/gprmax-*.log "$WORK"/yeex-*.json "$WORK"/yeex-*.err "$WORK"/*.wall "$WORK"/*.load
   ensure_gprmax
   ensure_yeex
   geometry
-  write_gprmax_input
-  write_yeex_deck
+  local boundary precision mode i code
+  for boundary in "${BOUNDARIES[@]}"; do
+    write_gprmax_input "$boundary"
+    write_yeex_deck "$boundary"
+  done
   [[ $DENORMALS == keep ]] || build_flush_library
 
-  local load_before i mode
+  local load_before
   load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-  # Alternate the codes so a burst of background load hits both rather than one.
+  for code in gprmax yeex; do run_case "$code" "${BOUNDARIES[0]}" "${PRECISIONS[0]}" "${MODES[0]}" 0; done
   for ((i = 1; i <= REPEATS; i++)); do
-    for mode in "${MODES[@]}"; do
-      run_gprmax "$mode" "$i"
-      run_yeex "$mode" "$i"
+    for boundary in "${BOUNDARIES[@]}"; do
+      for precision in "${PRECISIONS[@]}"; do
+        for mode in "${MODES[@]}"; do
+          for code in gprmax yeex; do run_case "$code" "$boundary" "$precision" "$mode" "$i"; done
+        done
+      done
     done
   done
 
   local report_args=(--work "$WORK" --size "$SIZE" --steps "$STEPS" --threads "$THREADS"
-    --repeats "$REPEATS" --modes "${MODES[@]}" --gprmax-python "$VENV/bin/python" --yeex "$YEEX"
+    --repeats "$REPEATS" --boundaries "${BOUNDARIES[@]}" --precisions "${PRECISIONS[@]}"
+    --modes "${MODES[@]}" --pml-cells "$PML_CELLS" --gprmax-python "$VENV/bin/python" --yeex "$YEEX"
     --command "$COMMAND_LINE" --load-before "$load_before")
   [[ -n $OUT ]] && report_args+=(--out "$OUT")
   python3 "$ROOT/scripts/compare_gprmax.py" "${report_args[@]}"

@@ -135,6 +135,7 @@ class Run {
 
     Progress progress(config_.progress && group_.rank() == 0, m.steps, m.grid.cells());
     Index chunk = 8;  // grows so that a chunk takes about a quarter of a second
+    double since_check = 0, check_seconds = 0;  // stepping since the last health check; what it took
     for (Index n = 0; n < m.steps;) {
       const Index count =
           std::min({chunk, config_.probe_slots, m.steps - n, steps_to_next_snapshot(n), steps_to_next_energy(n),
@@ -151,7 +152,15 @@ class Run {
       result_.seconds_stepping += seconds;
       chunk = std::clamp<Index>(static_cast<Index>(count * 0.25 / std::max(seconds, 1e-6)), 1, config_.probe_slots);
       steps_done_ = n + count;
-      check_finite();
+      // The health check is due once the steps since the last one took kCheckSpacing times what
+      // that check took, however long the chunks: its share of the loop stays below
+      // 1/kCheckSpacing for any box on any engine. Always after the last step, and after every
+      // chunk with --check-every.
+      since_check += seconds;
+      if (config_.check_every > 0 || steps_done_ == m.steps || since_check >= kCheckSpacing * check_seconds) {
+        check_seconds = check_finite();
+        since_check = 0;
+      }
       timed_output([&] { drain_probes(count, n); });
       n += count;
       timed_output([&] { record_energy(n); });
@@ -396,11 +405,14 @@ class Run {
     return decomposition_.size() - 1;
   }
 
-  // The health check after each chunk: every slab's six arrays scanned on its engine (on the GPU
+  // The health check between chunks: every slab's six arrays scanned on its engine (on the GPU
   // for the cuda engine), in parallel. A slab that holds a NaN or an Inf is downloaded to name the
-  // node (downloaded() throws), and the message names the chunk's steps: the fields were finite
-  // after steps_finite_, not after steps_done_ (--check-every 1 narrows it to the step).
-  void check_finite() {
+  // node (downloaded() throws), and the message names the steps since the last check: the fields
+  // were finite after steps_finite_, not after steps_done_ (--check-every 1 narrows it to the
+  // step). Returns the seconds it took, the slowest process's, so that every rank spaces the
+  // checks alike.
+  static constexpr double kCheckSpacing = 100;
+  double check_finite() {
     const auto t0 = Clock::now();
     std::vector<char> finite(local_.size(), 1);
     team_.run([&](int member) { finite[member] = engines_[local_[member]]->fields_finite(); });
@@ -413,7 +425,9 @@ class Run {
                                steps_finite_note());
     }
     steps_finite_ = steps_done_;
-    result_.seconds_checks += seconds_since(t0);
+    const double seconds = seconds_since(t0);
+    result_.seconds_checks += seconds;
+    return group_.max(seconds);
   }
 
   // Where the last health check passed before the steps of a blow-up report.

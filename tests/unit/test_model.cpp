@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <limits>
 #include <set>
 
 #include "kernels/field_layout.hpp"
@@ -339,6 +341,27 @@ TEST(Model, ChecksumChainsOverSlabs) {
 TEST(Model, HostEngineScanFindsEveryNonFiniteValue) {
   testing::expect_finite_scan_finds_every_value<float>(small_deck(), "host");
   testing::expect_finite_scan_finds_every_value<double>(small_deck(), "host");
+}
+
+// The host engine's scan tests exponent bits: the largest finite values, the smallest
+// subnormals and negative zero are finite; one Inf among them is not.
+template <typename Real>
+void expect_scan_passes_extreme_finite_values() {
+  testing::SteppedModel<Real> s(small_deck(), "host");
+  const Real extremes[] = {std::numeric_limits<Real>::max(), -std::numeric_limits<Real>::max(),
+                           std::numeric_limits<Real>::denorm_min(), -std::numeric_limits<Real>::min(), Real(-0.0)};
+  std::vector<Real> v = s.field(Component::Hy);
+  for (std::size_t e = 0; e < v.size(); ++e) v[e] = extremes[e % std::size(extremes)];
+  s.engine->upload(Component::Hy, v);
+  EXPECT_TRUE(s.engine->fields_finite());
+  v[v.size() / 3] = std::numeric_limits<Real>::infinity();
+  s.engine->upload(Component::Hy, v);
+  EXPECT_FALSE(s.engine->fields_finite());
+}
+
+TEST(Model, HostEngineScanPassesExtremeFiniteValues) {
+  expect_scan_passes_extreme_finite_values<float>();
+  expect_scan_passes_extreme_finite_values<double>();
 }
 
 TEST(Model, HostEngineIsDeterministic) {
