@@ -73,8 +73,8 @@ HaloPlan halo_plan(const SlabDecomposition& d, Index halo_depth) {
 SweepRanges update_ranges(const SlabDecomposition& d, int s, Index halo_depth, Index substep) {
   check_depth(d, halo_depth);
   if (substep < 0 || substep >= halo_depth)
-    throw std::invalid_argument("substep " + std::to_string(substep) + " is outside a block of R=" +
-                                std::to_string(halo_depth) + " steps");
+    throw std::invalid_argument("substep " + std::to_string(substep) +
+                                " is outside a block of R=" + std::to_string(halo_depth) + " steps");
   const SlabSubdomain& me = d.subdomain(s);
   if (halo_depth == 1) return {d.owned_update_range(s), d.owned_update_range(s)};
   const Index R = halo_depth, t = substep;

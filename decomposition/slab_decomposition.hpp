@@ -34,11 +34,11 @@ struct PlaneRange {
 };
 
 struct SlabSubdomain {
-  Index k_begin = 0, k_end = 0;    // owned update planes [k_begin, k_end), global
-  Index stored_planes = 0;         // k_end - k_begin, plus the inert plane nz for the last one
-  Index ghost = 0;                 // pad planes on each side of the local array (the halo depth)
-  int lower = kNoNeighbour;        // subdomain below (smaller k), or kNoNeighbour at z = 0
-  int upper = kNoNeighbour;        // subdomain above, or kNoNeighbour at z = nz
+  Index k_begin = 0, k_end = 0;  // owned update planes [k_begin, k_end), global
+  Index stored_planes = 0;       // k_end - k_begin, plus the inert plane nz for the last one
+  Index ghost = 0;               // pad planes on each side of the local array (the halo depth)
+  int lower = kNoNeighbour;      // subdomain below (smaller k), or kNoNeighbour at z = 0
+  int upper = kNoNeighbour;      // subdomain above, or kNoNeighbour at z = nz
 
   Index owned_planes() const { return k_end - k_begin; }
 };

@@ -29,7 +29,7 @@ void AtomicFile::commit() {
 void write_text_atomically(const std::filesystem::path& path, const std::string& text) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  const fs::file_status status = fs::status(path, ec);  // through links
+  const fs::file_status status = fs::status(path, ec);       // through links
   if (fs::exists(status) && !fs::is_regular_file(status)) {  // a device or a pipe (/dev/stdout): written through
     std::ofstream out(path, std::ios::binary);
     out << text;
@@ -38,7 +38,8 @@ void write_text_atomically(const std::filesystem::path& path, const std::string&
     return;
   }
   // A link is followed: its file is replaced, not the link.
-  const fs::path target = fs::is_symlink(fs::symlink_status(path, ec)) && fs::exists(status) ? fs::canonical(path, ec) : path;
+  const fs::path target =
+      fs::is_symlink(fs::symlink_status(path, ec)) && fs::exists(status) ? fs::canonical(path, ec) : path;
   if (target.has_parent_path()) fs::create_directories(target.parent_path());
   AtomicFile file(target);
   std::ofstream out(file.temporary_path(), std::ios::binary);

@@ -39,9 +39,8 @@ constexpr Index kMaxCells = Index{1} << 40;  // ~1.1e12 cells: far beyond any on
 
 constexpr std::array<std::string_view, 3> kAxisNames = {"x", "y", "z"};
 constexpr std::array<std::string_view, 6> kFaceNames = {"x_min", "x_max", "y_min", "y_max", "z_min", "z_max"};
-constexpr std::array<std::string_view, 4> kWaveformNames = {"gaussian", "gaussian_derivative", "ricker",
-                                                            "ramped_sine"};
-constexpr std::array<std::string_view, 2> kBoundaryNames = {"pec", "cpml"};  // indexed by BoundaryKind
+constexpr std::array<std::string_view, 4> kWaveformNames = {"gaussian", "gaussian_derivative", "ricker", "ramped_sine"};
+constexpr std::array<std::string_view, 2> kBoundaryNames = {"pec", "cpml"};             // indexed by BoundaryKind
 constexpr std::array<std::string_view, 3> kShapeNames = {"box", "sphere", "cylinder"};  // indexed by ShapeKind
 constexpr std::array<std::string_view, 2> kBuiltinMaterials = {"free_space", "pec"};
 
@@ -139,8 +138,7 @@ template <>
 std::string convert(const toml::node& node, const std::string& path) {
   const auto* text = node.as_string();
   if (!text) wrong_type(path, "a string", node);
-  if (text->get().find('\0') != std::string::npos)
-    throw DeckError(path, "must not contain a NUL character (\\u0000)");
+  if (text->get().find('\0') != std::string::npos) throw DeckError(path, "must not contain a NUL character (\\u0000)");
   return text->get();
 }
 
@@ -165,8 +163,7 @@ double convert(const toml::node& node, const std::string& path) {
 }
 
 template <class Element>
-std::vector<Element> convert_array(const toml::node& node, const std::string& path,
-                                   std::string_view expected) {
+std::vector<Element> convert_array(const toml::node& node, const std::string& path, std::string_view expected) {
   const auto* array = node.as_array();
   if (!array) wrong_type(path, expected, node);
   std::vector<Element> elements;
@@ -176,8 +173,7 @@ std::vector<Element> convert_array(const toml::node& node, const std::string& pa
 }
 
 template <class Element>
-std::array<Element, 3> convert_triple(const toml::node& node, const std::string& path,
-                                      std::string_view expected) {
+std::array<Element, 3> convert_triple(const toml::node& node, const std::string& path, std::string_view expected) {
   const auto elements = convert_array<Element>(node, path, expected);
   if (elements.size() != 3)
     throw DeckError(path, "expected exactly 3 entries (x, y, z), got " + std::to_string(elements.size()));
@@ -245,8 +241,7 @@ class TableReader {
   }
 
   // A sub-table ([grid], or an inline table such as plane = { ... }); nullopt when absent.
-  std::optional<TableReader> table(std::string_view key,
-                                   std::initializer_list<std::string_view> known) const {
+  std::optional<TableReader> table(std::string_view key, std::initializer_list<std::string_view> known) const {
     assert(is_known(key));
     const toml::node* node = table_->get(key);
     if (!node) return std::nullopt;
@@ -255,8 +250,7 @@ class TableReader {
   }
 
   // The entries of an array of tables ([[key]] ...), read as key[0], key[1], ...
-  std::vector<TableReader> array_of_tables(std::string_view key,
-                                           std::initializer_list<std::string_view> known) const {
+  std::vector<TableReader> array_of_tables(std::string_view key, std::initializer_list<std::string_view> known) const {
     assert(is_known(key));
     const toml::node* node = table_->get(key);
     std::vector<TableReader> entries;
@@ -273,9 +267,7 @@ class TableReader {
   }
 
  private:
-  bool is_known(std::string_view key) const {
-    return std::find(known_.begin(), known_.end(), key) != known_.end();
-  }
+  bool is_known(std::string_view key) const { return std::find(known_.begin(), known_.end(), key) != known_.end(); }
 
   // "Did you mean" the first closest known key within 2 edits. Lengths that differ by more than 2
   // are more than 2 edits apart, which spares measuring a huge key against every known one.
@@ -310,12 +302,10 @@ double non_negative(double value, const std::string& path) {
 
 // A required string that must be one of `names`; returns its index.
 template <std::size_t N>
-int required_choice(const TableReader& table, std::string_view key,
-                    const std::array<std::string_view, N>& names) {
+int required_choice(const TableReader& table, std::string_view key, const std::array<std::string_view, N>& names) {
   const auto value = table.require<std::string>(key);
   const auto it = std::find(names.begin(), names.end(), value);
-  if (it == names.end())
-    throw DeckError(table.key_path(key), in_quotes(value) + " is not one of: " + join(names));
+  if (it == names.end()) throw DeckError(table.key_path(key), in_quotes(value) + " is not one of: " + join(names));
   return static_cast<int>(it - names.begin());
 }
 
@@ -326,10 +316,8 @@ void check_name(const std::string& name, const std::string& path, const std::vec
   const bool plain = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
   });
-  if (!plain)
-    throw DeckError(path, in_quotes(name) + " is not a valid name: use letters, digits, '_' and '-' only");
-  const auto same =
-      std::find_if(earlier.begin(), earlier.end(), [&](const Item& item) { return item.name == name; });
+  if (!plain) throw DeckError(path, in_quotes(name) + " is not a valid name: use letters, digits, '_' and '-' only");
+  const auto same = std::find_if(earlier.begin(), earlier.end(), [&](const Item& item) { return item.name == name; });
   if (same != earlier.end())
     throw DeckError(path, "duplicate " + std::string(kind) + " name " + in_quotes(name) + " (already used by " +
                               indexed(kind, static_cast<std::size_t>(same - earlier.begin())) + ")");
@@ -349,8 +337,8 @@ bool inside_extent(double position, double extent) {
 void check_inside_axis(double position, int axis, const Vec3& extent, const std::string& path) {
   if (!inside_extent(position, extent[axis]))
     throw DeckError(path, std::string(kAxisNames[axis]) + " = " + format_number(position) +
-                              " m is outside the grid, which spans [0, " + format_number(extent[axis]) +
-                              "] m along " + std::string(kAxisNames[axis]));
+                              " m is outside the grid, which spans [0, " + format_number(extent[axis]) + "] m along " +
+                              std::string(kAxisNames[axis]));
 }
 
 void check_inside_grid(const Vec3& position, const Vec3& extent, const std::string& path) {
@@ -370,12 +358,11 @@ void check_source_node(const Source& source, const Deck& deck, const std::string
     const bool on_upper_face = node >= cells[axis];
     if (!on_lower_face && !on_upper_face) continue;
     const std::string_view face = kFaceNames[2 * axis + (on_upper_face ? 1 : 0)];
-    throw DeckError(
-        path,
-        std::string(kAxisNames[axis]) + " = " + format_number(source.position[axis]) + " m snaps to node " +
-            std::to_string(node) + " on the " + std::string(face) + " boundary face, where " + component +
-            (along ? " would lie outside the grid" : " is tangential and pinned to zero by the PEC wall") +
-            "; move the source at least half a cell inside");
+    throw DeckError(path,
+                    std::string(kAxisNames[axis]) + " = " + format_number(source.position[axis]) + " m snaps to node " +
+                        std::to_string(node) + " on the " + std::string(face) + " boundary face, where " + component +
+                        (along ? " would lie outside the grid" : " is tangential and pinned to zero by the PEC wall") +
+                        "; move the source at least half a cell inside");
   }
 }
 
@@ -389,8 +376,7 @@ std::vector<Component> parse_components(const TableReader& table) {
     const auto component = parse_component((*names)[i]);
     if (!component)
       throw DeckError(indexed(path, i), "unknown component " + in_quotes((*names)[i]) + " (expected one of: " +
-                                            join(kAllComponents | std::views::transform(component_name)) +
-                                            ")");
+                                            join(kAllComponents | std::views::transform(component_name)) + ")");
     if (std::find(components.begin(), components.end(), *component) != components.end())
       throw DeckError(indexed(path, i), "component " + in_quotes((*names)[i]) + " is listed twice");
     components.push_back(*component);
@@ -481,16 +467,16 @@ void check_update_coefficients(const Deck& deck) {
     }
     for (const auto& [name, value] : stored) {
       if (is_normal_float(value)) continue;
-      const std::string given =
-          path.empty() ? format_vector(deck.cell_size) + " m with time.courant = " + format_number(deck.courant) +
-                             " give free space"
-                       : in_quotes(material.name) + " (eps_r = " + format_number(material.eps_r) + ", sigma = " +
-                             format_number(material.sigma) + ", mu_r = " + format_number(material.mu_r) + ") has";
+      const std::string given = path.empty()
+                                    ? format_vector(deck.cell_size) +
+                                          " m with time.courant = " + format_number(deck.courant) + " give free space"
+                                    : in_quotes(material.name) + " (eps_r = " + format_number(material.eps_r) +
+                                          ", sigma = " + format_number(material.sigma) +
+                                          ", mu_r = " + format_number(material.mu_r) + ") has";
       throw DeckError(path.empty() ? "grid.cell_size" : path,
                       given + " the " + name + " = " + format_number(value) +
                           " (l = sigma dt/(2 eps)), which float32 cannot hold (it must be 0 or within [" +
-                          format_number(kFloatMin) + ", " +
-                          format_number(kFloatMax) + "])" +
+                          format_number(kFloatMin) + ", " + format_number(kFloatMax) + "])" +
                           (std::abs(value) < kFloatMin ? ": the field there would never change, a silent PEC" : ""));
     }
   }
@@ -505,10 +491,8 @@ void parse_grid(const TableReader& root, Deck& deck) {
   const auto cells = grid->require<std::array<Index, 3>>("cells");
   const std::string cells_path = grid->key_path("cells");
   for (int axis = 0; axis < 3; ++axis)
-    if (cells[axis] < 1)
-      throw DeckError(indexed(cells_path, axis), "must be >= 1, got " + std::to_string(cells[axis]));
-  const double total =
-      static_cast<double>(cells[0]) * static_cast<double>(cells[1]) * static_cast<double>(cells[2]);
+    if (cells[axis] < 1) throw DeckError(indexed(cells_path, axis), "must be >= 1, got " + std::to_string(cells[axis]));
+  const double total = static_cast<double>(cells[0]) * static_cast<double>(cells[1]) * static_cast<double>(cells[2]);
   if (total > static_cast<double>(kMaxCells))
     throw DeckError(cells_path, std::to_string(cells[0]) + " x " + std::to_string(cells[1]) + " x " +
                                     std::to_string(cells[2]) + " = " + format_number(total) +
@@ -517,8 +501,7 @@ void parse_grid(const TableReader& root, Deck& deck) {
   deck.grid = {cells[0], cells[1], cells[2]};
 
   deck.cell_size = grid->require<Vec3>("cell_size");
-  for (int axis = 0; axis < 3; ++axis)
-    positive(deck.cell_size[axis], indexed(grid->key_path("cell_size"), axis));
+  for (int axis = 0; axis < 3; ++axis) positive(deck.cell_size[axis], indexed(grid->key_path("cell_size"), axis));
   // 0 once a 1/d^2 overflows (d below ~1e-154 m), inf once all of them underflow.
   check_time_step(cfl_time_step(deck.cell_size), grid->key_path("cell_size"),
                   format_vector(deck.cell_size) + " m give the CFL time step dt_cfl");
@@ -532,8 +515,7 @@ void parse_time(const TableReader& root, Deck& deck) {
   deck.duration = time->get<double>("duration");
   if (deck.steps && deck.duration) throw DeckError("time", "give time.steps or time.duration, not both");
   if (!deck.steps && !deck.duration)
-    throw DeckError("time.steps",
-                    "missing required key: give time.steps (a step count) or time.duration (seconds)");
+    throw DeckError("time.steps", "missing required key: give time.steps (a step count) or time.duration (seconds)");
   if (deck.steps && (*deck.steps < 1 || *deck.steps > kMaxSteps))
     throw DeckError(time->key_path("steps"), "must be in [1, 1e9], got " + std::to_string(*deck.steps));
   if (deck.duration) positive(*deck.duration, time->key_path("duration"));
@@ -546,16 +528,15 @@ void parse_time(const TableReader& root, Deck& deck) {
                         " s, above the 3D CFL limit dt_cfl = 1/(c*sqrt(1/dx^2+1/dy^2+1/dz^2)) = " +
                         format_number(cfl_time_step(deck.cell_size)) +
                         " s; the Yee scheme is unstable above the CFL limit, so courant must be in (0, 1]");
-  if (!(deck.courant > 0))
-    throw DeckError(courant_path, "must be in (0, 1], got " + format_number(deck.courant));
+  if (!(deck.courant > 0)) throw DeckError(courant_path, "must be in (0, 1], got " + format_number(deck.courant));
   check_time_step(deck.dt(), courant_path, format_number(deck.courant) + " gives dt");
 
   if (deck.duration) {
     const double steps = std::ceil(*deck.duration / deck.dt());
     if (steps > static_cast<double>(kMaxSteps))
-      throw DeckError(time->key_path("duration"),
-                      format_number(*deck.duration) + " s at dt = " + format_number(deck.dt()) + " s is " +
-                          format_number(steps) + " steps, more than the limit of 1e9");
+      throw DeckError(time->key_path("duration"), format_number(*deck.duration) +
+                                                      " s at dt = " + format_number(deck.dt()) + " s is " +
+                                                      format_number(steps) + " steps, more than the limit of 1e9");
   }
 }
 
@@ -586,9 +567,8 @@ void check_cpml_coefficients(const Deck& deck, int axis) {
     const CpmlCoefficients k = cpml_coefficients(deck.cpml, sigma_max, deck.dt(), rho);
     if (std::isfinite(k.b) && std::isfinite(k.c) && std::isfinite(k.kappa_inverse_minus_one)) continue;
     throw DeckError("boundary.cpml.kappa_max",
-                    format_number(deck.cpml.kappa_max) + " makes the CPML coefficients at depth " +
-                        format_number(rho) + along +
-                        " non-finite: kappa_max^2 must be a finite double (usual values are 1 to 10 or so)");
+                    format_number(deck.cpml.kappa_max) + " makes the CPML coefficients at depth " + format_number(rho) +
+                        along + " non-finite: kappa_max^2 must be a finite double (usual values are 1 to 10 or so)");
   }
 }
 
@@ -603,7 +583,8 @@ void parse_cpml(const TableReader& boundary, Deck& deck) {
     // One value for every axis, or one per axis (what run.json holds after the defaults).
     if (cpml->is_array("sigma_max")) {
       s.sigma_max = cpml->require<Vec3>("sigma_max");
-      for (int axis = 0; axis < 3; ++axis) non_negative((*s.sigma_max)[axis], indexed(cpml->key_path("sigma_max"), axis));
+      for (int axis = 0; axis < 3; ++axis)
+        non_negative((*s.sigma_max)[axis], indexed(cpml->key_path("sigma_max"), axis));
     } else if (cpml->has("sigma_max")) {
       const double sigma = non_negative(cpml->require<double>("sigma_max"), cpml->key_path("sigma_max"));
       s.sigma_max = Vec3{sigma, sigma, sigma};
@@ -613,21 +594,22 @@ void parse_cpml(const TableReader& boundary, Deck& deck) {
       throw DeckError(cpml->key_path("kappa_max"), "must be >= 1, got " + format_number(s.kappa_max));
     s.alpha_max = non_negative(cpml->get_or("alpha_max", s.alpha_max), cpml->key_path("alpha_max"));
     if (!deck.has_cpml())
-      deck.warnings.push_back("warning: boundary.cpml is given but no face is cpml (set boundary.all or a face "
-                              "to \"cpml\"); it has no effect");
+      deck.warnings.push_back(
+          "warning: boundary.cpml is given but no face is cpml (set boundary.all or a face "
+          "to \"cpml\"); it has no effect");
   }
   const auto cells = deck.grid.as_array();
   for (int axis = 0; axis < 3; ++axis) {
-    const int slabs = (deck.boundary[2 * axis] == BoundaryKind::cpml) + (deck.boundary[2 * axis + 1] == BoundaryKind::cpml);
+    const int slabs =
+        (deck.boundary[2 * axis] == BoundaryKind::cpml) + (deck.boundary[2 * axis + 1] == BoundaryKind::cpml);
     if (slabs == 0) continue;
     if (cells[axis] - slabs * deck.cpml.cells < kCpmlMinInteriorCells)
-      throw DeckError(cpml ? cpml->key_path("cells") : "boundary.cpml.cells",
-                      std::to_string(slabs) + " CPML slab" + (slabs > 1 ? "s" : "") + " of " +
-                          std::to_string(deck.cpml.cells) + " cells leave " +
-                          std::to_string(cells[axis] - slabs * deck.cpml.cells) + " of the " +
-                          std::to_string(cells[axis]) + " cells along " + std::string(kAxisNames[axis]) +
-                          "; at least " + std::to_string(kCpmlMinInteriorCells) +
-                          " interior cells are needed (thinner PML or a larger grid)");
+      throw DeckError(
+          cpml ? cpml->key_path("cells") : "boundary.cpml.cells",
+          std::to_string(slabs) + " CPML slab" + (slabs > 1 ? "s" : "") + " of " + std::to_string(deck.cpml.cells) +
+              " cells leave " + std::to_string(cells[axis] - slabs * deck.cpml.cells) + " of the " +
+              std::to_string(cells[axis]) + " cells along " + std::string(kAxisNames[axis]) + "; at least " +
+              std::to_string(kCpmlMinInteriorCells) + " interior cells are needed (thinner PML or a larger grid)");
     check_cpml_coefficients(deck, axis);
   }
 }
@@ -635,13 +617,11 @@ void parse_cpml(const TableReader& boundary, Deck& deck) {
 // `all` sets every face; a face named on its own overrides it.
 void parse_boundary(const TableReader& root, Deck& deck) {
   deck.boundary.fill(BoundaryKind::pec);
-  const auto boundary =
-      root.table("boundary", {"all", "x_min", "x_max", "y_min", "y_max", "z_min", "z_max", "cpml"});
+  const auto boundary = root.table("boundary", {"all", "x_min", "x_max", "y_min", "y_max", "z_min", "z_max", "cpml"});
   if (!boundary) return;
   if (boundary->has("all")) deck.boundary.fill(parse_boundary_kind(*boundary, "all"));
   for (std::size_t face = 0; face < kFaceNames.size(); ++face)
-    if (boundary->has(kFaceNames[face]))
-      deck.boundary[face] = parse_boundary_kind(*boundary, kFaceNames[face]);
+    if (boundary->has(kFaceNames[face])) deck.boundary[face] = parse_boundary_kind(*boundary, kFaceNames[face]);
   parse_cpml(*boundary, deck);
 }
 
@@ -651,7 +631,8 @@ void parse_boundary(const TableReader& root, Deck& deck) {
 void check_source_outside_cpml(const Source& source, const Deck& deck, const std::string& path) {
   const auto cells = deck.grid.as_array();
   for (int axis = 0; axis < 3; ++axis) {
-    const double x = std::llround(source.position[axis] / deck.cell_size[axis]) + (axis == source.polarisation ? 0.5 : 0.0);
+    const double x =
+        std::llround(source.position[axis] / deck.cell_size[axis]) + (axis == source.polarisation ? 0.5 : 0.0);
     const Index n = deck.cpml.cells;
     const bool in_min = deck.boundary[2 * axis] == BoundaryKind::cpml && x < n;
     const bool in_max = deck.boundary[2 * axis + 1] == BoundaryKind::cpml && x > cells[axis] - n;
@@ -669,10 +650,9 @@ void parse_materials(const TableReader& root, Deck& deck) {
     Material material;
     material.name = entry.require<std::string>("name");
     const std::string name_path = entry.key_path("name");
-    if (std::find(kBuiltinMaterials.begin(), kBuiltinMaterials.end(), material.name) !=
-        kBuiltinMaterials.end())
-      throw DeckError(name_path, in_quotes(material.name) + " is a built-in material (" +
-                                     join(kBuiltinMaterials) + "); use it directly or choose another name");
+    if (std::find(kBuiltinMaterials.begin(), kBuiltinMaterials.end(), material.name) != kBuiltinMaterials.end())
+      throw DeckError(name_path, in_quotes(material.name) + " is a built-in material (" + join(kBuiltinMaterials) +
+                                     "); use it directly or choose another name");
     check_name(material.name, name_path, deck.materials, "material");
     material.eps_r = positive(entry.get_or("eps_r", 1.0), entry.key_path("eps_r"));
     material.sigma = non_negative(entry.get_or("sigma", 0.0), entry.key_path("sigma"));
@@ -716,8 +696,8 @@ void parse_cylinder(const TableReader& entry, GeometryObject& object) {
   object.axis_upper = entry.require<double>("upper");
   if (!(object.axis_lower < object.axis_upper))
     throw DeckError(entry.key_path("upper"), "upper must be greater than lower (the extent along the " +
-                                                 std::string(kAxisNames[object.axis]) + " axis); lower = " +
-                                                 format_number(object.axis_lower) +
+                                                 std::string(kAxisNames[object.axis]) +
+                                                 " axis); lower = " + format_number(object.axis_lower) +
                                                  ", upper = " + format_number(object.axis_upper));
 }
 
@@ -738,8 +718,7 @@ double squared_distance_to_grid(const Vec3& point, const Vec3& extent, int skip)
 void check_overlaps_grid(const GeometryObject& object, const Vec3& extent, const std::string& path) {
   const double radius_squared = object.radius * object.radius;
   bool outside = false;
-  if (object.shape == ShapeKind::sphere)
-    outside = squared_distance_to_grid(object.centre, extent, -1) > radius_squared;
+  if (object.shape == ShapeKind::sphere) outside = squared_distance_to_grid(object.centre, extent, -1) > radius_squared;
   if (object.shape == ShapeKind::cylinder)
     outside = object.axis_upper < 0 || object.axis_lower > extent[object.axis] ||
               squared_distance_to_grid(object.centre, extent, object.axis) > radius_squared;
@@ -766,10 +745,9 @@ void parse_geometry(const TableReader& root, Deck& deck) {
     }
     object.material = entry.require<std::string>("material");
     if (!find_material(deck, object.material))
-      throw DeckError(
-          entry.key_path("material"),
-          "unknown material " + in_quotes(object.material) +
-              " (define it in a [[material]] table, or use a built-in: " + join(kBuiltinMaterials) + ")");
+      throw DeckError(entry.key_path("material"),
+                      "unknown material " + in_quotes(object.material) +
+                          " (define it in a [[material]] table, or use a built-in: " + join(kBuiltinMaterials) + ")");
     switch (object.shape) {
       case ShapeKind::box: parse_box(entry, extent, object); break;
       case ShapeKind::sphere: parse_sphere(entry, object); break;
@@ -804,12 +782,13 @@ void check_source_amplitude(const Source& source, const Deck& deck, const std::s
   if (largest_term <= kFloatMax) return;
   // gaussian_derivative's W(t) is in 1/s, so its amplitude is in A s; the others' W is dimensionless.
   const std::string amplitude_unit = source.waveform == WaveformKind::gaussian_derivative ? " A s" : " A";
-  throw DeckError(path, format_number(source.amplitude) + amplitude_unit + " would add up to " + format_number(largest_term) +
-                            " V/m to " + std::string(component_name(static_cast<Component>(source.polarisation))) +
+  throw DeckError(path, format_number(source.amplitude) + amplitude_unit + " would add up to " +
+                            format_number(largest_term) + " V/m to " +
+                            std::string(component_name(static_cast<Component>(source.polarisation))) +
                             " in one step, beyond the float32 range (" + format_number(kFloatMax) +
                             "; decks are checked for float32, the default precision, under f64 too)"
-                            "; the largest amplitude for this deck is " + format_limit(kFloatMax / per_ampere) +
-                            amplitude_unit);
+                            "; the largest amplitude for this deck is " +
+                            format_limit(kFloatMax / per_ampere) + amplitude_unit);
 }
 
 void parse_sources(const TableReader& root, Deck& deck) {
@@ -820,8 +799,7 @@ void parse_sources(const TableReader& root, Deck& deck) {
     const TableReader& entry = entries[i];
     const auto type = entry.get_or<std::string>("type", "hertzian_dipole");
     if (type != "hertzian_dipole")
-      throw DeckError(entry.key_path("type"),
-                      "unknown source type " + in_quotes(type) + " (expected hertzian_dipole)");
+      throw DeckError(entry.key_path("type"), "unknown source type " + in_quotes(type) + " (expected hertzian_dipole)");
     Source source;
     source.name = entry.get_or("name", "source" + std::to_string(i));
     check_name(source.name, entry.key_path("name"), deck.sources, "source");
@@ -834,9 +812,9 @@ void parse_sources(const TableReader& root, Deck& deck) {
     source.amplitude = entry.get_or("amplitude", 1.0);
     source.frequency = positive(entry.require<double>("frequency"), entry.key_path("frequency"));
     if (!std::isnormal(source.frequency))  // the waveforms are delayed by 1/f or sqrt(2)/f
-      throw DeckError(entry.key_path("frequency"),
-                      format_number(source.frequency) +
-                          " Hz is a subnormal double, which makes the waveform's delay 1/f infinite");
+      throw DeckError(
+          entry.key_path("frequency"),
+          format_number(source.frequency) + " Hz is a subnormal double, which makes the waveform's delay 1/f infinite");
     const double nyquist = 1 / (2 * deck.dt());  // the grid carries nothing above it
     if (!(source.frequency < nyquist))
       throw DeckError(entry.key_path("frequency"),
@@ -864,15 +842,14 @@ void parse_probes(const TableReader& root, Deck& deck) {
 
 void parse_snapshots(const TableReader& root, Deck& deck) {
   const Vec3 extent = grid_extent(deck);
-  for (const TableReader& entry :
-       root.array_of_tables("snapshot", {"name", "components", "every", "plane"})) {
+  for (const TableReader& entry : root.array_of_tables("snapshot", {"name", "components", "every", "plane"})) {
     Snapshot snapshot;
     snapshot.name = entry.require<std::string>("name");
     check_name(snapshot.name, entry.key_path("name"), deck.snapshots, "snapshot");
     // A snapshot writes NAME.h5 and NAME.xdmf next to run.json and the probe file.
     if (snapshot.name + ".h5" == kProbeFileName)
-      throw DeckError(entry.key_path("name"), in_quotes(snapshot.name) + " is reserved (the probe file " +
-                                                  std::string(kProbeFileName) + ")");
+      throw DeckError(entry.key_path("name"),
+                      in_quotes(snapshot.name) + " is reserved (the probe file " + std::string(kProbeFileName) + ")");
     snapshot.components = parse_components(entry);
     snapshot.every = entry.require<Index>("every");
     if (snapshot.every < 1)
@@ -913,9 +890,9 @@ std::vector<std::string> resolution_warnings(const Deck& deck) {
     if (cells >= kFewestCellsPerWavelength) continue;
     char count[32];
     std::snprintf(count, sizeof count, "%.1f", cells);
-    warnings.push_back("warning: " + indexed("source", i) + ".frequency: " + format_number(source.frequency) +
-                       " Hz (" + std::string(kWaveformNames[static_cast<int>(source.waveform)]) +
-                       ", content up to " + format_number(highest_frequency(source)) + " Hz) gives " + count +
+    warnings.push_back("warning: " + indexed("source", i) + ".frequency: " + format_number(source.frequency) + " Hz (" +
+                       std::string(kWaveformNames[static_cast<int>(source.waveform)]) + ", content up to " +
+                       format_number(highest_frequency(source)) + " Hz) gives " + count +
                        " cells per wavelength in the slowest material (eps_r*mu_r = " + format_number(slowest) +
                        "); fewer than ~10 cells per wavelength means visible numerical dispersion");
   }
@@ -994,12 +971,8 @@ nlohmann::json Deck::to_json() const {
   for (const GeometryObject& g : geometry) {
     json object = {{"shape", kShapeNames[static_cast<int>(g.shape)]}, {"material", g.material}};
     switch (g.shape) {
-      case ShapeKind::box:
-        object.update({{"lower", g.lower}, {"upper", g.upper}});
-        break;
-      case ShapeKind::sphere:
-        object.update({{"centre", g.centre}, {"radius", g.radius}});
-        break;
+      case ShapeKind::box: object.update({{"lower", g.lower}, {"upper", g.upper}}); break;
+      case ShapeKind::sphere: object.update({{"centre", g.centre}, {"radius", g.radius}}); break;
       case ShapeKind::cylinder:
         object.update({{"axis", kAxisNames[g.axis]},
                        {"centre", g.centre},
@@ -1019,12 +992,10 @@ nlohmann::json Deck::to_json() const {
                              {"amplitude", s.amplitude},
                              {"frequency", s.frequency}});
   for (const Probe& p : probes)
-    out["probe"].push_back(
-        {{"name", p.name}, {"position", p.position}, {"components", component_names(p.components)}});
+    out["probe"].push_back({{"name", p.name}, {"position", p.position}, {"components", component_names(p.components)}});
   for (const Snapshot& s : snapshots) {
     json snapshot = {{"name", s.name}, {"components", component_names(s.components)}, {"every", s.every}};
-    if (s.plane_axis)
-      snapshot["plane"] = {{"axis", kAxisNames[*s.plane_axis]}, {"position", s.plane_position}};
+    if (s.plane_axis) snapshot["plane"] = {{"axis", kAxisNames[*s.plane_axis]}, {"position", s.plane_position}};
     out["snapshot"].push_back(snapshot);
   }
   return out;
@@ -1061,7 +1032,9 @@ Deck parse_deck_string(const std::string& text, const std::string& origin) {
   return deck;
 }
 
-Deck parse_deck_file(const std::filesystem::path& path) { return parse_deck_string(read_deck_file(path), path.string()); }
+Deck parse_deck_file(const std::filesystem::path& path) {
+  return parse_deck_string(read_deck_file(path), path.string());
+}
 
 std::string read_deck_file(const std::filesystem::path& path) {
   const auto refuse = [&](const std::string& reason) {
@@ -1102,14 +1075,10 @@ Deck default_deck() {
                    .waveform = WaveformKind::ricker,
                    .amplitude = 1.0,
                    .frequency = 2.4e9}};
-  deck.probes = {
-      {.name = "rx_air", .position = {0.040, 0.064, 0.064}, .components = {Component::Ez, Component::Hy}},
-      {.name = "rx_block", .position = {0.088, 0.064, 0.064}, .components = {Component::Ez}}};
-  deck.snapshots = {{.name = "ez_xy",
-                     .components = {Component::Ez},
-                     .every = 50,
-                     .plane_axis = 2,
-                     .plane_position = 0.064}};
+  deck.probes = {{.name = "rx_air", .position = {0.040, 0.064, 0.064}, .components = {Component::Ez, Component::Hy}},
+                 {.name = "rx_block", .position = {0.088, 0.064, 0.064}, .components = {Component::Ez}}};
+  deck.snapshots = {
+      {.name = "ez_xy", .components = {Component::Ez}, .every = 50, .plane_axis = 2, .plane_position = 0.064}};
   deck.output_dir = "yeex-output/dipole_box";  // as inputs/dipole_box.toml, the same problem
   return deck;
 }

@@ -36,7 +36,7 @@ struct Material {
   double eps_r = 1.0;
   double sigma = 0.0;  // S/m
   double mu_r = 1.0;
-  bool pec = false;    // perfect electric conductor: tangential E forced to zero
+  bool pec = false;  // perfect electric conductor: tangential E forced to zero
 };
 
 enum class ShapeKind { box, sphere, cylinder };
@@ -45,11 +45,11 @@ enum class ShapeKind { box, sphere, cylinder };
 // their defaults and are neither read from the deck nor written to run.json.
 struct GeometryObject {
   ShapeKind shape = ShapeKind::box;
-  std::string material;  // name of a Material (or the built-ins "free_space", "pec")
-  Vec3 lower{}, upper{};  // box: lowest and highest corner (m)
-  Vec3 centre{};          // sphere: centre; cylinder: a point on its axis (m)
-  double radius = 0.0;    // sphere, cylinder (m)
-  int axis = 2;           // cylinder: 0,1,2 = x,y,z
+  std::string material;                       // name of a Material (or the built-ins "free_space", "pec")
+  Vec3 lower{}, upper{};                      // box: lowest and highest corner (m)
+  Vec3 centre{};                              // sphere: centre; cylinder: a point on its axis (m)
+  double radius = 0.0;                        // sphere, cylinder (m)
+  int axis = 2;                               // cylinder: 0,1,2 = x,y,z
   double axis_lower = 0.0, axis_upper = 0.0;  // cylinder: its extent along `axis` (m)
 };
 
@@ -73,7 +73,7 @@ struct Probe {
 struct Snapshot {
   std::string name;
   std::vector<Component> components;
-  Index every = 1;               // steps between snapshots
+  Index every = 1;                // steps between snapshots
   std::optional<int> plane_axis;  // unset: whole volume
   double plane_position = 0.0;    // metres along plane_axis
 };
@@ -84,11 +84,11 @@ enum class BoundaryKind { pec, cpml };
 // kernels/cpml.hpp). Depth rho runs from 0 at the PML's inner edge to 1 at its outer (PEC) edge:
 //   sigma = sigma_max rho^grading, kappa = 1 + (kappa_max - 1) rho^grading, alpha = alpha_max (1 - rho).
 struct CpmlSettings {
-  Index cells = 10;                 // thickness of each CPML slab
-  double grading = 3;               // polynomial order m of sigma and kappa
-  std::optional<Vec3> sigma_max;    // S/m across x, y, z slabs; unset: 0.8 (m + 1) / (eta0 d), d the axis' cell size
+  Index cells = 10;               // thickness of each CPML slab
+  double grading = 3;             // polynomial order m of sigma and kappa
+  std::optional<Vec3> sigma_max;  // S/m across x, y, z slabs; unset: 0.8 (m + 1) / (eta0 d), d the axis' cell size
   double kappa_max = 1;
-  double alpha_max = 0.05;          // S/m
+  double alpha_max = 0.05;  // S/m
   // Defaults tuned with tests/unit/test_cpml.cpp (10 cells, probe 2 cells from the slab): m = 3,
   // kappa 1, alpha 0.05 gives -95.7 dB; m = 2: -79.5; m = 4: -96.4; kappa_max 5: -76 dB. A small
   // alpha costs nothing here and damps the low frequencies and late-time growth CPML is known for.
@@ -104,12 +104,12 @@ struct Deck {
   GridShape grid;
   Vec3 cell_size{};  // metres
   std::optional<Index> steps;
-  std::optional<double> duration;  // seconds; exactly one of steps/duration is set
-  double courant = 0.99;           // fraction of the 3D CFL limit, in (0, 1]
+  std::optional<double> duration;          // seconds; exactly one of steps/duration is set
+  double courant = 0.99;                   // fraction of the 3D CFL limit, in (0, 1]
   std::array<BoundaryKind, 6> boundary{};  // x_min, x_max, y_min, y_max, z_min, z_max
-  CpmlSettings cpml;                        // used by the faces whose boundary is cpml
-  std::vector<Material> materials;          // user materials (built-ins are implicit)
-  std::vector<GeometryObject> geometry;     // painted in order: later objects win
+  CpmlSettings cpml;                       // used by the faces whose boundary is cpml
+  std::vector<Material> materials;         // user materials (built-ins are implicit)
+  std::vector<GeometryObject> geometry;    // painted in order: later objects win
   std::vector<Source> sources;
   std::vector<Probe> probes;
   std::vector<Snapshot> snapshots;

@@ -84,18 +84,26 @@ inline void silence_error_stack() {
 
 template <class T>
 hid_t memory_type() {
-  if constexpr (std::is_same_v<T, double>) return H5T_NATIVE_DOUBLE;
-  else if constexpr (std::is_same_v<T, float>) return H5T_NATIVE_FLOAT;
-  else if constexpr (std::is_same_v<T, std::int64_t>) return H5T_NATIVE_INT64;
-  else static_assert(sizeof(T) == 0, "unsupported HDF5 element type");
+  if constexpr (std::is_same_v<T, double>)
+    return H5T_NATIVE_DOUBLE;
+  else if constexpr (std::is_same_v<T, float>)
+    return H5T_NATIVE_FLOAT;
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return H5T_NATIVE_INT64;
+  else
+    static_assert(sizeof(T) == 0, "unsupported HDF5 element type");
 }
 
 template <class T>
 hid_t file_type() {
-  if constexpr (std::is_same_v<T, double>) return H5T_IEEE_F64LE;
-  else if constexpr (std::is_same_v<T, float>) return H5T_IEEE_F32LE;
-  else if constexpr (std::is_same_v<T, std::int64_t>) return H5T_STD_I64LE;
-  else static_assert(sizeof(T) == 0, "unsupported HDF5 element type");
+  if constexpr (std::is_same_v<T, double>)
+    return H5T_IEEE_F64LE;
+  else if constexpr (std::is_same_v<T, float>)
+    return H5T_IEEE_F32LE;
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return H5T_STD_I64LE;
+  else
+    static_assert(sizeof(T) == 0, "unsupported HDF5 element type");
 }
 
 // Scalar when `dims` is empty.
@@ -110,21 +118,21 @@ inline Handle string_type(const Object& where, std::size_t length, const std::st
   return type;
 }
 
-inline void write_attribute(const Object& object, const std::string& name, hid_t stored_type,
-                            hid_t memory_type, const void* data, const std::vector<hsize_t>& dims) {
+inline void write_attribute(const Object& object, const std::string& name, hid_t stored_type, hid_t memory_type,
+                            const void* data, const std::vector<hsize_t>& dims) {
   const std::string what = "attribute " + name + " of " + object.path();
   const Handle space = dataspace(object, dims, what);
-  const Handle attribute{object.check(H5Acreate2(object.id(), name.c_str(), stored_type, space.get(),
-                                                 H5P_DEFAULT, H5P_DEFAULT),
-                                      "create " + what),
-                         H5Aclose};
+  const Handle attribute{
+      object.check(H5Acreate2(object.id(), name.c_str(), stored_type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                   "create " + what),
+      H5Aclose};
   object.check(H5Awrite(attribute.get(), memory_type, data), "write " + what);
 }
 
 inline Handle open_attribute(const Object& object, const std::string& name) {
-  return {object.check(H5Aopen(object.id(), name.c_str(), H5P_DEFAULT),
-                       "open attribute " + name + " of " + object.path()),
-          H5Aclose};
+  return {
+      object.check(H5Aopen(object.id(), name.c_str(), H5P_DEFAULT), "open attribute " + name + " of " + object.path()),
+      H5Aclose};
 }
 
 }  // namespace detail
@@ -146,8 +154,7 @@ inline Object open_file(const std::filesystem::path& path) {
 // Groups remember the order their members were created in (see child_names).
 inline Object create_group(const Object& parent, const std::string& name) {
   const std::string path = parent.child_path(name);
-  const Handle properties{parent.check(H5Pcreate(H5P_GROUP_CREATE), "create properties for group " + path),
-                          H5Pclose};
+  const Handle properties{parent.check(H5Pcreate(H5P_GROUP_CREATE), "create properties for group " + path), H5Pclose};
   parent.check(H5Pset_link_creation_order(properties.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED),
                "track creation order in group " + path);
   const hid_t id = H5Gcreate2(parent.id(), name.c_str(), H5P_DEFAULT, properties.get(), H5P_DEFAULT);
@@ -172,9 +179,9 @@ inline std::vector<std::string> child_names(const Object& group) {
   std::vector<std::string> names;
   for (hsize_t i = 0; i < info.nlinks; ++i) {
     const auto name_of = [&](char* buffer, std::size_t size) {
-      return group.check(H5Lget_name_by_idx(group.id(), ".", H5_INDEX_CRT_ORDER, H5_ITER_INC, i, buffer, size,
-                                            H5P_DEFAULT),
-                         "list group " + group.path());
+      return group.check(
+          H5Lget_name_by_idx(group.id(), ".", H5_INDEX_CRT_ORDER, H5_ITER_INC, i, buffer, size, H5P_DEFAULT),
+          "list group " + group.path());
     };
     std::string name(std::size_t(name_of(nullptr, 0)) + 1, '\0');
     name.resize(std::size_t(name_of(name.data(), name.size())));
@@ -190,7 +197,7 @@ inline void write_attribute(const Object& object, const std::string& name, const
 }
 
 template <class T>
-  requires std::is_arithmetic_v<T>
+requires std::is_arithmetic_v<T>
 void write_attribute(const Object& object, const std::string& name, T value) {
   detail::write_attribute(object, name, detail::file_type<T>(), detail::memory_type<T>(), &value, {});
 }
@@ -243,9 +250,9 @@ Object write_dataset(const Object& parent, const std::string& name, const Values
                               H5P_DEFAULT, H5P_DEFAULT);
   Object dataset{Handle{parent.check(id, "create dataset " + path), H5Dclose}, parent.file(), path};
   if (!std::ranges::empty(values))
-    dataset.check(H5Dwrite(dataset.id(), detail::memory_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT,
-                           std::ranges::data(values)),
-                  "write dataset " + path);
+    dataset.check(
+        H5Dwrite(dataset.id(), detail::memory_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, std::ranges::data(values)),
+        "write dataset " + path);
   return dataset;
 }
 

@@ -24,8 +24,8 @@ inline constexpr std::string_view kProbeFileName = "probes.h5";
 
 struct ProbeRecord {
   std::string name;
-  Vec3 position{};                   // metres, as in the deck
-  std::array<Index, 3> node{};       // node the components are read at
+  Vec3 position{};              // metres, as in the deck
+  std::array<Index, 3> node{};  // node the components are read at
   std::vector<Component> components;
   std::vector<std::vector<double>> series;  // [component][step]
 };

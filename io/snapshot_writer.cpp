@@ -114,8 +114,8 @@ void SnapshotWriter::State::write(Index step, Component component, std::span<con
   if (!steps.empty() && step < steps.back().step) throw std::invalid_argument(where + "steps must not decrease");
 
   const bool new_step = steps.empty() || steps.back().step != step;
-  const hdf5::Object group = new_step ? hdf5::create_group(file, step_group(step))
-                                      : hdf5::open_object(file, step_group(step));
+  const hdf5::Object group =
+      new_step ? hdf5::create_group(file, step_group(step)) : hdf5::open_object(file, step_group(step));
   if (new_step) {
     const double time = double(step) * geometry.dt;
     hdf5::write_attribute(group, "step", step);
@@ -154,9 +154,8 @@ std::string SnapshotWriter::State::xdmf_text() const {
         << "        </Geometry>\n";
     for (Component c : written.components)
       xml << "        <Attribute Name=\"" << component_name(c) << "\" AttributeType=\"Scalar\" Center=\"Node\">\n"
-          << "          <DataItem Dimensions=\"" << dims << "\" NumberType=\"Float\" Precision=\""
-          << precision_bits / 8 << "\" Format=\"HDF\">" << h5_name << ":/" << group << "/" << component_name(c)
-          << "</DataItem>\n"
+          << "          <DataItem Dimensions=\"" << dims << "\" NumberType=\"Float\" Precision=\"" << precision_bits / 8
+          << "\" Format=\"HDF\">" << h5_name << ":/" << group << "/" << component_name(c) << "</DataItem>\n"
           << "        </Attribute>\n";
     xml << "      </Grid>\n";
   }

@@ -51,11 +51,11 @@ struct alignas(4 * sizeof(Real)) CpmlProfile {
 template <typename Real>
 struct CpmlFace {
   int axis = 0;
-  bool upper = false;          // the max face of its axis
+  bool upper = false;  // the max face of its axis
   Index i0 = 0, j0 = 0, k0 = 0, ni = 0, nj = 0, nk = 0;
-  Index table_origin = 0;      // local coordinate along `axis` of node 0 of the table
+  Index table_origin = 0;                    // local coordinate along `axis` of node 0 of the table
   const CpmlProfile<Real>* table = nullptr;  // per node along `axis`: node n's E profile at 2n, its H profile at 2n + 1
-  Real* psi = nullptr;         // 4 box() values: box() E pairs (a1, a2), then box() H pairs
+  Real* psi = nullptr;                       // 4 box() values: box() E pairs (a1, a2), then box() H pairs
 
   YEEX_HOST_DEVICE Index box() const { return ni * nj * nk; }
   YEEX_HOST_DEVICE bool contains(Index i, Index j, Index k) const {
@@ -63,7 +63,9 @@ struct CpmlFace {
            static_cast<std::uint64_t>(j - j0) < static_cast<std::uint64_t>(nj) &&
            static_cast<std::uint64_t>(k - k0) < static_cast<std::uint64_t>(nk);
   }
-  YEEX_HOST_DEVICE Index psi_index(Index i, Index j, Index k) const { return ((k - k0) * nj + (j - j0)) * ni + (i - i0); }
+  YEEX_HOST_DEVICE Index psi_index(Index i, Index j, Index k) const {
+    return ((k - k0) * nj + (j - j0)) * ni + (i - i0);
+  }
 };
 
 // A node's two psi of one phase and face, adjacent in memory (CpmlFace): one 8-byte (float) or
@@ -303,7 +305,8 @@ YEEX_HOST_DEVICE bool load_cpml_face(const CpmlView<Real>& v, const int (&at)[3]
   const bool in_upper = static_cast<unsigned>(at[d] - upper.begin) < static_cast<unsigned>(upper.count);
   if (!in_lower && !in_upper) return false;
   const CpmlSlab<Real>& s = in_lower ? lower : upper;
-  psi[d] = s.psi[UpdateH ? 1 : 0] + (static_cast<Index>(at[2] - s.k0) * s.plane + ((at[1] - s.j0) * s.row + (at[0] - s.i0)));
+  psi[d] =
+      s.psi[UpdateH ? 1 : 0] + (static_cast<Index>(at[2] - s.k0) * s.plane + ((at[1] - s.j0) * s.row + (at[0] - s.i0)));
   q[d] = *psi[d];
   t[d] = cpml_profile<Real, UpdateH>(s.table, at[d] - s.table_origin);
   return true;
@@ -343,8 +346,8 @@ YEEX_HOST_DEVICE void update_cell_with_cpml(const CpmlView<Real>& v, const Field
     in[d] = in_lower || in_upper;
     if (!in[d]) continue;
     const CpmlSlab<Real>& s = in_lower ? lower : upper;
-    psi[d] = s.psi[UpdateH ? 1 : 0] + (static_cast<Index>(at[2] - s.k0) * s.plane +
-                                       ((at[1] - s.j0) * s.row + (at[0] - s.i0)));
+    psi[d] = s.psi[UpdateH ? 1 : 0] +
+             (static_cast<Index>(at[2] - s.k0) * s.plane + ((at[1] - s.j0) * s.row + (at[0] - s.i0)));
     q[d] = *psi[d];
     t[d] = cpml_profile<Real, UpdateH>(s.table, at[d] - s.table_origin);
   }
@@ -370,7 +373,7 @@ YEEX_HOST_DEVICE void update_cell_with_cpml(const CpmlView<Real>& v, const Field
 // engine allocates the psi arrays (zero) and points `geometry` at its own copies.
 template <typename Real>
 struct CpmlFaceSetup {
-  CpmlFace<Real> geometry;  // table and psi unset
+  CpmlFace<Real> geometry;               // table and psi unset
   std::vector<CpmlProfile<Real>> table;  // two per node along the face's axis (CpmlFace::table)
 };
 

@@ -27,12 +27,12 @@ namespace yeex {
 // A soft current source at one E component: E[offset] -= coefficient * samples[step].
 struct PointSource {
   Component component = Component::Ez;
-  Index offset = 0;           // array offset in the engine's layout
-  double coefficient = 0.0;   // cb(material) * amplitude * dl / dV
+  Index offset = 0;          // array offset in the engine's layout
+  double coefficient = 0.0;  // cb(material) * amplitude * dl / dV
   // Sources that share a node and component are added one after the other, in their order: a
   // device engine's thread per source would race on the node (one update lost). So a device
   // engine adds them in rounds, round r every source whose `round` is r (number_rounds).
-  int round = 0;              // earlier sources with the same node and component
+  int round = 0;  // earlier sources with the same node and component
 };
 
 // Sets each source's round (see PointSource); returns the number of rounds (0 without sources).
@@ -54,15 +54,15 @@ struct ProbePoint {
 template <typename Real>
 struct EngineSetup {
   FieldLayout layout;
-  std::vector<std::uint8_t> material_class;        // layout.elements() entries
-  std::vector<CellCoefficients<Real>> classes;     // indexed by material_class
+  std::vector<std::uint8_t> material_class;     // layout.elements() entries
+  std::vector<CellCoefficients<Real>> classes;  // indexed by material_class
   std::vector<PointSource> sources;
-  std::vector<Real> source_samples;                // [step][source], steps * sources.size()
-  Index steps = 0;                                 // rows of source_samples
+  std::vector<Real> source_samples;  // [step][source], steps * sources.size()
+  Index steps = 0;                   // rows of source_samples
   std::vector<ProbePoint> probes;
-  Index probe_slots = 1;                           // samples buffered before fetch_probes
-  int device = 0;                                  // GPU ordinal for device engines
-  std::vector<CpmlFaceSetup<Real>> cpml;           // CPML slabs in face order (kernels/cpml.hpp); empty: none
+  Index probe_slots = 1;                  // samples buffered before fetch_probes
+  int device = 0;                         // GPU ordinal for device engines
+  std::vector<CpmlFaceSetup<Real>> cpml;  // CPML slabs in face order (kernels/cpml.hpp); empty: none
 };
 
 // Work queues of an engine. A device engine runs `bulk` at low and `border` at high priority
@@ -194,7 +194,7 @@ class Engine {
   void upload(Component c, std::span<const Real> host) { copy_in(c, 0, layout().elements(), host.data()); }
 
  private:
-  std::array<Index, 2> host_cursor_{};  // step, slot (the default cursor)
+  std::array<Index, 2> host_cursor_{};                                            // step, slot (the default cursor)
   std::array<std::chrono::steady_clock::time_point, kTimeStamps> host_stamps_{};  // the default stamps
 };
 

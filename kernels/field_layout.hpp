@@ -35,7 +35,7 @@ inline std::size_t field_arena_bytes(std::size_t elements, std::size_t real, std
 // A slot unit as `--arena-unit` names it: "2M", "32M", "1G".
 inline std::string slot_unit_name(std::size_t unit) {
   return unit >= (std::size_t(1) << 30) && unit % (std::size_t(1) << 30) == 0 ? std::to_string(unit >> 30) + "G"
-                                                                                : std::to_string(unit >> 20) + "M";
+                                                                              : std::to_string(unit >> 20) + "M";
 }
 // The unit `--arena-unit NAME` asks for: 0 for "auto" (the placement trial), else one of
 // kSlotUnits; nullopt for any other name.
@@ -54,8 +54,7 @@ struct FieldLayout {
   Index planes = 0;   // allocated z planes, pads included
 
   // A layout for nodes_x * nodes_y * nodes_z nodes with `ghost` pad planes on each side in z.
-  static FieldLayout make(Index nodes_x, Index nodes_y, Index nodes_z, Index ghost,
-                          std::size_t element_size) {
+  static FieldLayout make(Index nodes_x, Index nodes_y, Index nodes_z, Index ghost, std::size_t element_size) {
     FieldLayout l;
     const Index align = static_cast<Index>(128 / element_size);
     l.nodes_x = nodes_x;
@@ -79,7 +78,8 @@ struct FieldLayout {
 #if defined(__CUDACC__)
   __host__ __device__
 #endif
-  Index offset(Index i, Index j, Index k) const {
+      Index
+      offset(Index i, Index j, Index k) const {
     return (k + origin_z) * pitch_z + (j + origin_y) * pitch_y + (i + origin_x);
   }
 
@@ -101,7 +101,8 @@ struct FieldLayout {
 #if defined(__CUDACC__)
   __host__ __device__
 #endif
-  Index narrow_offset(int i, int j, int k) const {
+      Index
+      narrow_offset(int i, int j, int k) const {
     return static_cast<Index>(k + static_cast<int>(origin_z)) * pitch_z +
            ((j + static_cast<int>(origin_y)) * static_cast<int>(pitch_y) + (i + static_cast<int>(origin_x)));
   }

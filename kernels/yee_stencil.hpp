@@ -145,7 +145,7 @@ YEEX_HOST_DEVICE CellUpdate<Real> e_cell_from(const EInputs<Real>& in, const Cel
 template <typename Real>
 YEEX_HOST_DEVICE CellUpdate<Real> h_cell_update(const FieldPointers<Real>& f, Index c, Index sy, Index sz,
                                                 const CellCoefficients<Real>& m) {
-  const HInputs<Real> in{f.ex[c],      f.ey[c],      f.ez[c],     f.ex[c + sy], f.ex[c + sz], f.ey[c + 1],
+  const HInputs<Real> in{f.ex[c],      f.ey[c],     f.ez[c],      f.ex[c + sy], f.ex[c + sz], f.ey[c + 1],
                          f.ey[c + sz], f.ez[c + 1], f.ez[c + sy], f.hx[c],      f.hy[c],      f.hz[c]};
   return h_cell_from(in, m);
 }
@@ -154,7 +154,7 @@ YEEX_HOST_DEVICE CellUpdate<Real> h_cell_update(const FieldPointers<Real>& f, In
 template <typename Real>
 YEEX_HOST_DEVICE CellUpdate<Real> e_cell_update(const FieldPointers<Real>& f, Index c, Index sy, Index sz,
                                                 const CellCoefficients<Real>& m) {
-  const EInputs<Real> in{f.hx[c],      f.hy[c],      f.hz[c],     f.hx[c - sy], f.hx[c - sz], f.hy[c - 1],
+  const EInputs<Real> in{f.hx[c],      f.hy[c],     f.hz[c],      f.hx[c - sy], f.hx[c - sz], f.hy[c - 1],
                          f.hy[c - sz], f.hz[c - 1], f.hz[c - sy], f.ex[c],      f.ey[c],      f.ez[c]};
   return e_cell_from(in, m);
 }

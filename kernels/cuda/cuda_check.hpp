@@ -16,8 +16,8 @@ class CudaError : public std::runtime_error {
 
 inline void cuda_check(cudaError_t status, const char* call, const char* file, int line) {
   if (status != cudaSuccess)
-    throw CudaError(std::string("CUDA error: ") + cudaGetErrorString(status) + " (" + call + " at " + file +
-                    ":" + std::to_string(line) + ")");
+    throw CudaError(std::string("CUDA error: ") + cudaGetErrorString(status) + " (" + call + " at " + file + ":" +
+                    std::to_string(line) + ")");
 }
 
 }  // namespace yeex

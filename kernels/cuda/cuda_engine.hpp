@@ -41,10 +41,10 @@ struct CudaEngineView {
   const Real* source_samples;  // [step][source]
   const ProbePoint* probes;
   int probe_count;
-  Real* probe_buffer;          // [slot][probe]
+  Real* probe_buffer;  // [slot][probe]
   int device;
-  void* stream;                // cudaStream_t of Lane::bulk
-  CpmlView<Real> cpml;         // faces = 0 without CPML
+  void* stream;         // cudaStream_t of Lane::bulk
+  CpmlView<Real> cpml;  // faces = 0 without CPML
 };
 // Throws std::invalid_argument unless `engine` is a cuda engine.
 template <typename Real>

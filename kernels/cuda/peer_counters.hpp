@@ -65,7 +65,8 @@ __device__ inline bool arrive_last(unsigned* arrivals_of_channel, unsigned block
 // Adds 1 to every target counter, with release at system scope.
 __device__ inline void signal(const SignalTargets& t) {
   for (int i = 0; i < t.count; ++i)
-    cuda::atomic_ref<unsigned long long, cuda::thread_scope_system>(*t.counter[i]).fetch_add(1, cuda::memory_order_release);
+    cuda::atomic_ref<unsigned long long, cuda::thread_scope_system>(*t.counter[i])
+        .fetch_add(1, cuda::memory_order_release);
 }
 
 // Every block of the grid calls it after its stores: the last one signals.

@@ -102,10 +102,11 @@ class KokkosEngine final : public Engine<Real> {
     const auto samples = samples_;
     const Index n = static_cast<Index>(sources_.extent(0)), first = step * n;
     // One thread, the sources in their order: sources that share a node add up as on the host.
-    Kokkos::parallel_for("yeex::inject_sources", Kokkos::RangePolicy<Space>(0, 1), KOKKOS_LAMBDA(int) {
-      for (Index s = 0; s < n; ++s)
-        add_source(fields.at[sources(s).component][sources(s).offset], sources(s).coefficient, samples(first + s));
-    });
+    Kokkos::parallel_for(
+        "yeex::inject_sources", Kokkos::RangePolicy<Space>(0, 1), KOKKOS_LAMBDA(int) {
+          for (Index s = 0; s < n; ++s)
+            add_source(fields.at[sources(s).component][sources(s).offset], sources(s).coefficient, samples(first + s));
+        });
   }
 
   void sample_probes(Index slot) override {
@@ -114,9 +115,9 @@ class KokkosEngine final : public Engine<Real> {
     const ComponentArrays<Real> fields = arrays();
     const auto probes = probes_;
     const auto buffer = probe_buffer_;
-    Kokkos::parallel_for("yeex::sample_probes", Kokkos::RangePolicy<Space>(0, n), KOKKOS_LAMBDA(Index p) {
-      buffer(slot * n + p) = fields.at[probes(p).component][probes(p).offset];
-    });
+    Kokkos::parallel_for(
+        "yeex::sample_probes", Kokkos::RangePolicy<Space>(0, n),
+        KOKKOS_LAMBDA(Index p) { buffer(slot * n + p) = fields.at[probes(p).component][probes(p).offset]; });
   }
 
   void fetch_probes(Index slots, std::vector<Real>& out) override {
@@ -160,11 +161,12 @@ class KokkosEngine final : public Engine<Real> {
   static void for_each_row(const char* label, Index j0, Index j1, Index k0, Index k1, const Row& row) {
     const Index rows_per_plane = j1 - j0;
     const int rows = static_cast<int>((k1 - k0) * rows_per_plane);
-    Kokkos::parallel_for(label, Kokkos::TeamPolicy<Space>(rows, Kokkos::AUTO), KOKKOS_LAMBDA(const Team& team) {
-      KOKKOS_IF_ON_HOST((flush_subnormals_to_zero();))
-      const Index r = team.league_rank();
-      row(team, j0 + r % rows_per_plane, k0 + r / rows_per_plane);
-    });
+    Kokkos::parallel_for(
+        label, Kokkos::TeamPolicy<Space>(rows, Kokkos::AUTO), KOKKOS_LAMBDA(const Team& team) {
+          KOKKOS_IF_ON_HOST((flush_subnormals_to_zero();))
+          const Index r = team.league_rank();
+          row(team, j0 + r % rows_per_plane, k0 + r / rows_per_plane);
+        });
   }
 
   template <bool UpdateH>
@@ -178,21 +180,21 @@ class KokkosEngine final : public Engine<Real> {
     const RowIndex row_index = row_index_;
     const bool full_rows = RowClasses::covers(L, r.i0, r.i1);
     const Index i0 = r.i0, nodes = r.i1 - r.i0;
-    for_each_row(UpdateH ? "yeex::update_h" : "yeex::update_e", r.j0, r.j1, r.k0, r.k1,
-                 KOKKOS_LAMBDA(const Team& team, Index j, Index k) {
-                   const Index first = L.offset(i0, j, k);
-                   const int uniform = full_rows ? row_class(row_index(j, k)) : -1;
-                   if (uniform >= 0) {
-                     const CellCoefficients<Real> m = table(uniform);
-                     Kokkos::parallel_for(Kokkos::TeamVectorRange(team, nodes), [&](Index i) {
-                       update_cell<UpdateH>(f, first + i, L.pitch_y, L.pitch_z, m);
-                     });
-                   } else {
-                     Kokkos::parallel_for(Kokkos::TeamVectorRange(team, nodes), [&](Index i) {
-                       update_cell<UpdateH>(f, first + i, L.pitch_y, L.pitch_z, table(material_class(first + i)));
-                     });
-                   }
-                 });
+    for_each_row(
+        UpdateH ? "yeex::update_h" : "yeex::update_e", r.j0, r.j1, r.k0, r.k1,
+        KOKKOS_LAMBDA(const Team& team, Index j, Index k) {
+          const Index first = L.offset(i0, j, k);
+          const int uniform = full_rows ? row_class(row_index(j, k)) : -1;
+          if (uniform >= 0) {
+            const CellCoefficients<Real> m = table(uniform);
+            Kokkos::parallel_for(Kokkos::TeamVectorRange(team, nodes),
+                                 [&](Index i) { update_cell<UpdateH>(f, first + i, L.pitch_y, L.pitch_z, m); });
+          } else {
+            Kokkos::parallel_for(Kokkos::TeamVectorRange(team, nodes), [&](Index i) {
+              update_cell<UpdateH>(f, first + i, L.pitch_y, L.pitch_z, table(material_class(first + i)));
+            });
+          }
+        });
     correct<UpdateH>(r);
   }
 
@@ -229,12 +231,13 @@ class KokkosEngine final : public Engine<Real> {
     const auto table = classes_;
     const auto material_class = material_class_;
     const Index i0 = box.i0, nodes = box.i1 - box.i0;
-    for_each_row("yeex::cpml", box.j0, box.j1, box.k0, box.k1, KOKKOS_LAMBDA(const Team& team, Index j, Index k) {
-      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, nodes), [&](Index n) {
-        const Index i = i0 + n, c = L.offset(i, j, k);
-        cpml_correct_node<Real, UpdateH, Axis>(face, f, c, i, j, k, L.pitch_y, L.pitch_z, table(material_class(c)));
-      });
-    });
+    for_each_row(
+        "yeex::cpml", box.j0, box.j1, box.k0, box.k1, KOKKOS_LAMBDA(const Team& team, Index j, Index k) {
+          Kokkos::parallel_for(Kokkos::TeamVectorRange(team, nodes), [&](Index n) {
+            const Index i = i0 + n, c = L.offset(i, j, k);
+            cpml_correct_node<Real, UpdateH, Axis>(face, f, c, i, j, k, L.pitch_y, L.pitch_z, table(material_class(c)));
+          });
+        });
   }
 
   FieldLayout layout_;

@@ -79,23 +79,23 @@ nlohmann::json run_report(const Model& model, const RunResult& r, const std::str
               {"cells", r.cells},
               {"dt_s", model.dt},
               {"material_classes", model.classes.size()}};
-  j["timings_s"] = {
-      {"setup", r.seconds_setup},
-      {"stepping", r.seconds_stepping},
-      {"compute", std::max(0.0, r.seconds_stepping - r.seconds_exchange - r.seconds_wait)},
-      {"exchange", r.seconds_exchange},
-      {"wait", r.seconds_wait},
-      {"output", r.seconds_output},
-      {"checks", r.seconds_checks},
-      {"per_step", r.steps ? r.seconds_stepping / r.steps : 0.0},
-      {"definitions",
-       {{"setup", "the model onto the engines: allocation, upload, the exchange backend"},
-        {"stepping", "the time loop without output and checks (host clock, every slab's work finished)"},
-        {"exchange, wait", "the slowest slab's seconds moving halos and waiting at barriers for the other slabs; "
-                           "synchronous backends only (0 where the exchange overlaps the sweeps)"},
-        {"compute", "stepping - exchange - wait"},
-        {"output", "probe fetches, snapshots, the final download and checksum"},
-        {"checks", "the NaN/Inf scans of the fields between chunks of steps (--check-every)"}}}};
+  j["timings_s"] = {{"setup", r.seconds_setup},
+                    {"stepping", r.seconds_stepping},
+                    {"compute", std::max(0.0, r.seconds_stepping - r.seconds_exchange - r.seconds_wait)},
+                    {"exchange", r.seconds_exchange},
+                    {"wait", r.seconds_wait},
+                    {"output", r.seconds_output},
+                    {"checks", r.seconds_checks},
+                    {"per_step", r.steps ? r.seconds_stepping / r.steps : 0.0},
+                    {"definitions",
+                     {{"setup", "the model onto the engines: allocation, upload, the exchange backend"},
+                      {"stepping", "the time loop without output and checks (host clock, every slab's work finished)"},
+                      {"exchange, wait",
+                       "the slowest slab's seconds moving halos and waiting at barriers for the other slabs; "
+                       "synchronous backends only (0 where the exchange overlaps the sweeps)"},
+                      {"compute", "stepping - exchange - wait"},
+                      {"output", "probe fetches, snapshots, the final download and checksum"},
+                      {"checks", "the NaN/Inf scans of the fields between chunks of steps (--check-every)"}}}};
   const double bytes = kBytesPerCellStep * (r.precision_bits / 32);
   j["performance"] = {
       {"gcells_per_s", r.gcells_per_second},
@@ -106,7 +106,8 @@ nlohmann::json run_report(const Model& model, const RunResult& r, const std::str
   sums["fields"] = hex(r.checksum);
   for (Component c : kAllComponents) sums[std::string(component_name(c))] = hex(r.component_checksums[int(c)]);
   sums["definition"] =
-      "FNV-1a 64, one round per node value (its raw 32 or 64 bits as one word, not bytes), k,j,i order; fields combines Ex..Hz";
+      "FNV-1a 64, one round per node value (its raw 32 or 64 bits as one word, not bytes), k,j,i order; fields "
+      "combines Ex..Hz";
   j["checksum"] = sums;
   nlohmann::json files = nlohmann::json::array();
   for (const auto& f : r.files) files.push_back(f.filename().string());
@@ -122,7 +123,8 @@ void print_run_summary(const Model& model, const RunResult& r, const std::filesy
               (long long)model.grid.nx, (long long)model.grid.ny, (long long)model.grid.nz, c[0] * 1e3, c[1] * 1e3,
               c[2] * 1e3, (long long)r.steps, model.dt * 1e12);
   std::printf("  engine    %s, %s, %d subdomain(s), exchange %s, halo depth %lld\n", r.engine.c_str(),
-              r.precision_bits == 64 ? "float64" : "float32", r.subdomains, r.exchange.c_str(), (long long)r.halo_depth);
+              r.precision_bits == 64 ? "float64" : "float32", r.subdomains, r.exchange.c_str(),
+              (long long)r.halo_depth);
   if (!r.engine_choices.empty()) std::printf("  engine    %s: %s\n", r.engine.c_str(), r.engine_choices.c_str());
   if (!r.exchange_choices.empty()) std::printf("  exchange  %s: %s\n", r.exchange.c_str(), r.exchange_choices.c_str());
   std::printf("  stepping  %.3f s  %.3f Gcells/s  %.1f GB/s effective (%d B/cell/step)\n", r.seconds_stepping,
@@ -181,8 +183,10 @@ std::string split_summary(const RunConfig& r) {
 // The options that only the cuda engine reads are refused with a CPU engine rather than ignored.
 void check_cpu_engine_options(const SplitOptions& o, const std::string& engine) {
   if (engine == "cuda") return;
-  if (o.no_peer) throw UsageError("--no-peer needs the cuda engine (the " + engine + " engine has no peer access to turn off)");
-  if (o.oversubscribe_gpus) throw UsageError("--oversubscribe-gpus needs the cuda engine (the " + engine + " engine uses no GPU)");
+  if (o.no_peer)
+    throw UsageError("--no-peer needs the cuda engine (the " + engine + " engine has no peer access to turn off)");
+  if (o.oversubscribe_gpus)
+    throw UsageError("--oversubscribe-gpus needs the cuda engine (the " + engine + " engine uses no GPU)");
 }
 
 }  // namespace
@@ -200,10 +204,14 @@ void apply_choices(const SplitOptions& o, RunConfig& config) {
 
   using Options = ExchangeOptions;
   const bool any_backend = config.exchange.empty();
-  if (o.coop_form == "auto") config.exchange_options.coop_form = Options::CoopForm::automatic;
-  else if (o.coop_form == "inlined") config.exchange_options.coop_form = Options::CoopForm::inlined;
-  else if (o.coop_form == "called") config.exchange_options.coop_form = Options::CoopForm::called;
-  else throw UsageError("--coop-form " + o.coop_form + ": must be auto, inlined or called");
+  if (o.coop_form == "auto")
+    config.exchange_options.coop_form = Options::CoopForm::automatic;
+  else if (o.coop_form == "inlined")
+    config.exchange_options.coop_form = Options::CoopForm::inlined;
+  else if (o.coop_form == "called")
+    config.exchange_options.coop_form = Options::CoopForm::called;
+  else
+    throw UsageError("--coop-form " + o.coop_form + ": must be auto, inlined or called");
   refuse_unless(o.coop_form == "auto" || any_backend || config.exchange == "coop", "--coop-form", o.coop_form,
                 "is coop's, and this run uses --exchange " + config.exchange);
 
@@ -213,15 +221,21 @@ void apply_choices(const SplitOptions& o, RunConfig& config) {
                 "is for the backends that replay steps (graph, b2r), and this run uses --exchange " + config.exchange);
   config.exchange_options.graph_steps = o.graph_steps;
 
-  if (o.b2r_transport == "auto") config.exchange_options.b2r_transport = Options::B2rTransport::automatic;
-  else if (o.b2r_transport == "counters") config.exchange_options.b2r_transport = Options::B2rTransport::counters;
-  else if (o.b2r_transport == "events") config.exchange_options.b2r_transport = Options::B2rTransport::events;
-  else throw UsageError("--b2r-transport " + o.b2r_transport + ": must be auto, counters or events");
+  if (o.b2r_transport == "auto")
+    config.exchange_options.b2r_transport = Options::B2rTransport::automatic;
+  else if (o.b2r_transport == "counters")
+    config.exchange_options.b2r_transport = Options::B2rTransport::counters;
+  else if (o.b2r_transport == "events")
+    config.exchange_options.b2r_transport = Options::B2rTransport::events;
+  else
+    throw UsageError("--b2r-transport " + o.b2r_transport + ": must be auto, counters or events");
   refuse_unless(o.b2r_transport == "auto" || any_backend || config.exchange == "b2r", "--b2r-transport",
                 o.b2r_transport, "is b2r's, and this run uses --exchange " + config.exchange);
   if (config.engine != "cuda" && (o.coop_form != "auto" || o.graph_steps != 0 || o.b2r_transport != "auto"))
-    throw UsageError("--coop-form, --graph-steps and --b2r-transport are for backends of the cuda engine (this run "
-                     "uses the " + config.engine + " engine)");
+    throw UsageError(
+        "--coop-form, --graph-steps and --b2r-transport are for backends of the cuda engine (this run "
+        "uses the " +
+        config.engine + " engine)");
 }
 
 namespace {
@@ -235,12 +249,14 @@ RunConfig resolve_split(const SplitOptions& o) {
   config.peer_access = !o.no_peer;
   if (o.halo_depth < 1) throw UsageError("--halo-depth must be at least 1");
   if (o.oversubscribe_gpus)
-    throw UsageError("--oversubscribe-gpus is for MPI mode (ranks of a node sharing a GPU); without mpirun, "
-                     "--subdomains puts several slabs on one GPU");
+    throw UsageError(
+        "--oversubscribe-gpus is for MPI mode (ranks of a node sharing a GPU); without mpirun, "
+        "--subdomains puts several slabs on one GPU");
   check_cpu_engine_options(o, config.engine);
   if (config.engine != "cuda") {  // a CPU engine
     if (!o.devices.empty() || o.gpus)
-      throw UsageError("--gpus and --devices need the cuda engine; the " + config.engine + " engine splits with --subdomains");
+      throw UsageError("--gpus and --devices need the cuda engine; the " + config.engine +
+                       " engine splits with --subdomains");
     config.subdomains = o.subdomains.value_or(1);
     if (config.subdomains < 1) throw UsageError("--subdomains must be at least 1");
     return config;
@@ -254,22 +270,24 @@ RunConfig resolve_split(const SplitOptions& o) {
   if (!o.devices.empty()) {
     for (std::size_t i = 0; i < o.devices.size(); ++i) {
       if (o.devices[i] < 0 || o.devices[i] >= visible)
-        throw UsageError("--devices: GPU " + std::to_string(o.devices[i]) + " does not exist (" + std::to_string(visible) +
-                         " visible: 0.." + std::to_string(visible - 1) + ")");
+        throw UsageError("--devices: GPU " + std::to_string(o.devices[i]) + " does not exist (" +
+                         std::to_string(visible) + " visible: 0.." + std::to_string(visible - 1) + ")");
       for (std::size_t j = 0; j < i; ++j)
-        if (o.devices[j] == o.devices[i]) throw UsageError("--devices: GPU " + std::to_string(o.devices[i]) + " is listed twice");
+        if (o.devices[j] == o.devices[i])
+          throw UsageError("--devices: GPU " + std::to_string(o.devices[i]) + " is listed twice");
     }
     gpus = o.devices;
   } else {
     // --subdomains N alone: no more GPUs than slabs.
     const int n = o.gpus.value_or(o.subdomains ? std::min(*o.subdomains, visible) : visible);
     if (n < 1) throw UsageError("--gpus must be at least 1");
-    if (n > visible) throw UsageError("--gpus " + std::to_string(n) + ": only " + std::to_string(visible) + " GPU(s) visible");
+    if (n > visible)
+      throw UsageError("--gpus " + std::to_string(n) + ": only " + std::to_string(visible) + " GPU(s) visible");
     for (int d = 0; d < n; ++d) gpus.push_back(d);
   }
   if (o.subdomains && *o.subdomains < static_cast<int>(gpus.size()))
-    throw UsageError("--subdomains " + std::to_string(*o.subdomains) + " is fewer than the " + std::to_string(gpus.size()) +
-                     " GPUs chosen: every GPU holds at least one z-slab");
+    throw UsageError("--subdomains " + std::to_string(*o.subdomains) + " is fewer than the " +
+                     std::to_string(gpus.size()) + " GPUs chosen: every GPU holds at least one z-slab");
   // One entry per slab: a GPU that holds several slabs is listed once for each.
   config.devices = spread_slabs(gpus, o.subdomains.value_or(static_cast<int>(gpus.size())));
   return config;
@@ -285,8 +303,9 @@ RunConfig resolve_mpi_split(const SplitOptions& o, const ProcessGroup& world) {
   config.processes = &world;
   if (o.halo_depth < 1) throw UsageError("--halo-depth must be at least 1");
   if (o.gpus)
-    throw UsageError("--gpus: under mpirun each rank drives one GPU, so the GPU count is the number of ranks "
-                     "(mpirun -np N); --devices maps the ranks of a node to its GPUs");
+    throw UsageError(
+        "--gpus: under mpirun each rank drives one GPU, so the GPU count is the number of ranks "
+        "(mpirun -np N); --devices maps the ranks of a node to its GPUs");
   if (o.subdomains && *o.subdomains != world.size())
     throw UsageError("--subdomains " + std::to_string(*o.subdomains) + ": under mpirun each rank holds one z-slab (" +
                      std::to_string(world.size()) + " ranks); leave --subdomains out");
@@ -321,7 +340,8 @@ RunConfig resolve_any_split(SplitOptions o, const ProcessGroup* world) {
 // `per_slab` (estimate_engine_bytes): a GPU holds its own slabs (the most any GPU holds); host
 // slabs share the node's memory (MPI mode: the node's ranks' slabs).
 std::size_t bytes_per_process(std::size_t per_slab, const RunConfig& config, int slabs) {
-  if (config.engine == "cuda") return per_slab * static_cast<std::size_t>(std::max(1, most_slabs_per_gpu(config.devices)));
+  if (config.engine == "cuda")
+    return per_slab * static_cast<std::size_t>(std::max(1, most_slabs_per_gpu(config.devices)));
   if (config.processes) return per_slab * config.processes->placement().local_size;
   return per_slab * static_cast<std::size_t>(slabs);
 }
@@ -340,7 +360,8 @@ void refuse_repeats(const std::string& option, const std::vector<T>& values) {
 // A bench grid as the user named it: "--size N", or the deck's own grid.
 std::string grid_label(Index size, const GridShape& grid) {
   if (size > 0) return "--size " + std::to_string(size);
-  return "the deck's grid " + std::to_string(grid.nx) + " x " + std::to_string(grid.ny) + " x " + std::to_string(grid.nz);
+  return "the deck's grid " + std::to_string(grid.nx) + " x " + std::to_string(grid.ny) + " x " +
+         std::to_string(grid.nz);
 }
 
 // A bench whose every requested row would be skipped (more slabs than planes, a halo deeper than
@@ -352,14 +373,18 @@ void refuse_if_nothing_runs(const BenchConfig& b) {
     const std::string reason = row_unavailable(b, row);
     if (reason.empty()) return;
     if (why.empty())
-      why = row.exchange + ", " + std::to_string(row.count) + " device(s), " + grid_label(row.size, row.grid) + ": " + reason;
+      why = row.exchange + ", " + std::to_string(row.count) + " device(s), " + grid_label(row.size, row.grid) + ": " +
+            reason;
   }
   throw UsageError("none of the requested rows can run here (" + why + ")");
 }
 
 // The "mpi" section of run.json and bench JSON: the MPI library and every rank, host and GPU.
 nlohmann::json mpi_report(const nlohmann::json& ranks) {
-  return {{"ranks", ranks.size()}, {"library", mpi_library_version()}, {"cuda_aware", mpi_cuda_aware()}, {"by_rank", ranks}};
+  return {{"ranks", ranks.size()},
+          {"library", mpi_library_version()},
+          {"cuda_aware", mpi_cuda_aware()},
+          {"by_rank", ranks}};
 }
 
 // How a run's halos travel in MPI mode.
@@ -384,7 +409,8 @@ int run_command(const RunOptions& o, const ProcessGroup* world) {
   agreed(world, [&] {
     if (o.steps) {
       if (*o.steps < 1 || *o.steps > kMaxSteps)
-        throw UsageError("--steps must be from 1 to " + std::to_string(kMaxSteps) + ", got " + std::to_string(*o.steps));
+        throw UsageError("--steps must be from 1 to " + std::to_string(kMaxSteps) + ", got " +
+                         std::to_string(*o.steps));
       deck.steps = *o.steps;
       deck.duration.reset();
     }
@@ -395,7 +421,8 @@ int run_command(const RunOptions& o, const ProcessGroup* world) {
   const int bits = precision_bits(o.precision);
   const std::filesystem::path out = deck.output_dir;
   const int slabs = exchange_request(config).subdomains;
-  const std::size_t need = bytes_per_process(estimate_engine_bytes(deck, bits, slabs, config.halo_depth), config, slabs);
+  const std::size_t need =
+      bytes_per_process(estimate_engine_bytes(deck, bits, slabs, config.halo_depth), config, slabs);
   OutputFolderContents earlier;  // rank 0: what the output folder holds before the run
   agreed(world, [&] {
     const std::size_t have = available_memory(engine, engine == "cuda" ? config.devices.front() : 0);
@@ -418,11 +445,15 @@ int run_command(const RunOptions& o, const ProcessGroup* world) {
   const Model model = agreed(world, [&] { return build_model(deck); });
   if (o.dry_run) {
     if (root)
-      std::printf("yeex: %s: %lld x %lld x %lld cells, %lld steps, about %s on the %s engine%s, %d subdomain(s), "
-                  "exchange %s; nothing run (--dry-run)\n",
-                  deck.title.c_str(), (long long)deck.grid.nx, (long long)deck.grid.ny, (long long)deck.grid.nz,
-                  (long long)deck.step_count(), gib(need).c_str(), engine.c_str(),
-                  engine == "cuda" ? " per GPU" : world ? " per node" : "", slabs, chosen_exchange(config).c_str());
+      std::printf(
+          "yeex: %s: %lld x %lld x %lld cells, %lld steps, about %s on the %s engine%s, %d subdomain(s), "
+          "exchange %s; nothing run (--dry-run)\n",
+          deck.title.c_str(), (long long)deck.grid.nx, (long long)deck.grid.ny, (long long)deck.grid.nz,
+          (long long)deck.step_count(), gib(need).c_str(), engine.c_str(),
+          engine == "cuda" ? " per GPU"
+          : world          ? " per node"
+                           : "",
+          slabs, chosen_exchange(config).c_str());
     if (root && !earlier.earlier_run.empty())
       std::printf("yeex: --force would remove the %zu file(s) of an earlier run from %s\n", earlier.earlier_run.size(),
                   out.string().c_str());
@@ -433,8 +464,8 @@ int run_command(const RunOptions& o, const ProcessGroup* world) {
     if (!root) return;
     clear_earlier_run(out, earlier);  // --force: the folder never holds two runs' files
     if (!o.quiet && !earlier.earlier_run.empty())
-      std::fprintf(stderr, "yeex: --force: removed the %zu file(s) of an earlier run from %s\n", earlier.earlier_run.size(),
-                   out.string().c_str());
+      std::fprintf(stderr, "yeex: --force: removed the %zu file(s) of an earlier run from %s\n",
+                   earlier.earlier_run.size(), out.string().c_str());
     std::filesystem::create_directories(out);
   });
 
@@ -475,8 +506,9 @@ int run_command(const RunOptions& o, const ProcessGroup* world) {
     std::cout << report.dump(2) << "\n";
   } else if (!o.quiet) {
     print_run_summary(model, result, &out);
-    if (world) std::printf("  mpi       %d ranks, %s, halos: %s\n", group.size(), mpi_library_version().c_str(),
-                           report["mpi"]["halo_path"].get<std::string>().c_str());
+    if (world)
+      std::printf("  mpi       %d ranks, %s, halos: %s\n", group.size(), mpi_library_version().c_str(),
+                  report["mpi"]["halo_path"].get<std::string>().c_str());
   }
   return 0;
 }
@@ -487,11 +519,13 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
   const RunConfig pool = resolve_any_split(o.split, world);
   const BenchConfig b = agreed(world, [&] {
     if (!o.split.exchange.empty())
-      throw UsageError("--exchange " + o.split.exchange + ": bench compares backends, named with --exchanges (e.g. "
+      throw UsageError("--exchange " + o.split.exchange +
+                       ": bench compares backends, named with --exchanges (e.g. "
                        "--exchanges p2p,overlap)");
     if (!world && pool.engine == "cuda" && most_slabs_per_gpu(pool.devices) > 1)
-      throw UsageError("bench measures scaling over GPUs, one z-slab each: leave --subdomains out (it puts several "
-                       "slabs on one GPU, for run and validate)");
+      throw UsageError(
+          "bench measures scaling over GPUs, one z-slab each: leave --subdomains out (it puts several "
+          "slabs on one GPU, for run and validate)");
     BenchConfig b;
     b.engine = pool.engine;
     b.precision_bits = precision_bits(o.precision);
@@ -518,7 +552,8 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
       for (const auto& e : exchange_catalogue())
         if (world ? e.mpi_mode : e.threads_mode) b.exchanges.push_back(e.name);
     for (const auto& e : b.exchanges)
-      if (const auto why = exchange_unavailable(e, {}); why.rfind("unknown", 0) == 0) throw UsageError("--exchanges: " + why);
+      if (const auto why = exchange_unavailable(e, {}); why.rfind("unknown", 0) == 0)
+        throw UsageError("--exchanges: " + why);
     refuse_repeats("--counts", b.counts);
     refuse_repeats("--exchanges", b.exchanges);
     b.strong = o.scaling != "weak";
@@ -546,10 +581,12 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
         const GridShape g = b.weak ? weak_grid(grid, count) : grid;
         const Deck deck = b.deck ? stretch_deck(*b.deck, g, 1) : bench_deck(g, 1, b.cpml_cells);
         if (b.deck) build_model(deck);
-        need = std::max(need, bytes_per_process(estimate_engine_bytes(deck, b.precision_bits, count, b.halo_depth), pool, count));
+        need = std::max(
+            need, bytes_per_process(estimate_engine_bytes(deck, b.precision_bits, count, b.halo_depth), pool, count));
       }
       const std::size_t have = available_memory(b.engine, b.devices.empty() ? 0 : b.devices.front());
-      if (need > have) throw UsageError(grid_label(n, grid) + ": needs about " + gib(need) + ", " + gib(have) + " available");
+      if (need > have)
+        throw UsageError(grid_label(n, grid) + ": needs about " + gib(need) + ", " + gib(have) + " available");
     }
     if (o.json && root) check_output_file(*o.json, "--json");
     if (o.markdown && root) check_output_file(*o.markdown, "--markdown");
@@ -580,121 +617,154 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
   const double bytes = kBytesPerCellStep * b.precision_bits / 32;
   if (!root) {
   } else if (o.csv) {
-    std::printf("scaling,size,nx,ny,nz,exchange,devices,halo_depth,seconds_per_step,gcells_per_s,exchange_s_per_step,"
-                "predicted_exchange_s_per_step,wait_s_per_step,efficiency,efficiency_own,effective_gb_per_s_per_device,skipped,"
-                "checksum_after_warmup,bits\n");
+    std::printf(
+        "scaling,size,nx,ny,nz,exchange,devices,halo_depth,seconds_per_step,gcells_per_s,exchange_s_per_step,"
+        "predicted_exchange_s_per_step,wait_s_per_step,efficiency,efficiency_own,effective_gb_per_s_per_device,skipped,"
+        "checksum_after_warmup,bits\n");
   } else {
-    if (b.cpml_cells > 0) std::printf("# CPML of %lld cells on all six faces (instead of PEC walls)\n", (long long)b.cpml_cells);
+    if (b.cpml_cells > 0)
+      std::printf("# CPML of %lld cells on all six faces (instead of PEC walls)\n", (long long)b.cpml_cells);
     std::printf("# yeex bench: %s, %s engine, %s, median of %d x %lld steps after %lld warm-up (%s)\n",
                 !b.deck           ? "PEC box with one dielectric block"
                 : b.sizes.empty() ? ("deck '" + b.deck->title + "' on its own grid").c_str()
                                   : ("deck '" + b.deck->title + "' stretched onto each grid").c_str(),
                 b.engine.c_str(), b.precision_bits == 64 ? "float64" : "float32", b.repeats, (long long)b.steps,
                 (long long)b.warmup, b.engine == "cuda" ? "CUDA events, the slowest GPU" : "host clock");
-    std::printf("# memory copy bandwidth of one device: %.0f GB/s (read + write); effective GB/s = %d B/cell/step x Gcells/s per device\n",
-                copy, int(bytes));
+    std::printf(
+        "# memory copy bandwidth of one device: %.0f GB/s (read + write); effective GB/s = %d B/cell/step x Gcells/s "
+        "per device\n",
+        copy, int(bytes));
     if (!b.peer_access) std::printf("# --no-peer: peer access between GPUs is off\n");
-    if (const std::string set = tuning_environment_line(); !set.empty()) std::printf("# environment: %s\n", set.c_str());
+    if (const std::string set = tuning_environment_line(); !set.empty())
+      std::printf("# environment: %s\n", set.c_str());
     if (world)
       std::printf("# MPI mode: %d ranks (%s), one %s each; a row of N uses ranks 0..N-1 while the others wait\n",
                   world->size(), mpi_library_version().c_str(), b.engine == "cuda" ? "GPU" : "z-slab");
-    std::printf("# strong efficiency = T1 / (N x TN) on the same global grid; weak = T1 / TN with T1's grid per device (stacked along z); T1 measured in this run\n");
-    std::printf("# eff.: T1 = the engine on 1 device (the '-' row); own: T1 = the backend's own 1-device row (what adding devices costs it)\n");
+    std::printf(
+        "# strong efficiency = T1 / (N x TN) on the same global grid; weak = T1 / TN with T1's grid per device "
+        "(stacked along z); T1 measured in this run\n");
+    std::printf(
+        "# eff.: T1 = the engine on 1 device (the '-' row); own: T1 = the backend's own 1-device row (what adding "
+        "devices costs it)\n");
     std::printf("# exchange, wait: per step, slowest device, synchronous backends only (host clock)\n");
     if (sweep)
       std::printf("# pred: %s; sweep from %s%s\n", exchange_model_definition().c_str(), sweep->source.c_str(),
-                  world                  ? " (not applied: MPI mode)"
+                  world                ? " (not applied: MPI mode)"
                   : b.engine == "cuda" ? ""
                                        : (" (not applied: " + b.engine + " engine)").c_str());
     else
       std::printf("# pred: the exchange time a yeex-p2p size sweep predicts; give one with --p2p-json FILE\n");
     if (b.verify)
-      std::printf("# bits (--verify): the fields' checksum after the warm-up against the first row of the grid: same, or DIFFERS\n");
-    std::printf("%-7s %6s %-15s %-12s %4s %10s %9s %9s %9s %9s %7s %7s %9s%s\n", "scaling", "size", "grid", "exchange", "N",
-                "ms/step", "Gcells/s", "exch ms", "pred ms", "wait ms", "eff.", "own", "GB/s/dev", b.verify ? "  bits" : "");
+      std::printf(
+          "# bits (--verify): the fields' checksum after the warm-up against the first row of the grid: same, or "
+          "DIFFERS\n");
+    std::printf("%-7s %6s %-15s %-12s %4s %10s %9s %9s %9s %9s %7s %7s %9s%s\n", "scaling", "size", "grid", "exchange",
+                "N", "ms/step", "Gcells/s", "exch ms", "pred ms", "wait ms", "eff.", "own", "GB/s/dev",
+                b.verify ? "  bits" : "");
   }
   nlohmann::json rows = nlohmann::json::array();
   const auto report = [&](const BenchRow& r) {
     if (!root) return;
-    const std::string grid = std::to_string(r.grid.nx) + "x" + std::to_string(r.grid.ny) + "x" + std::to_string(r.grid.nz);
+    const std::string grid =
+        std::to_string(r.grid.nx) + "x" + std::to_string(r.grid.ny) + "x" + std::to_string(r.grid.nz);
     const std::string size = r.size > 0 ? std::to_string(r.size) : "deck";  // the deck's own grid
     const double per_device = r.gcells_per_second * bytes / r.count;
     const double prediction = predicted(r);
     if (o.csv)
-      std::printf("%s,%lld,%lld,%lld,%lld,%s,%d,%lld,%.6e,%.4f,%.6e,%s,%.6e,%.4f,%s,%.1f,\"%s\",%s,%s\n", r.scaling.c_str(),
-                  (long long)r.size, (long long)r.grid.nx, (long long)r.grid.ny, (long long)r.grid.nz, r.exchange.c_str(),
-                  r.count, (long long)r.halo_depth, r.seconds_per_step, r.gcells_per_second, r.exchange_per_step,
+      std::printf("%s,%lld,%lld,%lld,%lld,%s,%d,%lld,%.6e,%.4f,%.6e,%s,%.6e,%.4f,%s,%.1f,\"%s\",%s,%s\n",
+                  r.scaling.c_str(), (long long)r.size, (long long)r.grid.nx, (long long)r.grid.ny,
+                  (long long)r.grid.nz, r.exchange.c_str(), r.count, (long long)r.halo_depth, r.seconds_per_step,
+                  r.gcells_per_second, r.exchange_per_step,
                   std::isnan(prediction) ? "" : format("%.6e", prediction).c_str(), r.wait_per_step, r.efficiency,
-                  std::isnan(r.own_efficiency) ? "" : format("%.4f", r.own_efficiency).c_str(), per_device, r.skipped.c_str(),
-                  r.checksum ? hex(*r.checksum).c_str() : "", r.bits.c_str());
+                  std::isnan(r.own_efficiency) ? "" : format("%.4f", r.own_efficiency).c_str(), per_device,
+                  r.skipped.c_str(), r.checksum ? hex(*r.checksum).c_str() : "", r.bits.c_str());
     else if (!r.skipped.empty())
       std::printf("%-7s %6s %-15s %-12s %4d   skipped: %s\n", r.scaling.c_str(), size.c_str(), grid.c_str(),
                   r.exchange.c_str(), r.count, r.skipped.c_str());
     else
       std::printf("%-7s %6s %-15s %-12s %4d %10.4f %9.2f %9.4f %9s %9.4f %6.1f%% %7s %9.0f%s\n", r.scaling.c_str(),
-                  size.c_str(), grid.c_str(), (r.exchange + (r.halo_depth > 1 ? " R" + std::to_string(r.halo_depth) : "")).c_str(),
-                  r.count, r.seconds_per_step * 1e3, r.gcells_per_second, r.exchange_per_step * 1e3,
+                  size.c_str(), grid.c_str(),
+                  (r.exchange + (r.halo_depth > 1 ? " R" + std::to_string(r.halo_depth) : "")).c_str(), r.count,
+                  r.seconds_per_step * 1e3, r.gcells_per_second, r.exchange_per_step * 1e3,
                   std::isnan(prediction) ? "-" : format("%.4f", prediction * 1e3).c_str(), r.wait_per_step * 1e3,
-                  100 * r.efficiency, std::isnan(r.own_efficiency) ? "-" : format("%.1f%%", 100 * r.own_efficiency).c_str(),
-                  per_device, b.verify ? ("  " + r.bits).c_str() : "");
+                  100 * r.efficiency,
+                  std::isnan(r.own_efficiency) ? "-" : format("%.1f%%", 100 * r.own_efficiency).c_str(), per_device,
+                  b.verify ? ("  " + r.bits).c_str() : "");
     std::fflush(stdout);
-    rows.push_back({{"scaling", r.scaling}, {"size", r.size}, {"grid", {r.grid.nx, r.grid.ny, r.grid.nz}},
-                    {"exchange", r.exchange}, {"exchange_choices", r.exchange_choices},
-                    {"settling_steps", r.settling_steps}, {"devices", r.count},
-                    {"halo_depth", r.halo_depth},
-                    {"seconds_per_step_median", r.seconds_per_step}, {"seconds_per_step_min", r.min_seconds_per_step},
-                    {"seconds_per_step_max", r.max_seconds_per_step},
-                    {"host_clock_seconds_per_step_median", r.host_seconds_per_step},
-                    {"exchange_seconds_per_step", r.exchange_per_step},
-                    {"predicted_exchange_seconds_per_step", std::isnan(prediction) ? nlohmann::json() : nlohmann::json(prediction)},
-                    {"wait_seconds_per_step", r.wait_per_step}, {"gcells_per_s", r.gcells_per_second},
-                    {"setup_seconds", r.setup_seconds},
-                    {"efficiency", r.efficiency},
-                    {"efficiency_own", std::isnan(r.own_efficiency) ? nlohmann::json() : nlohmann::json(r.own_efficiency)},
-                    {"effective_gb_per_s_per_device", per_device},
-                    {"fraction_of_copy_bandwidth", per_device / copy}, {"skipped", r.skipped},
-                    {"checksum_after_warmup", r.checksum ? nlohmann::json(hex(*r.checksum)) : nlohmann::json()},
-                    {"bits", r.bits}});
+    rows.push_back(
+        {{"scaling", r.scaling},
+         {"size", r.size},
+         {"grid", {r.grid.nx, r.grid.ny, r.grid.nz}},
+         {"exchange", r.exchange},
+         {"exchange_choices", r.exchange_choices},
+         {"settling_steps", r.settling_steps},
+         {"devices", r.count},
+         {"halo_depth", r.halo_depth},
+         {"seconds_per_step_median", r.seconds_per_step},
+         {"seconds_per_step_min", r.min_seconds_per_step},
+         {"seconds_per_step_max", r.max_seconds_per_step},
+         {"host_clock_seconds_per_step_median", r.host_seconds_per_step},
+         {"exchange_seconds_per_step", r.exchange_per_step},
+         {"predicted_exchange_seconds_per_step",
+          std::isnan(prediction) ? nlohmann::json() : nlohmann::json(prediction)},
+         {"wait_seconds_per_step", r.wait_per_step},
+         {"gcells_per_s", r.gcells_per_second},
+         {"setup_seconds", r.setup_seconds},
+         {"efficiency", r.efficiency},
+         {"efficiency_own", std::isnan(r.own_efficiency) ? nlohmann::json() : nlohmann::json(r.own_efficiency)},
+         {"effective_gb_per_s_per_device", per_device},
+         {"fraction_of_copy_bandwidth", per_device / copy},
+         {"skipped", r.skipped},
+         {"checksum_after_warmup", r.checksum ? nlohmann::json(hex(*r.checksum)) : nlohmann::json()},
+         {"bits", r.bits}});
   };
   const std::vector<BenchRow> measured = run_bench(b, report);
   if ((o.json || o.markdown) && root) {
-    nlohmann::json j{{"format", "yeex-bench-2"},
-                     {"command", o.command_line},
-                     {"provenance", provenance()},
-                     {"engine", b.engine},
-                     {"engine_description", engine_description(b.engine)},
-                     {"mode", world ? "mpi" : "threads"},
-                     {"cpml_cells", b.cpml_cells},
-                     {"precision", b.precision_bits == 64 ? "f64" : "f32"},
-                     {"devices", b.devices},
-                     {"peer_access", b.peer_access},
-                     {"steps_per_repeat", b.steps},
-                     {"warmup_steps", b.warmup},
-                     {"verify", b.verify},
-                     {"repeats", b.repeats},
-                     {"copy_bandwidth_gb_per_s", copy},
-                     {"bytes_per_cell_step", bytes},
-                     {"definitions",
-                      {{"gcells_per_s", "global cells x steps / time / 1e9, time = median of the repeats"},
-                       {"seconds_per_step", "a repeat's time: the slowest device's from a CUDA event recorded before its "
-                                            "first work to one after its last (both lanes), over the steps; CPU engines: "
-                                            "the host's clock after the work; median, min and max of the repeats"},
-                       {"host_clock_seconds_per_step_median", "the host's clock around each whole repeat, every device's work "
-                                                              "finished (launch and thread overheads included); median"},
-                       {"strong efficiency", "T1 / (N x TN), same global grid, T1 = 1 device in this run"},
-                       {"weak efficiency", "T1 / TN, the same cells per device: size nx x ny x nz on 1 device, nx x ny x (N nz) on N"},
-                       {"efficiency_own", "the same ratio with T1 = the backend's own 1-device row of the size (what adding "
-                                          "devices costs that backend); null without one"},
-                       {"exchange, wait", "host-clock seconds per step of the slowest device; synchronous backends only"},
-                       {"setup_seconds", "host-clock seconds of a row before its warm-up: the model, the engines (allocation, "
-                                         "upload), the exchange and the pseudo-random fields; the slowest process"},
-                       {"predicted exchange", exchange_model_definition()},
-                       {"checksum_after_warmup", "--verify: run.json's checksum (FNV-1a 64 over every node value, chained over "
-                                                 "the slabs) of the fields after the warm-up, which start from pseudo-random "
-                                                 "values that depend on the global node alone; null without --verify"},
-                       {"bits", "--verify: 'first' for a grid's first row, 'same' where a row's checksum equals it, "
-                                "'DIFFERS' where it does not (the bench then exits 1)"}}},
-                     {"rows", rows}};
+    nlohmann::json j{
+        {"format", "yeex-bench-2"},
+        {"command", o.command_line},
+        {"provenance", provenance()},
+        {"engine", b.engine},
+        {"engine_description", engine_description(b.engine)},
+        {"mode", world ? "mpi" : "threads"},
+        {"cpml_cells", b.cpml_cells},
+        {"precision", b.precision_bits == 64 ? "f64" : "f32"},
+        {"devices", b.devices},
+        {"peer_access", b.peer_access},
+        {"steps_per_repeat", b.steps},
+        {"warmup_steps", b.warmup},
+        {"verify", b.verify},
+        {"repeats", b.repeats},
+        {"copy_bandwidth_gb_per_s", copy},
+        {"bytes_per_cell_step", bytes},
+        {"definitions",
+         {{"gcells_per_s", "global cells x steps / time / 1e9, time = median of the repeats"},
+          {"seconds_per_step",
+           "a repeat's time: the slowest device's from a CUDA event recorded before its "
+           "first work to one after its last (both lanes), over the steps; CPU engines: "
+           "the host's clock after the work; median, min and max of the repeats"},
+          {"host_clock_seconds_per_step_median",
+           "the host's clock around each whole repeat, every device's work "
+           "finished (launch and thread overheads included); median"},
+          {"strong efficiency", "T1 / (N x TN), same global grid, T1 = 1 device in this run"},
+          {"weak efficiency",
+           "T1 / TN, the same cells per device: size nx x ny x nz on 1 device, nx x ny x (N nz) on N"},
+          {"efficiency_own",
+           "the same ratio with T1 = the backend's own 1-device row of the size (what adding "
+           "devices costs that backend); null without one"},
+          {"exchange, wait", "host-clock seconds per step of the slowest device; synchronous backends only"},
+          {"setup_seconds",
+           "host-clock seconds of a row before its warm-up: the model, the engines (allocation, "
+           "upload), the exchange and the pseudo-random fields; the slowest process"},
+          {"predicted exchange", exchange_model_definition()},
+          {"checksum_after_warmup",
+           "--verify: run.json's checksum (FNV-1a 64 over every node value, chained over "
+           "the slabs) of the fields after the warm-up, which start from pseudo-random "
+           "values that depend on the global node alone; null without --verify"},
+          {"bits",
+           "--verify: 'first' for a grid's first row, 'same' where a row's checksum equals it, "
+           "'DIFFERS' where it does not (the bench then exits 1)"}}},
+        {"rows", rows}};
     if (world) {
       j["mpi"] = mpi_report(ranks);
       if (b.engine == "cuda") {
@@ -714,7 +784,8 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
   if (root)
     for (const BenchRow& r : measured)
       if (r.bits == "DIFFERS") {
-        std::fprintf(stderr, "yeex: bench --verify: %s %s on %d device(s) gave other fields than the first row of its grid\n",
+        std::fprintf(stderr,
+                     "yeex: bench --verify: %s %s on %d device(s) gave other fields than the first row of its grid\n",
                      r.scaling.c_str(), r.exchange.c_str(), r.count);
         return 1;
       }

@@ -31,7 +31,7 @@ struct SplitOptions {
   std::optional<int> subdomains;  // z-slabs: host (default 1); cuda: spread over the GPUs (default one per GPU)
   std::string exchange;           // empty: the default backend
   Index halo_depth = 1;
-  bool no_peer = false;           // cuda: never enable peer access (host-staged paths only)
+  bool no_peer = false;             // cuda: never enable peer access (host-staged paths only)
   bool oversubscribe_gpus = false;  // MPI mode: let ranks of one node share a GPU
   // What the run fixes instead of letting the engine and the backends choose (apply_choices).
   std::string arena_unit = "auto";     // cuda: the field arena's slot unit (auto, 2M, 32M, 1G)
@@ -52,21 +52,21 @@ struct RunOptions {
   std::optional<std::filesystem::path> output;
   bool json = false;
   bool quiet = false;
-  bool dry_run = false;  // check the deck, the split and the memory, print the plan, run nothing
-  bool force = false;    // write into a folder that holds files, removing an earlier run's first
+  bool dry_run = false;   // check the deck, the split and the memory, print the plan, run nothing
+  bool force = false;     // write into a folder that holds files, removing an earlier run's first
   Index check_every = 0;  // NaN/Inf checks at least every N steps (0: after each chunk, RunConfig::check_every)
   std::string command_line;
 };
 
 struct BenchOptions {
-  SplitOptions split;                  // engine, GPUs (the pool), backends via `exchanges`
+  SplitOptions split;  // engine, GPUs (the pool), backends via `exchanges`
   std::string precision = "f32";
-  std::vector<Index> sizes{256};      // cube edges; empty with `deck`: the deck's own grid
+  std::vector<Index> sizes{256};              // cube edges; empty with `deck`: the deck's own grid
   std::optional<std::filesystem::path> deck;  // bench this deck's model instead of the built-in box
-  std::vector<int> counts;             // device or slab counts; default 1 and every power of 2 up to the pool
-  std::vector<std::string> exchanges;  // default: every backend of the catalogue
-  std::string scaling = "strong";      // strong, weak or both
-  Index cpml = 0;                      // CPML cells on every face (0: the PEC box)
+  std::vector<int> counts;                    // device or slab counts; default 1 and every power of 2 up to the pool
+  std::vector<std::string> exchanges;         // default: every backend of the catalogue
+  std::string scaling = "strong";             // strong, weak or both
+  Index cpml = 0;                             // CPML cells on every face (0: the PEC box)
   Index steps = 100;
   Index warmup = 20;
   int repeats = 5;

@@ -119,10 +119,11 @@ int main(int argc, char** argv) {
   std::string command_line;
   for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
 
-  CLI::App app{"yeex: a reproducible multi-GPU FDTD (Yee) Maxwell solver. One 3D model is split into z-slabs, one "
-               "per GPU (or several host slabs on a CPU); the ghost planes between slabs travel by the exchange "
-               "backend you choose, and every run reports its speed and a checksum of the fields.",
-               "yeex"};
+  CLI::App app{
+      "yeex: a reproducible multi-GPU FDTD (Yee) Maxwell solver. One 3D model is split into z-slabs, one "
+      "per GPU (or several host slabs on a CPU); the ghost planes between slabs travel by the exchange "
+      "backend you choose, and every run reports its speed and a checksum of the fields.",
+      "yeex"};
   const auto help = std::make_shared<HelpFormatter>();
   app.formatter(help);  // inherited by the commands added below
   app.set_help_flag("-h,--help", "Print this help and exit");
@@ -132,38 +133,52 @@ int main(int argc, char** argv) {
   const std::vector<std::string> engines = engine_names();
   const std::vector<std::string> precisions{"f32", "f64"};
 
-  const std::vector<std::string> exchanges{"host-staged", "p2p", "overlap", "coop", "b2r", "graph", "nccl", "mpi", "list"};
+  const std::vector<std::string> exchanges{"host-staged", "p2p",  "overlap", "coop", "b2r",
+                                           "graph",       "nccl", "mpi",     "list"};
   // The options that say how a run is split, shared by `run`, `bench`, `validate` and `exchanges`.
   const auto add_split_options = [&](CLI::App* cmd, SplitOptions& split) {
     const std::string group = "How the model is split";
     cmd->add_option("--engine", split.engine,
                     "Compute engine: host (CPU, OpenMP), cuda or kokkos; 'yeex engines' lists which run here. "
                     "Default: cuda when a GPU is visible, else host")
-        ->check(CLI::IsMember(engines))->option_text("NAME")->group(group);
+        ->check(CLI::IsMember(engines))
+        ->option_text("NAME")
+        ->group(group);
     cmd->add_option("--exchange", split.exchange,
                     "How the ghost planes travel between slabs: host-staged, p2p, overlap, coop, b2r, graph, nccl or "
                     "mpi; 'list' shows which can run here and how each works. Default: overlap where it can run, "
                     "else host-staged (b2r with --halo-depth above 1; MPI mode: nccl between GPUs, else mpi)")
-        ->check(CLI::IsMember(exchanges))->option_text("NAME")->group(group);
+        ->check(CLI::IsMember(exchanges))
+        ->option_text("NAME")
+        ->group(group);
     cmd->add_option("--gpus", split.gpus,
                     "cuda engine: use the first N visible GPUs. Default: all, but no more than --subdomains")
-        ->check(whole_number(1))->option_text("N")->group(group);
+        ->check(whole_number(1))
+        ->option_text("N")
+        ->group(group);
     cmd->add_option("--devices", split.devices,
                     "cuda engine: use these GPUs in this order, e.g. 0,2 (one z-slab each, or --subdomains spread "
                     "over them); not with --gpus")
         ->delimiter(',')
         ->check(whole_number(0))
-        ->excludes("--gpus")->option_text("LIST")->group(group);
+        ->excludes("--gpus")
+        ->option_text("LIST")
+        ->group(group);
     cmd->add_option("--subdomains", split.subdomains,
                     "Split the model into N z-slabs. Host engine: default 1. cuda: default one per GPU; more slabs "
                     "than GPUs puts several on one GPU (for testing and teaching)")
-        ->check(whole_number(1))->option_text("N")->group(group);
-    cmd->add_flag("--no-peer", split.no_peer, "cuda engine: never enable peer access between GPUs (host-staged paths only)")
+        ->check(whole_number(1))
+        ->option_text("N")
+        ->group(group);
+    cmd->add_flag("--no-peer", split.no_peer,
+                  "cuda engine: never enable peer access between GPUs (host-staged paths only)")
         ->group(group);
     cmd->add_option("--halo-depth", split.halo_depth,
                     "Ghost planes on each side of a slab, 1 to 64 (default 1). R above 1 exchanges every R steps and "
                     "recomputes the shrinking border in between (B+2R, the b2r backend)")
-        ->check(whole_number(1, 64))->option_text("R")->group(group);
+        ->check(whole_number(1, 64))
+        ->option_text("R")
+        ->group(group);
     cmd->add_flag("--oversubscribe-gpus", split.oversubscribe_gpus,
                   "MPI mode: let several ranks of a node share one GPU (refused otherwise)")
         ->group(group);
@@ -177,20 +192,28 @@ int main(int argc, char** argv) {
     cmd->add_option("--arena-unit", split.arena_unit,
                     "cuda engine: the slot unit of the field arena that holds large fields (auto: the engine times "
                     "2M, 32M and 1G slots in its first steps and keeps the fastest)")
-        ->check(CLI::IsMember({"auto", "2M", "32M", "1G"}))->option_text("UNIT")->group(group);
+        ->check(CLI::IsMember({"auto", "2M", "32M", "1G"}))
+        ->option_text("UNIT")
+        ->group(group);
     cmd->add_option("--coop-form", split.coop_form,
                     "coop: its kernel's form, with the source code inlined or called (auto: both timed in the run's "
                     "first launches, the faster kept)")
-        ->check(CLI::IsMember({"auto", "inlined", "called"}))->option_text("FORM")->group(group);
+        ->check(CLI::IsMember({"auto", "inlined", "called"}))
+        ->option_text("FORM")
+        ->group(group);
     cmd->add_option("--graph-steps", split.graph_steps,
                     "graph (and b2r's counters): steps recorded once and replayed as one CUDA graph (default 32; "
                     "rounded up to whole blocks of --halo-depth steps)")
-        ->check(whole_number(1, 1000000))->option_text("N")->group(group);
+        ->check(whole_number(1, 1000000))
+        ->option_text("N")
+        ->group(group);
     cmd->add_option("--b2r-transport", split.b2r_transport,
                     "b2r with peer access: counters (GPUs ordered by counters in GPU memory, steps replayed as CUDA "
                     "graphs; needs one slab a GPU), events (CUDA events and host barriers) or auto (counters where "
                     "each GPU holds one slab)")
-        ->check(CLI::IsMember({"auto", "counters", "events"}))->option_text("KIND")->group(group);
+        ->check(CLI::IsMember({"auto", "counters", "events"}))
+        ->option_text("KIND")
+        ->group(group);
   };
 
   RunOptions run;
@@ -204,119 +227,161 @@ int main(int argc, char** argv) {
                                           "Without one: the built-in dipole in a PEC box (inputs/dipole_box.toml)");
   if (!world) deck_option->check(CLI::ExistingFile);  // MPI mode: rank 0 reads it, the others need not see it
   run_cmd->add_option("--precision", run.precision, "Field precision: f32 (default) or f64")
-      ->check(CLI::IsMember(precisions))->option_text("f32|f64");
-  run_cmd->add_option("--steps", steps,
-                      "Run N time steps instead of the deck's time.steps or time.duration")
-      ->check(whole_number(1, kMaxSteps))->option_text("N");
-  run_cmd->add_option("--output", output,
-                      "Folder for run.json, probes.h5 and the snapshots. Default: the deck's output.directory, else "
-                      "yeex-output/<deck file name without .toml> (the built-in deck: yeex-output/dipole_box). "
-                      "It must be new or empty, unless --force")
-      ->check(non_empty_path)->option_text("DIR");
+      ->check(CLI::IsMember(precisions))
+      ->option_text("f32|f64");
+  run_cmd->add_option("--steps", steps, "Run N time steps instead of the deck's time.steps or time.duration")
+      ->check(whole_number(1, kMaxSteps))
+      ->option_text("N");
+  run_cmd
+      ->add_option("--output", output,
+                   "Folder for run.json, probes.h5 and the snapshots. Default: the deck's output.directory, else "
+                   "yeex-output/<deck file name without .toml> (the built-in deck: yeex-output/dipole_box). "
+                   "It must be new or empty, unless --force")
+      ->check(non_empty_path)
+      ->option_text("DIR");
   run_cmd->add_flag("--force", run.force,
                     "Write into an output folder that already holds files: first remove the files an earlier yeex "
                     "run left there (run.json, the files it lists, probes.h5, snapshots); files yeex did not write "
                     "stay");
   run_cmd->add_flag("--json", run.json, "Print run.json on stdout instead of the summary");
   run_cmd->add_flag("--quiet,-q", run.quiet, "No progress line and no summary");
-  run_cmd->add_option("--check-every", run.check_every,
-                      "Check the fields for NaN/Inf at least every N steps. Default: about four times a second; 1 "
-                      "names the very step a blow-up happens")
-      ->check(whole_number(1, kMaxSteps))->option_text("N");
+  run_cmd
+      ->add_option("--check-every", run.check_every,
+                   "Check the fields for NaN/Inf at least every N steps. Default: about four times a second; 1 "
+                   "names the very step a blow-up happens")
+      ->check(whole_number(1, kMaxSteps))
+      ->option_text("N");
   run_cmd->add_flag("--dry-run", run.dry_run,
                     "Check the deck, the split, the memory and the output folder, print the plan, run nothing");
   add_split_options(run_cmd, run.split);
   add_choice_options(run_cmd, run.split);
 
   SplitOptions list_split;
-  auto* exchanges_cmd = app.add_subcommand("exchanges", "List the halo exchange backends and whether each can run here, "
-                                                        "for the split the options name");
+  auto* exchanges_cmd = app.add_subcommand("exchanges",
+                                           "List the halo exchange backends and whether each can run here, "
+                                           "for the split the options name");
   add_split_options(exchanges_cmd, list_split);
 
   BenchOptions bench;
   bench.command_line = command_line;
   std::string json_path;
-  auto* bench_cmd = app.add_subcommand("bench", "Time the step loop per exchange backend and device count: strong and "
-                                                "weak scaling, parallel efficiency");
-  bench_cmd->add_option("--exchanges", bench.exchanges,
-                        "Backends to compare, e.g. p2p,overlap. Default: every backend of the mode; 'list' shows "
-                        "which can run here")
-      ->delimiter(',')->option_text("LIST");
-  bench_cmd->add_option("--counts", bench.counts,
-                        "Device counts (CPU engines: slab counts), e.g. 1,2,4. Default: 1, the powers of 2 and the "
-                        "most: every GPU, or on a CPU engine --subdomains (default 4)")
+  auto* bench_cmd = app.add_subcommand("bench",
+                                       "Time the step loop per exchange backend and device count: strong and "
+                                       "weak scaling, parallel efficiency");
+  bench_cmd
+      ->add_option("--exchanges", bench.exchanges,
+                   "Backends to compare, e.g. p2p,overlap. Default: every backend of the mode; 'list' shows "
+                   "which can run here")
       ->delimiter(',')
-      ->check(whole_number(1))->option_text("LIST");
-  bench_cmd->add_option("--scaling", bench.scaling,
-                        "strong (one global grid), weak (each --size cube, or the deck's grid, per device) or both. "
-                        "Default: " + bench.scaling)
-      ->check(CLI::IsMember({"strong", "weak", "both"}))->option_text("KIND");
+      ->option_text("LIST");
+  bench_cmd
+      ->add_option("--counts", bench.counts,
+                   "Device counts (CPU engines: slab counts), e.g. 1,2,4. Default: 1, the powers of 2 and the "
+                   "most: every GPU, or on a CPU engine --subdomains (default 4)")
+      ->delimiter(',')
+      ->check(whole_number(1))
+      ->option_text("LIST");
+  bench_cmd
+      ->add_option("--scaling", bench.scaling,
+                   "strong (one global grid), weak (each --size cube, or the deck's grid, per device) or both. "
+                   "Default: " +
+                       bench.scaling)
+      ->check(CLI::IsMember({"strong", "weak", "both"}))
+      ->option_text("KIND");
   bench_cmd->add_option("--precision", bench.precision, "Field precision: f32 (default) or f64")
-      ->check(CLI::IsMember(precisions))->option_text("f32|f64");
+      ->check(CLI::IsMember(precisions))
+      ->option_text("f32|f64");
   bench.sizes.clear();
   std::string bench_deck_path;
-  auto* bench_deck_option = bench_cmd->add_option("--deck", bench_deck_path,
-                        "Bench this deck's model (e.g. inputs/bench_box.toml) instead of the built-in box: on the "
-                        "deck's own grid, or stretched onto each --size cube")
-      ->check(CLI::ExistingFile)->option_text("FILE");
-  bench_cmd->add_option("--size", bench.sizes,
-                        "Cube edge in cells, 8 to 4096; several give a table each (--size 128 256). Default: 256; "
-                        "with --deck, the deck's own grid")
-      ->check(whole_number(8, 4096))->option_text("CELLS");
-  bench_cmd->add_option("--steps", bench.steps, "Time steps per timed repeat (default " + std::to_string(bench.steps) + ")")
-      ->check(whole_number(1, 1000000))->option_text("N");
-  bench_cmd->add_option("--warmup", bench.warmup,
-                        "Untimed steps before the timed repeats (default " + std::to_string(bench.warmup) + ")")
-      ->check(whole_number(0, 1000000))->option_text("N");
-  bench_cmd->add_option("--repeats", bench.repeats,
-                        "Timed repeats, 1 to 1000; the median is reported (default " + std::to_string(bench.repeats) + ")")
-      ->check(whole_number(1, 1000))->option_text("N");
-  bench_cmd->add_option("--cpml", bench.cpml,
-                        "Built-in box: an absorbing CPML layer of N cells on every face instead of PEC walls (default "
-                        "0: PEC); not with --deck")
-      ->check(whole_number(0, 1000))->excludes(bench_deck_option)->option_text("N");
-  bench_cmd->add_option("--json", json_path, "Also write the results as JSON to FILE")->check(non_empty_path)->option_text("FILE");
+  auto* bench_deck_option =
+      bench_cmd
+          ->add_option("--deck", bench_deck_path,
+                       "Bench this deck's model (e.g. inputs/bench_box.toml) instead of the built-in box: on the "
+                       "deck's own grid, or stretched onto each --size cube")
+          ->check(CLI::ExistingFile)
+          ->option_text("FILE");
+  bench_cmd
+      ->add_option("--size", bench.sizes,
+                   "Cube edge in cells, 8 to 4096; several give a table each (--size 128 256). Default: 256; "
+                   "with --deck, the deck's own grid")
+      ->check(whole_number(8, 4096))
+      ->option_text("CELLS");
+  bench_cmd
+      ->add_option("--steps", bench.steps, "Time steps per timed repeat (default " + std::to_string(bench.steps) + ")")
+      ->check(whole_number(1, 1000000))
+      ->option_text("N");
+  bench_cmd
+      ->add_option("--warmup", bench.warmup,
+                   "Untimed steps before the timed repeats (default " + std::to_string(bench.warmup) + ")")
+      ->check(whole_number(0, 1000000))
+      ->option_text("N");
+  bench_cmd
+      ->add_option("--repeats", bench.repeats,
+                   "Timed repeats, 1 to 1000; the median is reported (default " + std::to_string(bench.repeats) + ")")
+      ->check(whole_number(1, 1000))
+      ->option_text("N");
+  bench_cmd
+      ->add_option("--cpml", bench.cpml,
+                   "Built-in box: an absorbing CPML layer of N cells on every face instead of PEC walls (default "
+                   "0: PEC); not with --deck")
+      ->check(whole_number(0, 1000))
+      ->excludes(bench_deck_option)
+      ->option_text("N");
+  bench_cmd->add_option("--json", json_path, "Also write the results as JSON to FILE")
+      ->check(non_empty_path)
+      ->option_text("FILE");
   std::string markdown_path;
-  bench_cmd->add_option("--markdown", markdown_path,
-                        "Also write the efficiency tables as markdown to FILE: a table per scaling and size, a row per "
-                        "backend, a column per device count")
-      ->check(non_empty_path)->option_text("FILE");
+  bench_cmd
+      ->add_option("--markdown", markdown_path,
+                   "Also write the efficiency tables as markdown to FILE: a table per scaling and size, a row per "
+                   "backend, a column per device count")
+      ->check(non_empty_path)
+      ->option_text("FILE");
   bench_cmd->add_flag("--csv", bench.csv, "Print CSV on stdout instead of the table");
   bench_cmd->add_flag("--verify", bench.verify,
                       "Hash every row's fields after the warm-up and compare them with the first row of its grid "
                       "(every backend and device count must give the same bits; exit 1 if one does not)");
   std::string p2p_json_path;
-  bench_cmd->add_option("--p2p-json", p2p_json_path,
-                        "A 'yeex-p2p --test sweep --json' file: show the exchange time its size sweep predicts for "
-                        "each row")
-      ->check(non_empty_path)->option_text("FILE");
+  bench_cmd
+      ->add_option("--p2p-json", p2p_json_path,
+                   "A 'yeex-p2p --test sweep --json' file: show the exchange time its size sweep predicts for "
+                   "each row")
+      ->check(non_empty_path)
+      ->option_text("FILE");
   add_split_options(bench_cmd, bench.split);
   add_choice_options(bench_cmd, bench.split);
 
   ValidateOptions validate;
   validate.command_line = command_line;
   std::string validate_json;
-  auto* validate_cmd = app.add_subcommand("validate", "Run built-in problems with known answers and compare: measured "
-                                                      "against reference, PASS or FAIL");
-  validate_cmd->add_option("--precision", validate.precision,
-                           "Field precision: f32 (default) or f64; the energy check always uses f64")
-      ->transform(CLI::IsMember(std::map<std::string, std::string>{{"f32", "f32"}, {"32", "f32"}, {"f64", "f64"}, {"64", "f64"}}))
+  auto* validate_cmd = app.add_subcommand("validate",
+                                          "Run built-in problems with known answers and compare: measured "
+                                          "against reference, PASS or FAIL");
+  validate_cmd
+      ->add_option("--precision", validate.precision,
+                   "Field precision: f32 (default) or f64; the energy check always uses f64")
+      ->transform(CLI::IsMember(
+          std::map<std::string, std::string>{{"f32", "f32"}, {"32", "f32"}, {"f64", "f64"}, {"64", "f64"}}))
       ->option_text("f32|f64");
   validate_cmd->add_flag("--quick", validate.quick, "Small sizes that run in seconds on a CPU (what CI runs)");
-  validate_cmd->add_option("--only", validate.only,
-                           "Run only these problems: cavity, energy, propagation, dipole, cpml (default: all)")
-      ->delimiter(',')->option_text("LIST");
+  validate_cmd
+      ->add_option("--only", validate.only,
+                   "Run only these problems: cavity, energy, propagation, dipole, cpml (default: all)")
+      ->delimiter(',')
+      ->option_text("LIST");
   validate_cmd->add_option("--json", validate_json, "Also write the results as JSON to FILE")
-      ->check(non_empty_path)->option_text("FILE");
+      ->check(non_empty_path)
+      ->option_text("FILE");
   add_split_options(validate_cmd, validate.split);
 
   app.add_subcommand("engines", "List the compute engines and whether each can run here");
   for (CLI::App* command : app.get_subcommands([](CLI::App*) { return true; })) command->group("Commands");
   // After the commands: each would inherit it.
-  app.footer("Run 'yeex <command> --help' for the options of a command. Decks: inputs/ has examples, "
-             "docs/decks.md every key.\n\n"
-             "yeex-p2p, built beside yeex, measures the interconnect itself (GPU-to-GPU bandwidth and "
-             "latency, copy engines, SM copies, host staging, NCCL): yeex-p2p --help.");
+  app.footer(
+      "Run 'yeex <command> --help' for the options of a command. Decks: inputs/ has examples, "
+      "docs/decks.md every key.\n\n"
+      "yeex-p2p, built beside yeex, measures the interconnect itself (GPU-to-GPU bandwidth and "
+      "latency, copy engines, SM copies, host staging, NCCL): yeex-p2p --help.");
 
   if (auto why = unknown_command(app, argc, argv); why || (why = empty_list_element(app, argc, argv))) {
     if (root) std::fprintf(stderr, "yeex: %s\n", why->c_str());
@@ -378,7 +443,7 @@ int main(int argc, char** argv) {
     }
     return root ? engines_command() : 0;
   } catch (const AgreedExit& e) {
-    return e.code();  // MPI mode: every rank stops; rank 0 said why
+    return e.code();                   // MPI mode: every rank stops; rank 0 said why
   } catch (const RunInterrupted& e) {  // every rank stopped after the same chunk: no abort
     if (root) std::fprintf(stderr, "yeex: %s\n", e.what());
     return e.exit_code();

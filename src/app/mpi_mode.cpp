@@ -112,8 +112,8 @@ int choose_rank_gpu(const ProcessGroup& world, const SplitOptions& split) {
     return place.local_rank % visible;
   }
   if (place.local_rank >= static_cast<int>(split.devices.size()))
-    throw UsageError("--devices lists " + std::to_string(split.devices.size()) + " GPU(s) for the ranks of a node, but " +
-                     here);
+    throw UsageError("--devices lists " + std::to_string(split.devices.size()) +
+                     " GPU(s) for the ranks of a node, but " + here);
   const int device = split.devices[place.local_rank];
   if (device < 0 || device >= visible)
     throw UsageError("--devices: GPU " + std::to_string(device) + " does not exist on " + host_name() + " (" +
@@ -162,8 +162,11 @@ int share_cores_among_node_ranks(const ProcessGroup& world) {
 
 nlohmann::json rank_table(const ProcessGroup& world, int device) {
   const NodePlacement place = world.placement();
-  nlohmann::json me{{"rank", world.rank()}, {"host", host_name()}, {"node_rank", place.local_rank},
-                    {"node_ranks", place.local_size}, {"openmp_threads", omp_get_max_threads()}};
+  nlohmann::json me{{"rank", world.rank()},
+                    {"host", host_name()},
+                    {"node_rank", place.local_rank},
+                    {"node_ranks", place.local_size},
+                    {"openmp_threads", omp_get_max_threads()}};
   if (device >= 0) {
     nlohmann::json gpu{{"index", device}, {"pci_bus_id", pci_bus_id(device)}};
 #if YEEX_HAVE_CUDA

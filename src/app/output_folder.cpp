@@ -53,7 +53,8 @@ std::string locking_attribute(const std::filesystem::path& path) {
 // a folder with the sticky bit (as /tmp) only the file's owner or the folder's may (root aside);
 // nobody may replace an immutable or append-only file.
 std::string why_not_replaceable(const std::filesystem::path& dir, const std::string& file) {
-  struct stat folder {}, existing {};
+  struct stat folder {
+  }, existing{};
   if (stat(dir.c_str(), &folder) != 0 || lstat((dir / file).c_str(), &existing) != 0) return "";  // nothing there yet
   const uid_t me = geteuid();
   if ((folder.st_mode & S_ISVTX) && me != 0 && me != existing.st_uid && me != folder.st_uid)
@@ -79,8 +80,7 @@ void check_output_directory(const std::filesystem::path& dir, const std::vector<
       throw UsageError(where + ": '" + folder.string() + "' is a link to '" + fs::read_symlink(folder, ec).string() +
                        "', which does not exist");
   const fs::path probe = missing.empty() ? target : missing.back().parent_path();
-  if (!fs::is_directory(probe, ec))
-    throw UsageError(where + ": '" + probe.string() + "' is not a folder");
+  if (!fs::is_directory(probe, ec)) throw UsageError(where + ": '" + probe.string() + "' is not a folder");
   const std::string folder_attribute = locking_attribute(probe);
   if (!folder_attribute.empty())
     throw UsageError(where + ": '" + probe.string() + "' is " + folder_attribute +
@@ -94,22 +94,24 @@ void check_output_directory(const std::filesystem::path& dir, const std::vector<
   for (const auto& part : target.lexically_relative(probe)) check_name(part.string());
   const long path_max = pathconf(probe.c_str(), _PC_PATH_MAX);
   for (const auto& file : files) {
-    const std::string written = file + ".partial-" + std::to_string(getpid());  // its name at first (io/atomic_file.hpp)
+    const std::string written =
+        file + ".partial-" + std::to_string(getpid());  // its name at first (io/atomic_file.hpp)
     check_name(written);
     if (path_max > 0 && static_cast<long>((target / written).string().size()) >= path_max)
       throw UsageError(where + ": the path is " + std::to_string(target.string().size()) +
                        " bytes long; with the file names in it, more than the file system allows (" +
                        std::to_string(path_max) + ")");
     if (fs::is_directory(target / file, ec))
-      throw UsageError(where + ": '" + (target / file).string() + "' is a folder, where the run writes the file " + file);
+      throw UsageError(where + ": '" + (target / file).string() + "' is a folder, where the run writes the file " +
+                       file);
     const std::string why = why_not_replaceable(target, file);
-    if (!why.empty()) throw UsageError(where + ": '" + (target / file).string() + "' " + why + ": it cannot be replaced");
+    if (!why.empty())
+      throw UsageError(where + ": '" + (target / file).string() + "' " + why + ": it cannot be replaced");
   }
   // Try it for real (permissions alone do not tell for root or read-only mounts).
   const fs::path trial = probe / (".yeex-write-test-" + std::to_string(getpid()));
   const int fd = open(trial.c_str(), O_CREAT | O_EXCL | O_WRONLY, 0600);
-  if (fd < 0)
-    throw UsageError(where + " is not writable ('" + probe.string() + "': " + std::strerror(errno) + ")");
+  if (fd < 0) throw UsageError(where + " is not writable ('" + probe.string() + "': " + std::strerror(errno) + ")");
   close(fd);
   fs::remove(trial, ec);
 }
@@ -118,8 +120,10 @@ void check_output_file(const std::filesystem::path& file, const std::string& opt
   const std::string what = option + " " + file.string();
   std::error_code ec;
   if (file.empty()) throw UsageError(option + ": the path is empty");
-  if (!file.has_filename() || std::filesystem::is_directory(file, ec)) throw UsageError(what + ": names a folder, not a file");
-  if (std::filesystem::exists(file, ec) && !std::filesystem::is_regular_file(file, ec)) {  // a device or a pipe: written to
+  if (!file.has_filename() || std::filesystem::is_directory(file, ec))
+    throw UsageError(what + ": names a folder, not a file");
+  if (std::filesystem::exists(file, ec) &&
+      !std::filesystem::is_regular_file(file, ec)) {  // a device or a pipe: written to
     if (access(file.c_str(), W_OK) != 0) throw UsageError(what + ": cannot be written (" + std::strerror(errno) + ")");
     return;
   }
@@ -202,7 +206,8 @@ OutputFolderContents output_folder_contents(const std::filesystem::path& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return contents;
   std::set<std::string> names;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) names.insert(it->path().filename().string());
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    names.insert(it->path().filename().string());
   if (ec) throw UsageError("output folder '" + dir.string() + "': cannot list what it holds (" + ec.message() + ")");
   // A file, or a link (a run replaces a link rather than writing through it); never a folder.
   const auto is_file = [&](const std::string& name) {
@@ -247,7 +252,8 @@ void check_output_folder_is_free(const std::filesystem::path& dir, const OutputF
   }
   for (const std::string& name : contents.earlier_run) {
     const std::string why = why_not_replaceable(dir, name);
-    if (!why.empty()) throw UsageError(where + ": '" + (dir / name).string() + "' " + why + ": --force cannot remove it");
+    if (!why.empty())
+      throw UsageError(where + ": '" + (dir / name).string() + "' " + why + ": --force cannot remove it");
   }
 }
 

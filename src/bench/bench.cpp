@@ -26,7 +26,9 @@ Deck bench_deck(const GridShape& grid, Index steps, Index cpml_cells) {
   deck.steps = steps;
   const Vec3 side{grid.nx * 1e-3, grid.ny * 1e-3, grid.nz * 1e-3};
   deck.materials.push_back({"dielectric", 4.0, 0.0, 1.0, false});
-  deck.geometry.push_back({ShapeKind::box, "dielectric", {side[0] / 3, side[1] / 3, side[2] / 3},
+  deck.geometry.push_back({ShapeKind::box,
+                           "dielectric",
+                           {side[0] / 3, side[1] / 3, side[2] / 3},
                            {2 * side[0] / 3, 2 * side[1] / 3, 2 * side[2] / 3}});
   Source s;
   s.name = "tx";
@@ -91,7 +93,8 @@ BenchRow measure(const BenchConfig& b, BenchRow row, const ProcessGroup* group) 
   if (!row.skipped.empty()) return row;
   const Index steps = b.warmup + b.steps * b.repeats + kSettlingSlack;
   const auto t0 = Clock::now();
-  const Model model = build_model(b.deck ? stretch_deck(*b.deck, row.grid, steps) : bench_deck(row.grid, steps, b.cpml_cells));
+  const Model model =
+      build_model(b.deck ? stretch_deck(*b.deck, row.grid, steps) : bench_deck(row.grid, steps, b.cpml_cells));
   const double seconds_model = seconds_since(t0);
   const StepTiming t = time_model(model, config, b.warmup, b.steps, b.repeats, b.verify);
   row.checksum = t.checksum;
@@ -124,7 +127,8 @@ std::string row_unavailable(const BenchConfig& b, const BenchRow& row) {
     return e.what();
   }
   if (row.exchange == "-") return "";
-  const std::string why = exchange_unavailable(row.exchange, {b.engine, {}, row.count, row.halo_depth, b.peer_access, true});
+  const std::string why =
+      exchange_unavailable(row.exchange, {b.engine, {}, row.count, row.halo_depth, b.peer_access, true});
   return why.empty() ? "" : "--exchange " + row.exchange + ": " + why;
 }
 
@@ -189,7 +193,8 @@ std::vector<BenchRow> run_bench(const BenchConfig& b, const std::function<void(c
   std::map<std::array<Index, 3>, std::uint64_t> first_bits;  // verify: the checksum of each grid's first row
   const auto compare = [&](BenchRow& row) {
     if (!row.checksum) return;
-    const auto [first, inserted] = first_bits.emplace(std::array<Index, 3>{row.grid.nx, row.grid.ny, row.grid.nz}, *row.checksum);
+    const auto [first, inserted] =
+        first_bits.emplace(std::array<Index, 3>{row.grid.nx, row.grid.ny, row.grid.nz}, *row.checksum);
     row.bits = inserted ? "first" : first->second == *row.checksum ? "same" : "DIFFERS";
   };
   for (BenchRow row : plan_bench(b)) {
@@ -211,7 +216,8 @@ std::vector<BenchRow> run_bench(const BenchConfig& b, const std::function<void(c
       };
       if (row.count == 1) own_base[row.exchange] = row.seconds_per_step;
       row.efficiency = efficiency(rows[base].seconds_per_step);
-      if (const auto own = own_base.find(row.exchange); own != own_base.end()) row.own_efficiency = efficiency(own->second);
+      if (const auto own = own_base.find(row.exchange); own != own_base.end())
+        row.own_efficiency = efficiency(own->second);
     }
     compare(row);
     emit(row);

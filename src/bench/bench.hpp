@@ -33,18 +33,18 @@ Deck stretch_deck(const Deck& base, const GridShape& grid, Index steps);
 struct BenchConfig {
   std::string engine = "host";
   int precision_bits = 32;
-  std::vector<Index> sizes{256};        // cube edges (see bench_grids); empty with a deck: its own grid
-  std::optional<Deck> deck;             // the problem (stretched onto each grid); unset: bench_deck()
-  std::vector<int> counts{1};           // devices (cuda) or host slabs; 1 is always measured
-  std::vector<int> devices;             // cuda: the GPUs to use, in order (count N takes the first N)
-  std::vector<std::string> exchanges;   // backends for counts > 1
+  std::vector<Index> sizes{256};       // cube edges (see bench_grids); empty with a deck: its own grid
+  std::optional<Deck> deck;            // the problem (stretched onto each grid); unset: bench_deck()
+  std::vector<int> counts{1};          // devices (cuda) or host slabs; 1 is always measured
+  std::vector<int> devices;            // cuda: the GPUs to use, in order (count N takes the first N)
+  std::vector<std::string> exchanges;  // backends for counts > 1
   bool strong = true, weak = false;
-  Index halo_depth = 2;                 // of b2r
-  Index transport_halo_depth = 1;       // of the other backends (MPI mode: --halo-depth)
-  Index cpml_cells = 0;                 // CPML slabs on all faces (0: PEC box)
-  bool peer_access = true;              // false: --no-peer
-  CudaEngineOptions cuda_engine;        // --arena-unit (RunConfig::cuda_engine)
-  ExchangeOptions exchange_options;     // --coop-form, --graph-steps, --b2r-transport
+  Index halo_depth = 2;              // of b2r
+  Index transport_halo_depth = 1;    // of the other backends (MPI mode: --halo-depth)
+  Index cpml_cells = 0;              // CPML slabs on all faces (0: PEC box)
+  bool peer_access = true;           // false: --no-peer
+  CudaEngineOptions cuda_engine;     // --arena-unit (RunConfig::cuda_engine)
+  ExchangeOptions exchange_options;  // --coop-form, --graph-steps, --b2r-transport
   Index steps = 100, warmup = 20;
   int repeats = 5;
   // --verify: each row's fields hashed after the warm-up (time_model's checksum) and compared with
@@ -56,25 +56,26 @@ struct BenchConfig {
 };
 
 struct BenchRow {
-  std::string scaling;   // "strong" or "weak"
-  Index size = 0;        // cube edge as given; 0: the deck's own grid (bench_grids)
-  GridShape grid;        // global grid of this row
-  std::string exchange;  // "-" for the 1-device baseline
+  std::string scaling;           // "strong" or "weak"
+  Index size = 0;                // cube edge as given; 0: the deck's own grid (bench_grids)
+  GridShape grid;                // global grid of this row
+  std::string exchange;          // "-" for the 1-device baseline
   std::string exchange_choices;  // what the backend chose while it ran (HaloExchange::choices)
   Index settling_steps = 0;      // untimed steps after the warm-up while the backend settled
   int count = 1;
   Index halo_depth = 1;
   double seconds_per_step = 0;  // median of the repeats (each: the slowest device's CUDA events)
   double min_seconds_per_step = 0, max_seconds_per_step = 0;
-  double host_seconds_per_step = 0;  // median of the repeats by the host's clock around each
+  double host_seconds_per_step = 0;                 // median of the repeats by the host's clock around each
   double exchange_per_step = 0, wait_per_step = 0;  // synchronous backends, slowest device
   double gcells_per_second = 0;
   double setup_seconds = 0;  // host clock before the warm-up: model, engines, exchange, random fields
-  double efficiency = 1;  // against the 1-device time of the same size
-  double own_efficiency = std::numeric_limits<double>::quiet_NaN();  // against this backend's own 1-device row (NaN: none)
-  std::string skipped;    // why the row did not run, if it did not
-  std::optional<std::uint64_t> checksum;  // verify: the fields' checksum after the warm-up
-  std::string bits;       // verify: "same" as the grid's first row (or "first"), "DIFFERS"; "" unverified
+  double efficiency = 1;     // against the 1-device time of the same size
+  double own_efficiency =
+      std::numeric_limits<double>::quiet_NaN();  // against this backend's own 1-device row (NaN: none)
+  std::string skipped;                           // why the row did not run, if it did not
+  std::optional<std::uint64_t> checksum;         // verify: the fields' checksum after the warm-up
+  std::string bits;  // verify: "same" as the grid's first row (or "first"), "DIFFERS"; "" unverified
 };
 
 // The grids of a bench, each with its cube edge: a cube per size, or, with a deck and no sizes,

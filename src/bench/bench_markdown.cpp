@@ -69,7 +69,8 @@ std::string bench_markdown(const nlohmann::json& bench) {
     g.counts.insert(count);
     g.cells[{name, count}] = cell(row);
     const std::string why = row["skipped"];
-    if (!why.empty() && g.skipped.find(why) == std::string::npos) g.skipped += "\n- " + name + " on " + std::to_string(count) + ": " + why;
+    if (!why.empty() && g.skipped.find(why) == std::string::npos)
+      g.skipped += "\n- " + name + " on " + std::to_string(count) + ": " + why;
   }
   std::ostringstream md;
   const auto& p = bench["provenance"];
@@ -80,12 +81,15 @@ std::string bench_markdown(const nlohmann::json& bench) {
      << p["yeex_version"].get<std::string>() << " (" << p["git_commit"].get<std::string>() << ")\n";
   if (!p["gpus"].empty()) {
     md << "- GPUs:";
-    for (const auto& gpu : p["gpus"]) md << " " << gpu["index"].get<int>() << " " << gpu["name"].get<std::string>() << ";";
-    md << " devices used, in order: " << bench["devices"].dump() << (bench["peer_access"] ? "" : " (--no-peer)") << "\n";
+    for (const auto& gpu : p["gpus"])
+      md << " " << gpu["index"].get<int>() << " " << gpu["name"].get<std::string>() << ";";
+    md << " devices used, in order: " << bench["devices"].dump() << (bench["peer_access"] ? "" : " (--no-peer)")
+       << "\n";
   }
   md << "- one device's copy bandwidth " << fixed("%.0f", bench["copy_bandwidth_gb_per_s"].get<double>())
-     << " GB/s (read + write); median of " << bench["repeats"].get<int>() << " x " << bench["steps_per_repeat"].get<long long>()
-     << " steps after " << bench["warmup_steps"].get<long long>() << " warm-up steps\n";
+     << " GB/s (read + write); median of " << bench["repeats"].get<int>() << " x "
+     << bench["steps_per_repeat"].get<long long>() << " steps after " << bench["warmup_steps"].get<long long>()
+     << " warm-up steps\n";
   md << "- each cell: efficiency (time per step); strong T1 / (N TN), weak T1 / TN, T1 = the engine alone on one "
         "device in the same run\n";
   for (const auto& [key, g] : groups) {

@@ -19,7 +19,8 @@ P2PSweep parse_p2p_sweep(const nlohmann::json& document, const std::string& sour
     return std::invalid_argument(source + ": " + why + " (expected the JSON of `yeex-p2p --test sweep --json FILE`)");
   };
   P2PSweep sweep{source, {}};
-  if (!document.is_object() || !document.contains("results") || !document["results"].is_array()) throw bad("no \"results\"");
+  if (!document.is_object() || !document.contains("results") || !document["results"].is_array())
+    throw bad("no \"results\"");
   for (const auto& result : document["results"]) {
     if (!result.is_object() || result.value("test", "") != "sweep" || !result.contains("curves")) continue;
     for (const auto& c : result["curves"]) {
@@ -30,13 +31,15 @@ P2PSweep parse_p2p_sweep(const nlohmann::json& document, const std::string& sour
         throw bad("curve title '" + title + "' is not sweep/SRC->DST");
       if (!c.contains("points") || !c["points"].is_array()) throw bad("curve " + title + " has no points");
       for (const auto& p : c["points"]) {
-        if (!p.is_object() || !p.contains("bytes") || !p.contains("us") || !p["bytes"].is_number() || !p["us"].is_number())
+        if (!p.is_object() || !p.contains("bytes") || !p.contains("us") || !p["bytes"].is_number() ||
+            !p["us"].is_number())
           continue;  // a point the sweep could not measure (null)
         const double bytes = p["bytes"].get<double>(), us = p["us"].get<double>();
         if (!(bytes > 0) || !(us > 0)) throw bad("curve " + title + " has a point with non-positive size or time");
         curve.points.push_back({bytes, us * 1e-6});
       }
-      std::sort(curve.points.begin(), curve.points.end(), [](const auto& a, const auto& b) { return a.bytes < b.bytes; });
+      std::sort(curve.points.begin(), curve.points.end(),
+                [](const auto& a, const auto& b) { return a.bytes < b.bytes; });
       if (!curve.points.empty()) sweep.curves.push_back(curve);
     }
   }
@@ -46,7 +49,8 @@ P2PSweep parse_p2p_sweep(const nlohmann::json& document, const std::string& sour
 
 P2PSweep load_p2p_sweep(const std::filesystem::path& path) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw std::invalid_argument("--p2p-json " + path.string() + ": is a folder");
+  if (std::filesystem::is_directory(path, ec))
+    throw std::invalid_argument("--p2p-json " + path.string() + ": is a folder");
   std::ifstream in(path);
   if (!in) throw std::invalid_argument("--p2p-json: cannot read " + path.string());
   nlohmann::json document;
@@ -73,7 +77,8 @@ double message_seconds(const MessageCurve& curve, double bytes) {
   return std::exp(std::log(lower->seconds) + f * (std::log(upper->seconds) - std::log(lower->seconds)));
 }
 
-std::vector<HaloMessage> halo_messages(const GridShape& grid, int subdomains, Index halo_depth, std::size_t element_size) {
+std::vector<HaloMessage> halo_messages(const GridShape& grid, int subdomains, Index halo_depth,
+                                       std::size_t element_size) {
   const SlabDecomposition d(grid, subdomains, halo_depth);
   const HaloPlan plan = halo_plan(d, halo_depth);
   // Every subdomain has the same nx, ny and so the same padded plane (as the engines lay it out).

@@ -62,7 +62,8 @@ struct HaloMessage {
   int every = 1;
 };
 // Every message of the plan for `grid` split into `subdomains` z-slabs with halo depth R.
-std::vector<HaloMessage> halo_messages(const GridShape& grid, int subdomains, Index halo_depth, std::size_t element_size);
+std::vector<HaloMessage> halo_messages(const GridShape& grid, int subdomains, Index halo_depth,
+                                       std::size_t element_size);
 
 // The model's exchange seconds per step; `devices[s]` holds subdomain s. NaN when there is no
 // exchange (one subdomain) or the sweep has no curve.

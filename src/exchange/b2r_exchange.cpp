@@ -35,9 +35,12 @@ std::unique_ptr<HaloExchange<Real>> make_b2r_exchange(ExchangeContext<Real> cont
     for (const Engine<Real>* e : context.engines) devices.push_back(e->device());
     const ExchangeOptions& options = context.options;
     std::string events;  // why not the counters
-    if (options.b2r_transport == B2rTransport::events) events = "--b2r-transport events";
-    else if (options.peer_push == ExchangeOptions::PeerPush::copy) events = "pushes by the copy engines";
-    else if (most_slabs_per_gpu(devices) > 1) events = "slabs sharing a GPU";  // also with --b2r-transport counters
+    if (options.b2r_transport == B2rTransport::events)
+      events = "--b2r-transport events";
+    else if (options.peer_push == ExchangeOptions::PeerPush::copy)
+      events = "pushes by the copy engines";
+    else if (most_slabs_per_gpu(devices) > 1)
+      events = "slabs sharing a GPU";  // also with --b2r-transport counters
     if (events.empty())
       return make_graph_exchange<Real>(std::move(context), std::move(name),
                                        "counters on the GPUs, steps replayed as CUDA graphs");

@@ -17,8 +17,7 @@ SplitSweep to_local(const SlabDecomposition& d, int s, const SplitSweep& cut) {
 }  // namespace
 
 template <typename Real>
-BorderFirstExchange<Real>::BorderFirstExchange(ExchangeContext<Real> context)
-    : HaloExchange<Real>(std::move(context)) {
+BorderFirstExchange<Real>::BorderFirstExchange(ExchangeContext<Real> context) : HaloExchange<Real>(std::move(context)) {
   const SlabDecomposition& d = *this->context_.decomposition;
   const HaloPlan& plan = this->context_.plan;
   splits_.resize(static_cast<std::size_t>(d.size()));

@@ -127,10 +127,10 @@ class BorderFirstExchange : public HaloExchange<Real> {
   void step(int s, Index n, Index first, bool cursor);
   void exchanging_step(int s);
 
-  Index replay_block_ = 0;           // steps a recording holds
-  std::vector<int> recording_;       // [subdomain]: its recorded steps (Engine::record_end), -1: none yet
-  std::vector<Index> direct_steps_;  // [subdomain]: steps issued directly through the cursor
-  std::vector<BorderSplit> splits_;  // [subdomain], local nodes; only this process's subdomains
+  Index replay_block_ = 0;                         // steps a recording holds
+  std::vector<int> recording_;                     // [subdomain]: its recorded steps (Engine::record_end), -1: none yet
+  std::vector<Index> direct_steps_;                // [subdomain]: steps issued directly through the cursor
+  std::vector<BorderSplit> splits_;                // [subdomain], local nodes; only this process's subdomains
   std::array<bool, kHaloPhaseCount> exchanges_{};  // [phase]: the plan has transfers in it
   bool exchanges_any_ = false;                     // in some phase
 };

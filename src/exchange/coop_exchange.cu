@@ -140,8 +140,7 @@ class CoopExchange final : public HaloExchange<Real> {
   // them in the E sweep: "kernel form sources called (timed: 12.63 us/step inlined, 13.77 called);
   // the called form sweeps the sources of 1 of 2 slabs with sources".
   std::string choices() const override {
-    std::string text =
-        "kernel form sources " + sub_.front().trials.describe("inlined", "called", "--coop-form");
+    std::string text = "kernel form sources " + sub_.front().trials.describe("inlined", "called", "--coop-form");
     const auto count = [&](auto holds) { return std::count_if(sub_.begin(), sub_.end(), holds); };
     const auto with = count([](const Subdomain& me) { return me.params.source_count > 0; });
     const auto swept = count([](const Subdomain& me) { return me.params.sweep_sources > 0; });
@@ -216,16 +215,16 @@ class CoopExchange final : public HaloExchange<Real> {
     CoopKernelParams<Real> params{};
     int device = -1;
     unsigned grid = 0;
-    int pair_block = 0;              // node pairs in the sweeps in blocks of this many threads, or 0 (pair_block_for)
-    const void* kernels[2] = {};     // coop_kernel's instantiations: [0] inlines inject_sources, [1] calls it
+    int pair_block = 0;           // node pairs in the sweeps in blocks of this many threads, or 0 (pair_block_for)
+    const void* kernels[2] = {};  // coop_kernel's instantiations: [0] inlines inject_sources, [1] calls it
     FormTrials trials{2, std::nullopt};  // which of them runs (set_up)
     void* stream = nullptr;
-    CoopSignals* signals = nullptr;  // device memory of `device`
-    CoopSignals* status = nullptr;   // pinned host copy, read after each launch
-    int upper = kNoNeighbour, lower = kNoNeighbour;  // the subdomains that send to this one
+    CoopSignals* signals = nullptr;                            // device memory of `device`
+    CoopSignals* status = nullptr;                             // pinned host copy, read after each launch
+    int upper = kNoNeighbour, lower = kNoNeighbour;            // the subdomains that send to this one
     int e_receiver = kNoNeighbour, h_receiver = kNoNeighbour;  // the ones this one sends to
-    Index next_step = -1;            // the step the previous call stopped before
-    std::size_t shared_bytes = 0;    // of each block: the coefficient table (shared_classes)
+    Index next_step = -1;                                      // the step the previous call stopped before
+    std::size_t shared_bytes = 0;                              // of each block: the coefficient table (shared_classes)
   };
 
   // Node pairs for subdomain s (float without CPML, both sweeps' boxes even: pairs_fit, the kernel
@@ -238,7 +237,8 @@ class CoopExchange final : public HaloExchange<Real> {
     if (!ctx.options.coop_pairs) return 0;
     const SweepRanges ranges = update_ranges(*ctx.decomposition, s, 1, 0);
     const FieldLayout& L = ctx.engines[s]->layout();
-    if (!pairs_fit(L, ctx.decomposition->to_local(s, ranges.h)) || !pairs_fit(L, ctx.decomposition->to_local(s, ranges.e)))
+    if (!pairs_fit(L, ctx.decomposition->to_local(s, ranges.h)) ||
+        !pairs_fit(L, ctx.decomposition->to_local(s, ranges.e)))
       return 0;
     const int device = ctx.engines[s]->device();
     int multiprocessors = 0;
@@ -261,7 +261,7 @@ class CoopExchange final : public HaloExchange<Real> {
     const SlabDecomposition& d = *ctx.decomposition;
     const int count = static_cast<int>(ctx.engines.size());
     sub_.resize(count);
-    Index largest = 0;  // nodes of the largest subdomain's H sweep
+    Index largest = 0;                                     // nodes of the largest subdomain's H sweep
     std::vector<std::vector<PointSource>> sources(count);  // [subdomain], as its engine holds them
     for (int s = 0; s < count; ++s) {
       Subdomain& me = sub_[s];
@@ -320,9 +320,9 @@ class CoopExchange final : public HaloExchange<Real> {
       p.cpml = v.cpml;
       sub_[s].stream = v.stream;
       sources[s] = host_sources(v);
-      const std::vector<SweepSourcePlace> places = ctx.options.coop_sweep_sources
-                                                         ? sweep_source_places(v.layout, p.e_sweep, threads / kTileX, sources[s])
-                                                         : std::vector<SweepSourcePlace>{};
+      const std::vector<SweepSourcePlace> places =
+          ctx.options.coop_sweep_sources ? sweep_source_places(v.layout, p.e_sweep, threads / kTileX, sources[s])
+                                         : std::vector<SweepSourcePlace>{};
       p.sweep_sources = static_cast<int>(places.size());
       for (std::size_t q = 0; q < places.size(); ++q)
         p.source_key[q] = places[q].key, p.source_thread[q] = places[q].thread;
@@ -355,8 +355,7 @@ class CoopExchange final : public HaloExchange<Real> {
         if (sweep.band_planes && sweep.band_planes < sweep.nz) sweep.publish_band = sweep.band_planes;
         const FieldLayout& from_layout = ctx.engines[t.from]->layout();
         const FieldLayout& to_layout = ctx.engines[t.to]->layout();
-        if (from_layout.pitch_z != to_layout.pitch_z)
-          throw std::logic_error("coop: halo planes differ in size");
+        if (from_layout.pitch_z != to_layout.pitch_z) throw std::logic_error("coop: halo planes differ in size");
         push.plane = this->plane_offset(t.from, t.source.begin);
         push.shift = this->plane_offset(t.to, t.destination.begin) - push.plane;
         push.elements = from_layout.pitch_z;

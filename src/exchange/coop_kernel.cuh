@@ -24,7 +24,6 @@
 namespace yeex {
 namespace {
 
-
 namespace cg = cooperative_groups;
 
 // Threads per block and blocks per SM of the persistent grid (__launch_bounds__: the register
@@ -54,7 +53,10 @@ namespace cg = cooperative_groups;
 // multiprocessor, 512 x 3 above (docs/performance.md#node-pairs). ExchangeOptions::coop_pairs and
 // coop_pair_block (test seams) turn pairs off or fix the shape.
 template <typename Real, bool Cpml = false, int PairBlock = 0>
-constexpr int kBlockSize = PairBlock ? PairBlock : Cpml ? 256 : sizeof(Real) == 4 ? 1024 : 512;
+constexpr int kBlockSize = PairBlock           ? PairBlock
+                           : Cpml              ? 256
+                           : sizeof(Real) == 4 ? 1024
+                                               : 512;
 template <typename Real, bool Cpml = false, int PairBlock = 0>
 constexpr int kMinBlocksPerSm = PairBlock == 512    ? 3
                                 : PairBlock == 1024 ? 1
@@ -90,11 +92,11 @@ struct PlanePush {
   Component component[kComponentCount] = {};
   const Real* from[kComponentCount] = {};  // this subdomain's arrays
   Real* to[kComponentCount] = {};          // the receiver's arrays
-  Index shift = 0;     // the receiver's offset of a node: this subdomain's offset + shift
-  Index plane = 0;     // this subdomain's offset of the plane's first element (whole padded planes)
-  Index elements = 0;  // in the plane, per component
-  bool late = false;   // a source changes the plane after the sweep: published after the sources
-  unsigned long long* ready = nullptr;  // the receiver's counter
+  Index shift = 0;                         // the receiver's offset of a node: this subdomain's offset + shift
+  Index plane = 0;                         // this subdomain's offset of the plane's first element (whole padded planes)
+  Index elements = 0;                      // in the plane, per component
+  bool late = false;                       // a source changes the plane after the sweep: published after the sources
+  unsigned long long* ready = nullptr;     // the receiver's counter
 };
 
 // The two forms of the kernel (coop_kernel's CallSources): inject_sources inlined, or called.
@@ -118,7 +120,7 @@ struct CoopKernelParams {
   FieldPointers<Real> fields;
   const std::uint8_t* material_class;
   const CellCoefficients<Real>* classes;
-  int class_count;             // coop_kernel copies the table into shared memory (shared_classes)
+  int class_count;  // coop_kernel copies the table into shared memory (shared_classes)
   Index pitch_y, pitch_z;
   SweepPlan h_sweep, e_sweep;  // the plan's update ranges, local
   const PointSource* sources;
@@ -133,14 +135,14 @@ struct CoopKernelParams {
   unsigned source_thread[kSweepSources];
   const ProbePoint* probes;
   int probe_count;
-  Real* probe_buffer;  // [slot][probe]: slot 0 holds step probe_first (the advance() call's first)
+  Real* probe_buffer;      // [slot][probe]: slot 0 holds step probe_first (the advance() call's first)
   PlanePush<Real> push_h;  // by the H sweep, to the upper neighbour (the plan's BeforeE)
   PlanePush<Real> push_e;  // by the E sweep, to the lower neighbour (the plan's BeforeH of the next step)
   bool wait_e, wait_h;     // whether an upper / lower neighbour sends to this subdomain
   CoopSignals* signals;    // this subdomain's
-  Index first, count;     // this launch's steps (an advance() call may take several launches)
+  Index first, count;      // this launch's steps (an advance() call may take several launches)
   Index probe_first;
-  CpmlView<Real> cpml;     // faces = 0 without CPML
+  CpmlView<Real> cpml;  // faces = 0 without CPML
 };
 
 __device__ __forceinline__ unsigned long long global_time_ns() {
@@ -186,8 +188,8 @@ __device__ bool wait_for(const CoopKernelParams<Real>& p, unsigned long long* co
 // Whether the leader gave up at the wait before the last grid.sync().
 template <typename Real>
 __device__ __forceinline__ bool stopped(const CoopKernelParams<Real>& p) {
-  return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(p.signals->failure).load(
-             cuda::memory_order_relaxed) != kFine;
+  return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(p.signals->failure)
+             .load(cuda::memory_order_relaxed) != kFine;
 }
 
 // Run by thread 0 of a block that finished a border tile of step n (its threads' stores to the
@@ -198,8 +200,8 @@ __device__ __forceinline__ bool stopped(const CoopKernelParams<Real>& p) {
 // Causality: each tile's stores -> fence -> barrier -> its count (release) -> the last count
 // (acquire) -> the release store the receiver acquires.
 template <typename Real>
-__device__ void count_border_tile(const PlanePush<Real>& push, unsigned long long* tiles_done,
-                                  unsigned plane_tiles, Index n) {
+__device__ void count_border_tile(const PlanePush<Real>& push, unsigned long long* tiles_done, unsigned plane_tiles,
+                                  Index n) {
   cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> done(*tiles_done);
   if ((done.fetch_add(1, cuda::memory_order_acq_rel) + 1) % plane_tiles == 0 && !push.late)
     release(push.ready, static_cast<unsigned long long>(n + 1));
@@ -236,8 +238,9 @@ __device__ __forceinline__ Index update_tile_node(const CoopKernelParams<Real>& 
   const Index c = s.first_offset + i + j * p.pitch_y + Index(plane) * p.pitch_z;
   if constexpr (Pairs) {
     const FieldPointers<Real>& f = p.fields;
-    update_node_pair<UpdateH>(f.ex, f.ey, f.ez, f.hx, f.hy, f.hz, p.material_class, c, static_cast<int>(p.pitch_y),
-                              p.pitch_z, [](unsigned cls) { return shared_classes<Real>()[cls]; }, true);
+    update_node_pair<UpdateH>(
+        f.ex, f.ey, f.ez, f.hx, f.hy, f.hz, p.material_class, c, static_cast<int>(p.pitch_y), p.pitch_z,
+        [](unsigned cls) { return shared_classes<Real>()[cls]; }, true);
   } else {
     const CellCoefficients<Real> m = shared_classes<Real>()[p.material_class[c]];  // all loads before the cell's stores
     const Index gi = s.i0 + i, gj = s.j0 + j, gk = s.k0 + Index(plane);
@@ -443,8 +446,9 @@ const void* coop_kernel_for(bool cpml, int pair_block, bool calls) {
       return calls ? reinterpret_cast<const void*>(&coop_kernel<float, false, true, 1024>)
                    : reinterpret_cast<const void*>(&coop_kernel<float, false, false, 1024>);
   }
-  if (cpml) return calls ? reinterpret_cast<const void*>(&coop_kernel<Real, true, true>)
-                         : reinterpret_cast<const void*>(&coop_kernel<Real, true, false>);
+  if (cpml)
+    return calls ? reinterpret_cast<const void*>(&coop_kernel<Real, true, true>)
+                 : reinterpret_cast<const void*>(&coop_kernel<Real, true, false>);
   return calls ? reinterpret_cast<const void*>(&coop_kernel<Real, false, true>)
                : reinterpret_cast<const void*>(&coop_kernel<Real, false, false>);
 }
@@ -470,7 +474,8 @@ int blocks_per_sm(int device, bool cpml = false, int pair_block = 0, std::size_t
 constexpr Index kTilesPerBlock = 4;
 
 template <typename Real>
-int grid_blocks_per_sm(int device, bool cpml, int pair_block, Index tiles, int multiprocessors, std::size_t shared_bytes) {
+int grid_blocks_per_sm(int device, bool cpml, int pair_block, Index tiles, int multiprocessors,
+                       std::size_t shared_bytes) {
   const int resident = blocks_per_sm<Real>(device, cpml, pair_block, shared_bytes);
   const Index useful = (tiles + kTilesPerBlock * multiprocessors - 1) / (kTilesPerBlock * multiprocessors);
   return static_cast<int>(std::clamp<Index>(useful, 1, resident));
@@ -498,17 +503,15 @@ std::string unavailable_on(const std::vector<int>& devices) {
     if (!cooperative) return "GPU " + std::to_string(devices[a]) + " does not support cooperative launches";
     if (blocks_per_sm<float>(devices[a]) == 0 || blocks_per_sm<double>(devices[a]) == 0 ||
         blocks_per_sm<float>(devices[a], true) == 0 || blocks_per_sm<double>(devices[a], true) == 0)
-      return "the persistent kernel cannot be co-resident on GPU " + std::to_string(devices[a]) +
-             ": not one block (" + std::to_string(kBlockSize<float>) + " threads in float, " +
-             std::to_string(kBlockSize<double>) + " in double, " + std::to_string(kBlockSize<float, true>) +
-             " with CPML) fits on a multiprocessor";
+      return "the persistent kernel cannot be co-resident on GPU " + std::to_string(devices[a]) + ": not one block (" +
+             std::to_string(kBlockSize<float>) + " threads in float, " + std::to_string(kBlockSize<double>) +
+             " in double, " + std::to_string(kBlockSize<float, true>) + " with CPML) fits on a multiprocessor";
     int multiprocessors = 0;
     YEEX_CUDA(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, devices[a]));
     const auto sharing = std::count(devices.begin(), devices.end(), devices[a]);
     if (sharing > multiprocessors)
-      return "GPU " + std::to_string(devices[a]) + " holds " + std::to_string(sharing) +
-             " subdomains, more than its " + std::to_string(multiprocessors) +
-             " multiprocessors: their persistent grids cannot all be resident";
+      return "GPU " + std::to_string(devices[a]) + " holds " + std::to_string(sharing) + " subdomains, more than its " +
+             std::to_string(multiprocessors) + " multiprocessors: their persistent grids cannot all be resident";
   }
   return "";
 }

@@ -39,18 +39,19 @@ constexpr int kSweepSources = 4;
 // host as a step in (tile x, tile y, plane) with carries. The planes run upwards, or downwards
 // (the H sweep, whose top plane is the one it sends).
 struct SweepPlan {
-  unsigned tiles = 0;              // in the box; 0: nothing to do
+  unsigned tiles = 0;                 // in the box; 0: nothing to do
   unsigned tiles_x = 1, tiles_y = 1;  // per row, per plane
-  int pair = 1;                    // nodes a thread updates in x: 1, or 2 (node pairs, a tile 2 kTileX wide)
+  int pair = 1;                       // nodes a thread updates in x: 1, or 2 (node pairs, a tile 2 kTileX wide)
   unsigned step_x = 0, step_y = 0, step_z = 0;  // the grid's block count in tiles
-  int nx = 0, ny = 0;              // box extent in x and y
-  unsigned nz = 0;                 // and in planes
-  bool downward = false;           // planes from the top down
-  unsigned band_planes = 0;        // see sweep (0: no bands)
-  unsigned border_tiles = 0;       // the first plane's tiles when a neighbour gets that plane, else 0
-  unsigned publish_band = 0;       // a sent plane's publication: after the band that ends here, else tile by tile (see sweep)
-  Index i0 = 0, j0 = 0, k0 = 0;    // the box's first node (local)
-  Index first_offset = 0;          // array offset of the box's first node
+  int nx = 0, ny = 0;                           // box extent in x and y
+  unsigned nz = 0;                              // and in planes
+  bool downward = false;                        // planes from the top down
+  unsigned band_planes = 0;                     // see sweep (0: no bands)
+  unsigned border_tiles = 0;                    // the first plane's tiles when a neighbour gets that plane, else 0
+  unsigned publish_band =
+      0;  // a sent plane's publication: after the band that ends here, else tile by tile (see sweep)
+  Index i0 = 0, j0 = 0, k0 = 0;  // the box's first node (local)
+  Index first_offset = 0;        // array offset of the box's first node
 };
 
 // Planes per band of a sweep (see sweep) over `planes` planes of `plane_bytes` bytes (a field
@@ -79,10 +80,9 @@ inline unsigned band_planes(unsigned tiles_per_plane, unsigned planes, unsigned 
                             const BandRule& rule = {}) {
   if (rule.fixed >= 0) return static_cast<unsigned>(rule.fixed);
   if (Index(tiles_per_plane) * planes < kBandMinTiles * blocks) return 0;
-  const Index span =
-      std::max<Index>(1, (rule.span_bytes + plane_bytes / 2) / std::max<Index>(1, plane_bytes));
+  const Index span = std::max<Index>(1, (rule.span_bytes + plane_bytes / 2) / std::max<Index>(1, plane_bytes));
   const Index first = (span + 1) / 2, last = std::min<Index>(2 * span, planes);
-  if (last < first) return planes;  // one band: the whole sweep
+  if (last < first) return planes;                // one band: the whole sweep
   Index best = 0, best_idle = 1, best_slots = 1;  // the best band so far and its idle share (1: none yet)
   for (Index band = first; band <= last; ++band) {
     const Index tiles = band * tiles_per_plane, slots = (tiles + blocks - 1) / blocks * blocks;
@@ -129,8 +129,7 @@ inline SweepPlan make_sweep_plan(const FieldLayout& L, const NodeRange& r, unsig
 inline Index first_plane(const SweepPlan& s) { return s.downward ? s.k0 + Index(s.nz) - 1 : s.k0; }
 
 // A tile's place in the order of a sweep (tiles in x, then y, then planes in sweep order).
-YEEX_COOP_HOST_DEVICE unsigned tile_key(const SweepPlan& s, unsigned tile_x, unsigned tile_y,
-                                                      unsigned k) {
+YEEX_COOP_HOST_DEVICE unsigned tile_key(const SweepPlan& s, unsigned tile_x, unsigned tile_y, unsigned k) {
   return (k * s.tiles_y + tile_y) * s.tiles_x + tile_x;
 }
 
@@ -148,7 +147,7 @@ struct SweepSourcePlace {
   unsigned key, thread;
 };
 inline std::vector<SweepSourcePlace> sweep_source_places(const FieldLayout& L, const SweepPlan& e, int tile_y,
-                                                  const std::vector<PointSource>& sources) {
+                                                         const std::vector<PointSource>& sources) {
   if (sources.size() > static_cast<std::size_t>(kSweepSources)) return {};
   std::vector<SweepSourcePlace> places;
   for (const PointSource& source : sources) {

@@ -270,7 +270,8 @@ void EventOrder<Real>::wait_pushed(int sender, HaloPhase phase, cudaStream_t str
 template <typename Real>
 PeerTransport<Real>::PeerTransport(const HaloExchange<Real>& exchange, const std::string& name)
     : context_((require_cuda_engines(exchange.context(), name), exchange.context())),
-      pushes_(exchange, false), order_(context_, pushes_) {
+      pushes_(exchange, false),
+      order_(context_, pushes_) {
   using PeerPush = ExchangeOptions::PeerPush;
   const PeerPush push = context_.options.peer_push;
   if (push == PeerPush::automatic ? context_.plan.halo_depth > 1 : push == PeerPush::kernel)
@@ -307,7 +308,8 @@ void PeerTransport<Real>::await(int s, HaloPhase phase) {
 template <typename Real>
 StagedTransport<Real>::StagedTransport(const HaloExchange<Real>& exchange, const std::string& name)
     : context_((require_cuda_engines(exchange.context(), name), exchange.context())),
-      pushes_(exchange, true), order_(context_, pushes_) {}
+      pushes_(exchange, true),
+      order_(context_, pushes_) {}
 
 template <typename Real>
 void StagedTransport<Real>::issue(int s, HaloPhase phase) {
@@ -330,10 +332,10 @@ void StagedTransport<Real>::await(int s, HaloPhase phase) {
     if (t.to != s) continue;
     order_.wait_pushed(t.from, phase, stream);
     for (const auto& p : pushes_.of(t.from, phase))
-      if (p.transfer == &t)  // a sender may have two transfers to s in a phase (B+2R: E and H)
+      if (p.transfer == &t)             // a sender may have two transfers to s in a phase (B+2R: E and H)
         for (const auto& c : p.copies)  // up into the ghost planes
-          YEEX_CUDA(cudaMemcpyAsync(c.destination, p.buffer->data() + c.staged_at, c.bytes, cudaMemcpyHostToDevice,
-                                    stream));
+          YEEX_CUDA(
+              cudaMemcpyAsync(c.destination, p.buffer->data() + c.staged_at, c.bytes, cudaMemcpyHostToDevice, stream));
   }
 }
 
@@ -341,8 +343,10 @@ void StagedTransport<Real>::await(int s, HaloPhase phase) {
 
 template <typename Real>
 CounterTransport<Real>::CounterTransport(const HaloExchange<Real>& exchange, const std::string& name)
-    : context_((require_cuda_engines(exchange.context(), name), exchange.context())), name_(name),
-      pushes_(exchange, false), kernel_(pushes_, name) {
+    : context_((require_cuda_engines(exchange.context(), name), exchange.context())),
+      name_(name),
+      pushes_(exchange, false),
+      kernel_(pushes_, name) {
   std::vector<int> devices;
   for (Engine<Real>* e : context_.engines) devices.push_back(e->device());
   flags_ = std::make_unique<PeerFlags>(devices);
@@ -377,14 +381,14 @@ void CounterTransport<Real>::finish(int s) const {
   if (const std::string why = flags_->failure(s); !why.empty()) throw std::runtime_error(name_ + ": " + why);
 }
 
-#define YEEX_INSTANTIATE(Real)                                                                   \
-  template void start_idle<Real>(const ExchangeContext<Real>&, int);                              \
-  template void require_cuda_engines<Real>(const ExchangeContext<Real>&, const std::string&);     \
-  template class HaloPushes<Real>;                                                                \
-  template class PushKernel<Real>;                                                                \
-  template class EventOrder<Real>;                                                                \
-  template class PeerTransport<Real>;                                                             \
-  template class StagedTransport<Real>;                                                           \
+#define YEEX_INSTANTIATE(Real)                                                                \
+  template void start_idle<Real>(const ExchangeContext<Real>&, int);                          \
+  template void require_cuda_engines<Real>(const ExchangeContext<Real>&, const std::string&); \
+  template class HaloPushes<Real>;                                                            \
+  template class PushKernel<Real>;                                                            \
+  template class EventOrder<Real>;                                                            \
+  template class PeerTransport<Real>;                                                         \
+  template class StagedTransport<Real>;                                                       \
   template class CounterTransport<Real>;
 YEEX_INSTANTIATE(float)
 YEEX_INSTANTIATE(double)

@@ -64,7 +64,7 @@ class HaloPushes {
   std::size_t subdomains() const { return pushes_.size(); }
 
  private:
-  std::vector<std::array<std::vector<Push>, kHaloPhaseCount>> pushes_;  // [sender][phase]
+  std::vector<std::array<std::vector<Push>, kHaloPhaseCount>> pushes_;              // [sender][phase]
   std::vector<std::array<std::vector<int>, kHaloPhaseCount>> senders_, receivers_;  // [subdomain][phase]
 };
 

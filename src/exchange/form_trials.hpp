@@ -39,7 +39,7 @@ class FormTrials {
   struct Launch {
     Index steps;  // of the `remaining` steps of the call
     bool form;
-    bool timed;   // a trial: report its time with record()
+    bool timed;  // a trial: report its time with record()
   };
   // The next launch of a call that has `remaining` steps left (> 0).
   Launch next(Index remaining) const {

@@ -41,8 +41,10 @@ template <typename Real>
 class GraphExchange final : public BorderFirstExchange<Real> {
  public:
   GraphExchange(ExchangeContext<Real> context, std::string name, std::string transport_choice)
-      : BorderFirstExchange<Real>(std::move(context)), name_(std::move(name)),
-        transport_choice_(std::move(transport_choice)), transport_(*this, name_) {
+      : BorderFirstExchange<Real>(std::move(context)),
+        name_(std::move(name)),
+        transport_choice_(std::move(transport_choice)),
+        transport_(*this, name_) {
     set_up_pushing_sweeps();
   }
 

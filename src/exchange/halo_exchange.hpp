@@ -63,7 +63,7 @@ struct ExchangeContext {
   std::vector<int> local;              // the subdomains of this process; team member m runs local[m]
   ThreadTeam* team = nullptr;
   const ProcessGroup* processes = nullptr;  // MPI mode: the ranks; null in threads mode
-  bool peer_access = true;  // false (--no-peer): never enable peer access; copies go through the host
+  bool peer_access = true;                  // false (--no-peer): never enable peer access; copies go through the host
   ExchangeOptions options;
 };
 
@@ -91,7 +91,10 @@ class HaloExchange {
   virtual std::string choices() const { return ""; }
   // Steps subdomain s still takes before it runs as it will for the rest of the run (coop: its
   // kernel-form trials); yeex bench adds them to the warm-up, so that no timed step is a trial.
-  virtual Index settling_steps(int s) const { (void)s; return 0; }
+  virtual Index settling_steps(int s) const {
+    (void)s;
+    return 0;
+  }
   // Advances subdomain s by steps [first, first + count), sampling the probes of step n into
   // slot n - first. Called concurrently by the thread of every subdomain of this process (and,
   // in MPI mode, by every rank).

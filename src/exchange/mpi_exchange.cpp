@@ -76,9 +76,9 @@ class MpiExchange final : public SynchronousExchange<Real> {
         if (count == 0) continue;
         if (count > INT_MAX) throw std::invalid_argument("the mpi exchange: a CPML halo message exceeds 2^31 elements");
         psi_buffers_.emplace_back(count);
-        psi_messages_[static_cast<int>(phase)].push_back(
-            {t.from == s, t.from == s ? t.to : t.from, kPsiTag + static_cast<int>(phase), &chunks,
-             static_cast<int>(count), psi_buffers_.back().data()});
+        psi_messages_[static_cast<int>(phase)].push_back({t.from == s, t.from == s ? t.to : t.from,
+                                                          kPsiTag + static_cast<int>(phase), &chunks,
+                                                          static_cast<int>(count), psi_buffers_.back().data()});
       }
     requests_.reserve(2 * kComponentCount * 2 + 4);
   }
@@ -130,9 +130,9 @@ class MpiExchange final : public SynchronousExchange<Real> {
     int peer = kNoNeighbour;  // rank = subdomain
     int tag = 0;
     Component component = Component::Ex;
-    Index offset = 0;         // first element of the planes in the field array
-    int count = 0;            // elements
-    Real* buffer = nullptr;   // the planes themselves (direct) or their place in a staging buffer
+    Index offset = 0;        // first element of the planes in the field array
+    int count = 0;           // elements
+    Real* buffer = nullptr;  // the planes themselves (direct) or their place in a staging buffer
   };
 
   // The CPML psi of one B+2R transfer, packed in a host buffer.

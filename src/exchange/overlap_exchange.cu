@@ -29,8 +29,10 @@ template <typename Real>
 class OverlapExchange final : public BorderFirstExchange<Real> {
  public:
   OverlapExchange(ExchangeContext<Real> context, std::string name, std::string transport_choice)
-      : BorderFirstExchange<Real>(std::move(context)), name_(std::move(name)),
-        transport_choice_(std::move(transport_choice)), transport_(*this, name_) {}
+      : BorderFirstExchange<Real>(std::move(context)),
+        name_(std::move(name)),
+        transport_choice_(std::move(transport_choice)),
+        transport_(*this, name_) {}
 
   std::string name() const override { return name_; }
   std::string choices() const override { return transport_choice_; }
@@ -60,7 +62,6 @@ std::unique_ptr<HaloExchange<Real>> make_overlap_exchange(ExchangeContext<Real> 
 template std::unique_ptr<HaloExchange<float>> make_overlap_exchange(ExchangeContext<float>, std::string);
 template std::unique_ptr<HaloExchange<double>> make_overlap_exchange(ExchangeContext<double>, std::string);
 template std::unique_ptr<HaloExchange<float>> make_overlap_exchange(ExchangeContext<float>, std::string, std::string);
-template std::unique_ptr<HaloExchange<double>> make_overlap_exchange(ExchangeContext<double>, std::string,
-                                                                     std::string);
+template std::unique_ptr<HaloExchange<double>> make_overlap_exchange(ExchangeContext<double>, std::string, std::string);
 
 }  // namespace yeex

@@ -102,11 +102,12 @@ std::string PeerFlags::failure(int s) const {
   const int side = static_cast<int>(why & 1), channel = static_cast<int>((why >> 1) & 0x7f);
   const int other = side == kLower ? s - 1 : s + 1;
   const std::string at = std::to_string(s) + " (GPU " + std::to_string(devices_[static_cast<std::size_t>(s)]) + ")";
-  const std::string who = std::string(side == kLower ? "lower" : "upper") + " neighbour (subdomain " + std::to_string(other) +
-                          ", GPU " + std::to_string(devices_[static_cast<std::size_t>(other)]) + ")";
+  const std::string who = std::string(side == kLower ? "lower" : "upper") + " neighbour (subdomain " +
+                          std::to_string(other) + ", GPU " + std::to_string(devices_[static_cast<std::size_t>(other)]) +
+                          ")";
   if (why >> 8 == 1)
-    return "subdomain " + at + " waited more than " + std::to_string(kFlagWaitSeconds) + " s for its " + who + " at the " +
-           channel_name(channel) + " exchange: that GPU's work stopped or never started";
+    return "subdomain " + at + " waited more than " + std::to_string(kFlagWaitSeconds) + " s for its " + who +
+           " at the " + channel_name(channel) + " exchange: that GPU's work stopped or never started";
   return "subdomain " + at + " stopped at the " + channel_name(channel) + " exchange: its " + who + " gave up first";
 }
 

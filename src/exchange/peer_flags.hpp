@@ -33,7 +33,7 @@ namespace yeex {
 
 class PeerFlags {
  public:
-  static constexpr int kReady = 3;     // the channel after the halo phases (kHaloPhaseCount of them)
+  static constexpr int kReady = 3;  // the channel after the halo phases (kHaloPhaseCount of them)
   static constexpr int kChannels = 4;
   static constexpr int kLower = 0, kUpper = 1;  // sides, seen from the counter's owner
   static constexpr unsigned long long kFlagWaitSeconds = CounterWait::kSeconds;

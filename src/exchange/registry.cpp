@@ -71,8 +71,8 @@ std::string needs_peer_access(const ExchangeRequest& r) {
 #if YEEX_HAVE_CUDA
   for (std::size_t s = 0; s + 1 < r.devices.size(); ++s)
     if (!can_access_peer(r.devices[s], r.devices[s + 1]))
-      return "needs peer access between neighbouring GPUs, and GPU " + std::to_string(r.devices[s]) + " cannot reach GPU " +
-             std::to_string(r.devices[s + 1]);
+      return "needs peer access between neighbouring GPUs, and GPU " + std::to_string(r.devices[s]) +
+             " cannot reach GPU " + std::to_string(r.devices[s + 1]);
 #endif
   return "";
 }
@@ -90,22 +90,32 @@ std::string needs_depth_one(const ExchangeRequest& r) {
 
 std::vector<Entry> entries() {
   std::vector<Entry> list;
-  list.push_back({{"host-staged", "device -> pinned host buffer -> device, no peer access: border planes first on a high-priority stream, copied down right behind them and up by the receiver while the bulk sweeps; GPUs ordered by events (host engine: synchronously through a staging buffer)"},
+  list.push_back({{"host-staged",
+                   "device -> pinned host buffer -> device, no peer access: border planes first on a high-priority "
+                   "stream, copied down right behind them and up by the receiver while the bulk sweeps; GPUs ordered "
+                   "by events (host engine: synchronously through a staging buffer)"},
                   [](const ExchangeRequest&) { return std::string(); },
-                  make_host_staged_exchange<float>, make_host_staged_exchange<double>});
-  list.push_back({{"p2p", "cudaMemcpyPeerAsync between GPUs with peer access (through the host with --no-peer), synchronous per half-step"},
+                  make_host_staged_exchange<float>,
+                  make_host_staged_exchange<double>});
+  list.push_back({{"p2p",
+                   "cudaMemcpyPeerAsync between GPUs with peer access (through the host with --no-peer), synchronous "
+                   "per half-step"},
                   [](const ExchangeRequest& r) {
                     auto why = needs_peer_copies(r);
                     return why.empty() ? needs_depth_one(r) : why;
                   },
                   YEEX_GPU_FACTORY(make_p2p_exchange)});
-  list.push_back({{"overlap", "border planes first on a high-priority stream, pushed to the neighbours by cudaMemcpyPeerAsync while the bulk sweeps; GPUs ordered by events"},
+  list.push_back({{"overlap",
+                   "border planes first on a high-priority stream, pushed to the neighbours by cudaMemcpyPeerAsync "
+                   "while the bulk sweeps; GPUs ordered by events"},
                   [](const ExchangeRequest& r) {
                     auto why = needs_peer_access(r);
                     return why.empty() ? needs_depth_one(r) : why;
                   },
                   YEEX_GPU_FACTORY(make_overlap_exchange)});
-  list.push_back({{"coop", "one persistent cooperative kernel per GPU: halos stored straight into the neighbours' ghost planes, GPUs ordered by flags; back to the host once per chunk of steps"},
+  list.push_back({{"coop",
+                   "one persistent cooperative kernel per GPU: halos stored straight into the neighbours' ghost "
+                   "planes, GPUs ordered by flags; back to the host once per chunk of steps"},
                   [](const ExchangeRequest& r) {
                     auto why = needs_peer_access(r);
                     if (why.empty()) why = needs_depth_one(r);
@@ -115,13 +125,21 @@ std::vector<Entry> entries() {
                     return why;
                   },
                   YEEX_GPU_FACTORY(make_coop_exchange)});
-  list.push_back({{"b2r", "B+2R: R ghost planes exchanged once every R steps (--halo-depth R > 1), border recomputed; on GPUs pushed behind the border planes while the bulk sweeps (peer to peer: graph's counters and replayed steps where each GPU holds one slab, else overlap's events; staged through pinned host buffers with --no-peer), staging on the host"},
+  list.push_back({{"b2r",
+                   "B+2R: R ghost planes exchanged once every R steps (--halo-depth R > 1), border recomputed; on GPUs "
+                   "pushed behind the border planes while the bulk sweeps (peer to peer: graph's counters and replayed "
+                   "steps where each GPU holds one slab, else overlap's events; staged through pinned host buffers "
+                   "with --no-peer), staging on the host"},
                   [](const ExchangeRequest& r) -> std::string {
                     if (r.halo_depth < 2) return "needs --halo-depth R with R > 1";
                     return r.engine == "cuda" ? needs_peer_copies(r) : "";
                   },
-                  make_b2r_exchange<float>, make_b2r_exchange<double>});
-  list.push_back({{"graph", "overlap's schedule with the push kernel, the GPUs ordered by counters on the GPUs instead of events and host barriers, so that each GPU's steps are recorded once and replayed as a CUDA graph (one launch for 32 steps); any halo depth",
+                  make_b2r_exchange<float>,
+                  make_b2r_exchange<double>});
+  list.push_back({{"graph",
+                   "overlap's schedule with the push kernel, the GPUs ordered by counters on the GPUs instead of "
+                   "events and host barriers, so that each GPU's steps are recorded once and replayed as a CUDA graph "
+                   "(one launch for 32 steps); any halo depth",
                    true, false},
                   [](const ExchangeRequest& r) -> std::string {
                     if (auto why = needs_peer_access(r); !why.empty()) return why;
@@ -131,7 +149,9 @@ std::vector<Entry> entries() {
                     return "";
                   },
                   YEEX_GPU_FACTORY(make_graph_exchange)});
-  list.push_back({{"nccl", "ncclSend/ncclRecv, one group per exchange phase on the high-priority stream right behind the border planes while the bulk sweeps; ordered by streams alone (no barrier); any halo depth",
+  list.push_back({{"nccl",
+                   "ncclSend/ncclRecv, one group per exchange phase on the high-priority stream right behind the "
+                   "border planes while the bulk sweeps; ordered by streams alone (no barrier); any halo depth",
                    true, true},
                   [](const ExchangeRequest& r) -> std::string {
 #if YEEX_HAVE_NCCL
@@ -147,7 +167,9 @@ std::vector<Entry> entries() {
 #endif
                   },
                   YEEX_NCCL_FACTORY(make_nccl_exchange)});
-  list.push_back({{"mpi", "MPI_Isend/MPI_Irecv of the halo planes between ranks (device buffers with CUDA-aware MPI, else staged through pinned host buffers); any halo depth",
+  list.push_back({{"mpi",
+                   "MPI_Isend/MPI_Irecv of the halo planes between ranks (device buffers with CUDA-aware MPI, else "
+                   "staged through pinned host buffers); any halo depth",
                    false, true},
                   [](const ExchangeRequest&) -> std::string {
 #if YEEX_HAVE_MPI
@@ -198,8 +220,10 @@ template <typename Real>
 std::unique_ptr<HaloExchange<Real>> make_exchange(const std::string& name, ExchangeContext<Real> context) {
   for (const auto& e : entries()) {
     if (e.info.name != name) continue;
-    if constexpr (sizeof(Real) == 4) return e.make_f32(std::move(context), name);
-    else return e.make_f64(std::move(context), name);
+    if constexpr (sizeof(Real) == 4)
+      return e.make_f32(std::move(context), name);
+    else
+      return e.make_f64(std::move(context), name);
   }
   throw std::invalid_argument("unknown exchange backend '" + name + "'");
 }

@@ -16,13 +16,15 @@ class CeUnidirTest : public P2PTest {
         if (peer && !can_access_peer(src, dst)) return double(NAN);
         set_peer_access(src, dst, peer);
         const double gbps = gigabytes_per_second(double(o.bytes), peer_copy_seconds(src, dst, o.bytes, 1, o.repeats));
-        if (!peer && can_access_peer(src, dst)) enable_peer_access(src, dst);  // leave the machine as found by the solver
+        if (!peer && can_access_peer(src, dst))
+          enable_peer_access(src, dst);  // leave the machine as found by the solver
         return gbps;
       };
     };
     const std::string what = "cudaMemcpyPeerAsync bandwidth src->dst, " + timing_note(o, o.bytes);
     return {"ce-unidir",
-            {pair_matrix(machine, "ce-unidir/peer-on", what + ", peer access on ('-': the driver allows none)", "GB/s", cell(true)),
+            {pair_matrix(machine, "ce-unidir/peer-on", what + ", peer access on ('-': the driver allows none)", "GB/s",
+                         cell(true)),
              pair_matrix(machine, "ce-unidir/peer-off", what + ", peer access off (staged through host memory)", "GB/s",
                          cell(false))},
             {}};

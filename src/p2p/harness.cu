@@ -11,18 +11,21 @@ namespace {
 // Depends on the position, the transfer size and the repeat, so a stale buffer from another
 // size or an earlier repeat never passes.
 __host__ __device__ inline std::uint8_t pattern_byte(std::size_t i, std::size_t bytes, int repeat) {
-  const std::uint64_t x = (i + 1) * 0x9E3779B97F4A7C15ull ^ (bytes * 0xBF58476D1CE4E5B9ull) ^ (std::uint64_t(repeat) * 0x94D049BB133111EBull);
+  const std::uint64_t x = (i + 1) * 0x9E3779B97F4A7C15ull ^ (bytes * 0xBF58476D1CE4E5B9ull) ^
+                          (std::uint64_t(repeat) * 0x94D049BB133111EBull);
   return static_cast<std::uint8_t>((x >> 32) ^ (x >> 56) ^ std::uint64_t(repeat));
 }
 
 __global__ void fill_kernel(std::uint8_t* data, std::size_t bytes, int repeat) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < bytes; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < bytes;
+       i += std::size_t(gridDim.x) * blockDim.x)
     data[i] = pattern_byte(i, bytes, repeat);
 }
 
 __global__ void verify_kernel(const std::uint8_t* data, std::size_t bytes, int repeat, unsigned long long* wrong,
                               unsigned long long* first) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < bytes; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < bytes;
+       i += std::size_t(gridDim.x) * blockDim.x)
     if (data[i] != pattern_byte(i, bytes, repeat)) {
       atomicAdd(wrong, 1ull);
       atomicMin(first, static_cast<unsigned long long>(i));
@@ -80,7 +83,8 @@ void wait_for(const Stream& waiter, const Stream& signaller) {
 
 void fill_pattern(void* device_data, std::size_t bytes, int repeat, const Stream& stream) {
   YEEX_CUDA(cudaSetDevice(stream.device()));
-  fill_kernel<<<grid_for(stream.device()), kBlock, 0, stream.get()>>>(static_cast<std::uint8_t*>(device_data), bytes, repeat);
+  fill_kernel<<<grid_for(stream.device()), kBlock, 0, stream.get()>>>(static_cast<std::uint8_t*>(device_data), bytes,
+                                                                      repeat);
   YEEX_CUDA(cudaGetLastError());
   YEEX_CUDA(cudaStreamSynchronize(stream.get()));  // filled before any clock starts
 }
@@ -90,14 +94,15 @@ void fill_pattern_host(void* host_data, std::size_t bytes, int repeat) {
   for (std::size_t i = 0; i < bytes; ++i) p[i] = pattern_byte(i, bytes, repeat);
 }
 
-void verify_pattern(const void* device_data, std::size_t bytes, int repeat, const Stream& stream, const std::string& what) {
+void verify_pattern(const void* device_data, std::size_t bytes, int repeat, const Stream& stream,
+                    const std::string& what) {
   YEEX_CUDA(cudaSetDevice(stream.device()));
   unsigned long long* counters = nullptr;  // [wrong, first wrong index]
   YEEX_CUDA(cudaMallocAsync(&counters, 2 * sizeof(unsigned long long), stream.get()));
   const unsigned long long init[2] = {0, ~0ull};
   YEEX_CUDA(cudaMemcpyAsync(counters, init, sizeof init, cudaMemcpyHostToDevice, stream.get()));
-  verify_kernel<<<grid_for(stream.device()), kBlock, 0, stream.get()>>>(static_cast<const std::uint8_t*>(device_data), bytes,
-                                                                         repeat, counters, counters + 1);
+  verify_kernel<<<grid_for(stream.device()), kBlock, 0, stream.get()>>>(static_cast<const std::uint8_t*>(device_data),
+                                                                        bytes, repeat, counters, counters + 1);
   YEEX_CUDA(cudaGetLastError());
   unsigned long long result[2];
   YEEX_CUDA(cudaMemcpyAsync(result, counters, sizeof result, cudaMemcpyDeviceToHost, stream.get()));
@@ -113,14 +118,14 @@ void verify_pattern_host(const void* host_data, std::size_t bytes, int repeat, c
   const auto* p = static_cast<const std::uint8_t*>(host_data);
   for (std::size_t i = 0; i < bytes; ++i)
     if (p[i] != pattern_byte(i, bytes, repeat))
-      throw VerificationError(what + ": byte " + std::to_string(i) + " of " + std::to_string(bytes) + " wrong (repeat " +
-                              std::to_string(repeat) + ")");
+      throw VerificationError(what + ": byte " + std::to_string(i) + " of " + std::to_string(bytes) +
+                              " wrong (repeat " + std::to_string(repeat) + ")");
 }
 
 void launch_copy_kernel(void* dst, const void* src, std::size_t bytes, const Stream& stream) {
   YEEX_CUDA(cudaSetDevice(stream.device()));
   copy_kernel<<<grid_for(stream.device()), kBlock, 0, stream.get()>>>(static_cast<std::uint8_t*>(dst),
-                                                                       static_cast<const std::uint8_t*>(src), bytes);
+                                                                      static_cast<const std::uint8_t*>(src), bytes);
   YEEX_CUDA(cudaGetLastError());
 }
 
@@ -156,10 +161,12 @@ double median_seconds(const Stream& stream, int repeats, const TimedSteps& steps
   return n % 2 ? seconds[n / 2] : 0.5 * (seconds[n / 2 - 1] + seconds[n / 2]);
 }
 
-Matrix pair_matrix(const Machine& machine, const std::string& title, const std::string& definition, const std::string& unit,
-                   const std::function<double(int src, int dst)>& cell, bool symmetric) {
+Matrix pair_matrix(const Machine& machine, const std::string& title, const std::string& definition,
+                   const std::string& unit, const std::function<double(int src, int dst)>& cell, bool symmetric) {
   const std::size_t n = machine.gpu_count();
-  Matrix m{title, definition, unit, "dst", "src", {}, {}, std::vector<std::vector<double>>(n, std::vector<double>(n, NAN)), 2};
+  Matrix m{title, definition, unit, "dst",
+           "src", {},         {},   std::vector<std::vector<double>>(n, std::vector<double>(n, NAN)),
+           2};
   for (std::size_t i = 0; i < n; ++i) m.rows.push_back(std::to_string(machine.device(i)));
   m.columns = m.rows;
   for (std::size_t dst = 0; dst < n; ++dst)
@@ -174,15 +181,16 @@ Matrix pair_matrix(const Machine& machine, const std::string& title, const std::
 double peer_copy_seconds(int src, int dst, std::size_t bytes, int batch, int repeats) {
   DeviceBuffer from(src, bytes), to(dst, bytes);
   Stream stream(src), check(dst);
-  const std::string what = "cudaMemcpyPeerAsync " + std::to_string(src) + "->" + std::to_string(dst) + " of " + format_size(bytes);
-  const double seconds = median_seconds(
-      stream, repeats,
-      {[&](int r) { fill_pattern(from.get(), bytes, r, stream); },
-       [&](int) {
-         for (int k = 0; k < batch; ++k)
-           YEEX_CUDA(cudaMemcpyPeerAsync(to.get(), dst, from.get(), src, bytes, stream.get()));
-       },
-       [&](int r) { verify_pattern(to.get(), bytes, r, check, what); }});
+  const std::string what =
+      "cudaMemcpyPeerAsync " + std::to_string(src) + "->" + std::to_string(dst) + " of " + format_size(bytes);
+  const double seconds =
+      median_seconds(stream, repeats,
+                     {[&](int r) { fill_pattern(from.get(), bytes, r, stream); },
+                      [&](int) {
+                        for (int k = 0; k < batch; ++k)
+                          YEEX_CUDA(cudaMemcpyPeerAsync(to.get(), dst, from.get(), src, bytes, stream.get()));
+                      },
+                      [&](int r) { verify_pattern(to.get(), bytes, r, check, what); }});
   return seconds / batch;
 }
 

@@ -69,7 +69,8 @@ void wait_for(const Stream& waiter, const Stream& signaller);
 void fill_pattern(void* device_data, std::size_t bytes, int repeat, const Stream& stream);
 void fill_pattern_host(void* host_data, std::size_t bytes, int repeat);
 // Throws VerificationError naming `what` unless the buffer holds that pattern (synchronises).
-void verify_pattern(const void* device_data, std::size_t bytes, int repeat, const Stream& stream, const std::string& what);
+void verify_pattern(const void* device_data, std::size_t bytes, int repeat, const Stream& stream,
+                    const std::string& what);
 void verify_pattern_host(const void* host_data, std::size_t bytes, int repeat, const std::string& what);
 
 // A grid-stride copy kernel on `stream`'s GPU; `dst` or `src` may be a peer's pointer.
@@ -90,7 +91,8 @@ inline double gigabytes_per_second(double bytes, double seconds) { return bytes 
 // A dst x src matrix over the ordered pairs of distinct selected GPUs; cell(src, dst) gives the
 // value (NaN: not measured). `symmetric`: measure src < dst only and mirror.
 Matrix pair_matrix(const Machine& machine, const std::string& title, const std::string& definition,
-                   const std::string& unit, const std::function<double(int src, int dst)>& cell, bool symmetric = false);
+                   const std::string& unit, const std::function<double(int src, int dst)>& cell,
+                   bool symmetric = false);
 
 // Median seconds of one cudaMemcpyPeerAsync of `bytes` from src to dst on a stream of src, timed
 // as `batch` back-to-back copies between the events (a small copy is shorter than the events'

@@ -30,8 +30,15 @@ class HostStagedTest : public P2PTest {
       return gigabytes_per_second(double(bytes), seconds);
     };
 
-    Matrix per_gpu{"host-staged/h2d-d2h", "pinned host <-> device bandwidth per GPU, " + timing_note(o, bytes), "GB/s",
-                   "direction", "GPU", {"H2D", "D2H"}, {}, {{}, {}}, 2};
+    Matrix per_gpu{"host-staged/h2d-d2h",
+                   "pinned host <-> device bandwidth per GPU, " + timing_note(o, bytes),
+                   "GB/s",
+                   "direction",
+                   "GPU",
+                   {"H2D", "D2H"},
+                   {},
+                   {{}, {}},
+                   2};
     for (std::size_t i = 0; i < machine.gpu_count(); ++i) {
       const int d = machine.device(i);
       per_gpu.columns.push_back(std::to_string(d));
@@ -40,12 +47,16 @@ class HostStagedTest : public P2PTest {
       const double h2d = median_seconds(
           stream, o.repeats,
           {[&](int r) { fill_pattern_host(host.get(), bytes, r); },
-           [&](int) { YEEX_CUDA(cudaMemcpyAsync(device.get(), host.get(), bytes, cudaMemcpyHostToDevice, stream.get())); },
+           [&](int) {
+             YEEX_CUDA(cudaMemcpyAsync(device.get(), host.get(), bytes, cudaMemcpyHostToDevice, stream.get()));
+           },
            [&](int r) { verify_pattern(device.get(), bytes, r, stream, "H2D into " + std::to_string(d)); }});
       const double d2h = median_seconds(
           stream, o.repeats,
           {[&](int r) { fill_pattern(device.get(), bytes, r, stream); },
-           [&](int) { YEEX_CUDA(cudaMemcpyAsync(host.get(), device.get(), bytes, cudaMemcpyDeviceToHost, stream.get())); },
+           [&](int) {
+             YEEX_CUDA(cudaMemcpyAsync(host.get(), device.get(), bytes, cudaMemcpyDeviceToHost, stream.get()));
+           },
            [&](int r) { verify_pattern_host(host.get(), bytes, r, "D2H from " + std::to_string(d)); }});
       per_gpu.values[0].push_back(gigabytes_per_second(double(bytes), h2d));
       per_gpu.values[1].push_back(gigabytes_per_second(double(bytes), d2h));
@@ -53,7 +64,8 @@ class HostStagedTest : public P2PTest {
     TestResult result{"host-staged", {per_gpu}, {}};
     if (machine.gpu_count() >= 2)
       result.matrices.push_back(pair_matrix(machine, "host-staged/pairs",
-                                            "src -> pinned host -> dst, end to end, " + timing_note(o, bytes), "GB/s", staged));
+                                            "src -> pinned host -> dst, end to end, " + timing_note(o, bytes), "GB/s",
+                                            staged));
     return result;
   }
 };

@@ -20,12 +20,14 @@ class LatencyTest : public P2PTest {
       enable_peer_access(src, dst);
       return 1e6 * peer_copy_seconds(src, dst, kBytes, kBatch, o.repeats);
     };
-    return {"latency",
-            {pair_matrix(machine, "latency",
-                         "time of one 4-byte cudaMemcpyPeerAsync src->dst (100 back to back per repeat, divided by 100), "
-                         "median of " + std::to_string(o.repeats) + " repeats, peer access on ('-': none allowed)",
-                         "us", cell)},
-            {}};
+    return {
+        "latency",
+        {pair_matrix(machine, "latency",
+                     "time of one 4-byte cudaMemcpyPeerAsync src->dst (100 back to back per repeat, divided by 100), "
+                     "median of " +
+                         std::to_string(o.repeats) + " repeats, peer access on ('-': none allowed)",
+                     "us", cell)},
+        {}};
   }
 };
 

@@ -35,9 +35,10 @@ int main(int argc, char** argv) {
   std::string command_line;
   for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
 
-  CLI::App app{"yeex-p2p: the interconnect that yeex's exchange backends use, measured: GPU-to-GPU bandwidth and "
-               "latency by copy engines, SM copies, host staging and NCCL, every transfer verified.",
-               "yeex-p2p"};
+  CLI::App app{
+      "yeex-p2p: the interconnect that yeex's exchange backends use, measured: GPU-to-GPU bandwidth and "
+      "latency by copy engines, SM copies, host staging and NCCL, every transfer verified.",
+      "yeex-p2p"};
   app.formatter(std::make_shared<yeex::HelpFormatter>());
   app.set_help_flag("-h,--help", "Print this help and exit");
   app.set_version_flag("--version", std::string("yeex-p2p ") + yeex::kYeexVersion + " (" + yeex::kGitCommit + ")",
@@ -52,7 +53,8 @@ int main(int argc, char** argv) {
   for (const std::string& name : p2p_test_names()) names += (names.empty() ? "" : ", ") + name;
   app.add_flag("--list", list, "List the tests and whether each can run here");
   app.add_option("--test", tests, "Tests to run, e.g. ce-unidir,latency: " + names + ". Default: all that can run here")
-      ->delimiter(',')->option_text("LIST");
+      ->delimiter(',')
+      ->option_text("LIST");
   app.add_option("--size", size_text,
                  "Bytes per transfer, with K, M or G for binary multiples (1K = 1024), e.g. 4096 or 256M (default " +
                      size_text + ")")
@@ -64,13 +66,16 @@ int main(int argc, char** argv) {
   app.add_option("--repeats", options.repeats,
                  "Timed repeats after one warm-up, 1 to 1000; the median is reported (default " +
                      std::to_string(options.repeats) + ")")
-      ->check(CLI::Range(1, 1000))->option_text("N");
+      ->check(CLI::Range(1, 1000))
+      ->option_text("N");
   app.add_option("--devices", devices, "GPUs to use, e.g. 0,2 (default: every visible GPU)")
-      ->delimiter(',')->option_text("LIST");
+      ->delimiter(',')
+      ->option_text("LIST");
   app.add_option("--json", json_path, "Also write the results, with the machine's provenance, as JSON to FILE")
       ->option_text("FILE");
   auto* topo = app.add_subcommand(
-      "topo", "Print the GPUs (PCI bus id, NUMA node, CPU affinity), their link types (NVML) and P2P attributes (CUDA)");
+      "topo",
+      "Print the GPUs (PCI bus id, NUMA node, CPU affinity), their link types (NVML) and P2P attributes (CUDA)");
   topo->fallthrough()->group("Commands");
 
   try {
@@ -101,13 +106,14 @@ int main(int argc, char** argv) {
 
   try {
     const Machine machine = detect_machine(devices);
-    nlohmann::json document{{"program", "yeex-p2p"}, {"command_line", command_line}, {"topology", to_json(machine.topology)}};
+    nlohmann::json document{
+        {"program", "yeex-p2p"}, {"command_line", command_line}, {"topology", to_json(machine.topology)}};
 
     if (list) {
       for (const auto& t : p2p_tests()) {
         const std::string why = t.unavailable(machine);
-        std::printf("%-12s %-4s %s%s\n", t.name.c_str(), why.empty() ? "yes" : "no:", why.empty() ? "" : (why + "; ").c_str(),
-                    t.description.c_str());
+        std::printf("%-12s %-4s %s%s\n", t.name.c_str(),
+                    why.empty() ? "yes" : "no:", why.empty() ? "" : (why + "; ").c_str(), t.description.c_str());
       }
       return 0;
     }
@@ -125,7 +131,8 @@ int main(int argc, char** argv) {
     for (std::size_t i = 0; i < machine.gpu_count(); ++i)
       if (largest > machine.memory[i].free_bytes / 2) {
         std::fprintf(stderr, "yeex-p2p: --size/--sweep: 2 buffers of %s do not fit in the %s free on GPU %d\n",
-                     format_size(largest).c_str(), format_size(machine.memory[i].free_bytes).c_str(), machine.device(i));
+                     format_size(largest).c_str(), format_size(machine.memory[i].free_bytes).c_str(),
+                     machine.device(i));
         return 2;
       }
 
@@ -141,10 +148,12 @@ int main(int argc, char** argv) {
     std::printf("# yeex-p2p %s (%s)\n", yeex::kYeexVersion, yeex::kGitCommit);
     for (const auto& g : machine.topology.gpus)
       std::printf("# GPU %d: %s, PCI %s, NUMA node %d\n", g.device, g.name.c_str(), g.pci_bus_id.c_str(), g.numa_node);
-    std::printf("# every figure: median of %d repeats after one warm-up, each timed with CUDA events around the transfers\n"
-                "# alone; GB/s = 1e9 bytes/s; every transfer verified byte for byte (a wrong byte exits 1)\n",
-                options.repeats);
-    nlohmann::json results = nlohmann::json::array(), skipped = nlohmann::json::array(), failed = nlohmann::json::array();
+    std::printf(
+        "# every figure: median of %d repeats after one warm-up, each timed with CUDA events around the transfers\n"
+        "# alone; GB/s = 1e9 bytes/s; every transfer verified byte for byte (a wrong byte exits 1)\n",
+        options.repeats);
+    nlohmann::json results = nlohmann::json::array(), skipped = nlohmann::json::array(),
+                   failed = nlohmann::json::array();
     for (const auto& entry : p2p_tests()) {
       if (std::find(tests.begin(), tests.end(), entry.name) == tests.end()) continue;
       const std::string why = entry.unavailable(machine);
@@ -169,8 +178,12 @@ int main(int argc, char** argv) {
       }
       std::cout.flush();
     }
-    document["options"] = {{"bytes", options.bytes}, {"sweep_min", options.sweep_min}, {"sweep_max", options.sweep_max},
-                           {"repeats", options.repeats}, {"devices", devices}, {"tests", tests}};
+    document["options"] = {{"bytes", options.bytes},
+                           {"sweep_min", options.sweep_min},
+                           {"sweep_max", options.sweep_max},
+                           {"repeats", options.repeats},
+                           {"devices", devices},
+                           {"tests", tests}};
     document["results"] = results;
     document["skipped"] = skipped;
     document["failed"] = failed;

@@ -20,8 +20,8 @@ NcclCommunicators::~NcclCommunicators() {
     if (c) ncclCommDestroy(c);
 }
 
-double nccl_round_seconds(const Machine& machine, const NcclCommunicators& comms, const std::vector<NcclTransfer>& transfers,
-                          std::size_t bytes, int batch, int repeats) {
+double nccl_round_seconds(const Machine& machine, const NcclCommunicators& comms,
+                          const std::vector<NcclTransfer>& transfers, std::size_t bytes, int batch, int repeats) {
   std::map<int, std::unique_ptr<Stream>> streams;  // by rank
   std::vector<std::unique_ptr<DeviceBuffer>> sent, received;
   for (const auto& [from, to] : transfers) {
@@ -46,8 +46,10 @@ double nccl_round_seconds(const Machine& machine, const NcclCommunicators& comms
            nccl_check(ncclGroupStart(), "ncclGroupStart");
            for (std::size_t t = 0; t < transfers.size(); ++t) {
              const auto [from, to] = transfers[t];
-             nccl_check(ncclSend(sent[t]->get(), bytes, ncclUint8, to, comms[from], streams.at(from)->get()), "ncclSend");
-             nccl_check(ncclRecv(received[t]->get(), bytes, ncclUint8, from, comms[to], streams.at(to)->get()), "ncclRecv");
+             nccl_check(ncclSend(sent[t]->get(), bytes, ncclUint8, to, comms[from], streams.at(from)->get()),
+                        "ncclSend");
+             nccl_check(ncclRecv(received[t]->get(), bytes, ncclUint8, from, comms[to], streams.at(to)->get()),
+                        "ncclRecv");
            }
            nccl_check(ncclGroupEnd(), "ncclGroupEnd");
          }
@@ -58,9 +60,9 @@ double nccl_round_seconds(const Machine& machine, const NcclCommunicators& comms
          for (std::size_t t = 0; t < transfers.size(); ++t) {
            const auto [from, to] = transfers[t];
            verify_pattern(received[t]->get(), bytes, pattern(r, t), *streams.at(to),
-                          "ncclSend/ncclRecv rank " + std::to_string(from) + " (GPU " + std::to_string(machine.device(from)) +
-                              ") -> rank " + std::to_string(to) + " (GPU " + std::to_string(machine.device(to)) + ") of " +
-                              format_size(bytes));
+                          "ncclSend/ncclRecv rank " + std::to_string(from) + " (GPU " +
+                              std::to_string(machine.device(from)) + ") -> rank " + std::to_string(to) + " (GPU " +
+                              std::to_string(machine.device(to)) + ") of " + format_size(bytes));
          }
        }});
   return seconds / batch;

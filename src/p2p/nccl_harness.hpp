@@ -37,8 +37,8 @@ using NcclTransfer = std::pair<int, int>;
 // Median seconds of one round of `transfers`, all at once, `bytes` each (ncclUint8), timed as
 // `batch` back-to-back rounds divided by `batch`. Every rank's operations go to its own stream;
 // the clock runs on the first sender's stream, which forks to the others and joins them.
-double nccl_round_seconds(const Machine& machine, const NcclCommunicators& comms, const std::vector<NcclTransfer>& transfers,
-                          std::size_t bytes, int batch, int repeats);
+double nccl_round_seconds(const Machine& machine, const NcclCommunicators& comms,
+                          const std::vector<NcclTransfer>& transfers, std::size_t bytes, int batch, int repeats);
 
 // "nccl-tests conventions: ..." for the definitions.
 std::string nccl_conventions();

@@ -24,16 +24,20 @@ class NcclPairsTest : public P2PTest {
     const auto seconds = [&](int src, int dst, std::size_t bytes, int batch) {
       return nccl_round_seconds(machine, comms, {{rank(src), rank(dst)}}, bytes, batch, o.repeats);
     };
-    const std::string note = "; one communicator per GPU (ncclCommInitAll), median of " + std::to_string(o.repeats) + " repeats";
-    return {"nccl-pairs",
-            {pair_matrix(machine, "nccl-pairs/bandwidth",
-                         "ncclSend src -> ncclRecv dst of " + format_size(o.bytes) + ", algbw = busbw = bytes / time" + note,
-                         "GB/s",
-                         [&](int src, int dst) { return gigabytes_per_second(double(o.bytes), seconds(src, dst, o.bytes, 1)); }),
-             pair_matrix(machine, "nccl-pairs/latency",
-                         "time of one 4-byte ncclSend src -> ncclRecv dst (100 back to back per repeat, divided by 100)" + note,
-                         "us", [&](int src, int dst) { return 1e6 * seconds(src, dst, kSmallBytes, kSmallBatch); })},
-            {}};
+    const std::string note =
+        "; one communicator per GPU (ncclCommInitAll), median of " + std::to_string(o.repeats) + " repeats";
+    return {
+        "nccl-pairs",
+        {pair_matrix(
+             machine, "nccl-pairs/bandwidth",
+             "ncclSend src -> ncclRecv dst of " + format_size(o.bytes) + ", algbw = busbw = bytes / time" + note,
+             "GB/s",
+             [&](int src, int dst) { return gigabytes_per_second(double(o.bytes), seconds(src, dst, o.bytes, 1)); }),
+         pair_matrix(
+             machine, "nccl-pairs/latency",
+             "time of one 4-byte ncclSend src -> ncclRecv dst (100 back to back per repeat, divided by 100)" + note,
+             "us", [&](int src, int dst) { return 1e6 * seconds(src, dst, kSmallBytes, kSmallBatch); })},
+        {}};
   }
 };
 

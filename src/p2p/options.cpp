@@ -10,7 +10,8 @@ namespace yeex::p2p {
 
 std::size_t parse_size(const std::string& text) {
   const auto bad = [&](const std::string& why) {
-    return std::invalid_argument("bad size '" + text + "': " + why + " (examples: 4096, 64K, 256M, 1G; 1K = 1024 bytes)");
+    return std::invalid_argument("bad size '" + text + "': " + why +
+                                 " (examples: 4096, 64K, 256M, 1G; 1K = 1024 bytes)");
   };
   std::size_t i = 0;
   while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
@@ -20,10 +21,14 @@ std::size_t parse_size(const std::string& text) {
   for (auto& c : suffix) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   if (suffix.size() > 1 && (suffix.substr(1) == "B" || suffix.substr(1) == "IB")) suffix = suffix.substr(0, 1);
   int shift = 0;
-  if (suffix == "K") shift = 10;
-  else if (suffix == "M") shift = 20;
-  else if (suffix == "G") shift = 30;
-  else if (!suffix.empty() && suffix != "B") throw bad("unknown suffix");
+  if (suffix == "K")
+    shift = 10;
+  else if (suffix == "M")
+    shift = 20;
+  else if (suffix == "G")
+    shift = 30;
+  else if (!suffix.empty() && suffix != "B")
+    throw bad("unknown suffix");
   constexpr auto max = std::numeric_limits<std::size_t>::max();
   std::size_t value = 0;
   for (std::size_t k = 0; k < i; ++k) {
@@ -38,7 +43,8 @@ std::size_t parse_size(const std::string& text) {
 
 std::pair<std::size_t, std::size_t> parse_sweep(const std::string& text) {
   const auto colon = text.find(':');
-  if (colon == std::string::npos) throw std::invalid_argument("bad sweep '" + text + "': expected MIN:MAX, e.g. 4:256M");
+  if (colon == std::string::npos)
+    throw std::invalid_argument("bad sweep '" + text + "': expected MIN:MAX, e.g. 4:256M");
   const std::size_t min = parse_size(text.substr(0, colon)), max = parse_size(text.substr(colon + 1));
   if (min > max) throw std::invalid_argument("bad sweep '" + text + "': MIN is larger than MAX");
   return {min, max};
@@ -72,8 +78,8 @@ void check_devices(const std::vector<int>& devices, int visible) {
       throw std::invalid_argument("--devices: GPU " + std::to_string(*it) + " is listed twice");
   for (int d : devices)
     if (d < 0 || d >= visible)
-      throw std::invalid_argument("--devices: GPU " + std::to_string(d) + " does not exist (" + std::to_string(visible) +
-                                  " CUDA device(s) visible)");
+      throw std::invalid_argument("--devices: GPU " + std::to_string(d) + " does not exist (" +
+                                  std::to_string(visible) + " CUDA device(s) visible)");
 }
 
 void check_test_names(const std::vector<std::string>& names, const std::vector<std::string>& valid) {

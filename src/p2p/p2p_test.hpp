@@ -30,7 +30,7 @@ struct P2POptions {
   std::size_t bytes = std::size_t{64} << 20;  // --size
   std::size_t sweep_min = 4;                  // --sweep MIN:MAX
   std::size_t sweep_max = std::size_t{256} << 20;
-  int repeats = 7;                            // timed repeats after one warm-up; the median is reported
+  int repeats = 7;  // timed repeats after one warm-up; the median is reported
 };
 
 // A transferred byte differed from the pattern written at the source.

@@ -163,19 +163,19 @@ class PingPongTest : public P2PTest {
                                "peer's memory and spinning on its own; time / (2 x round trips), median of " +
                                std::to_string(o.repeats) + " repeats ('-': no peer access); symmetric";
     return {"pingpong",
-            {pair_matrix(machine, "pingpong",
-                         "one-way device-to-device latency: " + common +
-                             "; relaxed system-scope store and polling loads (volatile; no fence: the flag is the "
-                             "only data), the interconnect's floor",
-                         "us", [&](int a, int b) { return one_way_microseconds<Handshake::relaxed>(a, b, o.repeats); },
-                         true),
-             pair_matrix(machine, "pingpong/release-acquire",
-                         "one-way latency of a handshake that orders data: the same " + common +
-                             "; release store and acquire polling loads at system scope (as coop's flags); "
-                             "minus pingpong = the price of that ordering",
-                         "us",
-                         [&](int a, int b) { return one_way_microseconds<Handshake::release_acquire>(a, b, o.repeats); },
-                         true)},
+            {pair_matrix(
+                 machine, "pingpong",
+                 "one-way device-to-device latency: " + common +
+                     "; relaxed system-scope store and polling loads (volatile; no fence: the flag is the "
+                     "only data), the interconnect's floor",
+                 "us", [&](int a, int b) { return one_way_microseconds<Handshake::relaxed>(a, b, o.repeats); }, true),
+             pair_matrix(
+                 machine, "pingpong/release-acquire",
+                 "one-way latency of a handshake that orders data: the same " + common +
+                     "; release store and acquire polling loads at system scope (as coop's flags); "
+                     "minus pingpong = the price of that ordering",
+                 "us", [&](int a, int b) { return one_way_microseconds<Handshake::release_acquire>(a, b, o.repeats); },
+                 true)},
             {}};
   }
 };

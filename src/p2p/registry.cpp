@@ -18,7 +18,8 @@ const std::vector<P2PTestEntry>& p2p_tests() {
   static const std::vector<P2PTestEntry> tests{
       {"ce-unidir", "copy engine, one direction: cudaMemcpyPeerAsync src->dst, peer access on and off",
        YEEX_P2P_FACTORY(make_ce_unidir_test)},
-      {"ce-bidir", "copy engine, both directions at once on two streams (sum of both)", YEEX_P2P_FACTORY(make_ce_bidir_test)},
+      {"ce-bidir", "copy engine, both directions at once on two streams (sum of both)",
+       YEEX_P2P_FACTORY(make_ce_bidir_test)},
       {"sm-copy", "a copy kernel through peer pointers: dst reads src (pull), src writes dst (push)",
        YEEX_P2P_FACTORY(make_sm_copy_test)},
       {"host-staged", "device -> pinned host -> device per pair; pinned H2D and D2H per GPU",

@@ -11,14 +11,17 @@
 namespace yeex::p2p {
 namespace {
 
-nlohmann::json number_or_null(double value) { return std::isnan(value) ? nlohmann::json(nullptr) : nlohmann::json(value); }
+nlohmann::json number_or_null(double value) {
+  return std::isnan(value) ? nlohmann::json(nullptr) : nlohmann::json(value);
+}
 
 }  // namespace
 
 std::string format_curve(const Curve& curve) {
   std::string out = "# " + curve.title + "\n# " + curve.definition + "\n";
   // NCCL curves follow nccl-tests: time, then algbw and busbw.
-  const bool nccl = std::any_of(curve.points.begin(), curve.points.end(), [](const auto& p) { return !std::isnan(p.bus_gbps); });
+  const bool nccl =
+      std::any_of(curve.points.begin(), curve.points.end(), [](const auto& p) { return !std::isnan(p.bus_gbps); });
   if (nccl)
     out += "#" + pad("bytes", 13) + pad("size", 12) + pad("time us", 11) + pad("algbw", 11) + pad("busbw", 11) + "\n";
   else

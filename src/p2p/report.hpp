@@ -22,11 +22,11 @@ using yeex::to_json;
 struct Curve {
   struct Point {
     std::size_t bytes;
-    double gbps;             // 1e9 bytes per second (nccl-tests' algbw for NCCL curves)
-    double microseconds;     // per transfer
-    double bus_gbps = NAN;   // nccl-tests' busbw; NaN: not a NCCL curve (no busbw column)
+    double gbps;            // 1e9 bytes per second (nccl-tests' algbw for NCCL curves)
+    double microseconds;    // per transfer
+    double bus_gbps = NAN;  // nccl-tests' busbw; NaN: not a NCCL curve (no busbw column)
   };
-  std::string title;       // "sweep/0->1", "nccl-ring"
+  std::string title;  // "sweep/0->1", "nccl-ring"
   std::string definition;
   std::vector<Point> points;
 };

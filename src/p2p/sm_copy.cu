@@ -18,8 +18,8 @@ class SmCopyTest : public P2PTest {
         DeviceBuffer from(src, o.bytes), to(dst, o.bytes);
         Stream on_src(src), on_dst(dst);
         const Stream& runs = push ? on_src : on_dst;
-        const std::string what = std::string(push ? "sm-copy push " : "sm-copy pull ") + std::to_string(src) + "->" +
-                                 std::to_string(dst);
+        const std::string what =
+            std::string(push ? "sm-copy push " : "sm-copy pull ") + std::to_string(src) + "->" + std::to_string(dst);
         const double seconds = median_seconds(runs, o.repeats,
                                               {[&](int r) { fill_pattern(from.get(), o.bytes, r, on_src); },
                                                [&](int) { launch_copy_kernel(to.get(), from.get(), o.bytes, runs); },
@@ -29,10 +29,12 @@ class SmCopyTest : public P2PTest {
     };
     const std::string note = ", " + timing_note(o, o.bytes) + " ('-': no peer access)";
     return {"sm-copy",
-            {pair_matrix(machine, "sm-copy/pull", "copy kernel on the dst GPU reading src memory through a peer pointer" + note,
-                         "GB/s", cell(false)),
-             pair_matrix(machine, "sm-copy/push", "copy kernel on the src GPU writing dst memory through a peer pointer" + note,
-                         "GB/s", cell(true))},
+            {pair_matrix(machine, "sm-copy/pull",
+                         "copy kernel on the dst GPU reading src memory through a peer pointer" + note, "GB/s",
+                         cell(false)),
+             pair_matrix(machine, "sm-copy/push",
+                         "copy kernel on the src GPU writing dst memory through a peer pointer" + note, "GB/s",
+                         cell(true))},
             {}};
   }
 };

@@ -35,9 +35,12 @@ inline const std::vector<EnvironmentVariable>& yeex_environment_variables() {
 // Variables earlier versions read, and what replaced them (shown in the warning).
 inline std::string retired_yeex_variable(std::string_view name) {
   static const std::pair<const char*, const char*> retired[] = {
-      {"YEEX_FIELD_SLOT_MIB", "--arena-unit"},         {"YEEX_COOP_CALL_SOURCES", "--coop-form"},
-      {"YEEX_GRAPH_STEPS", "--graph-steps"},           {"YEEX_B2R_TRANSPORT", "--b2r-transport"},
-      {"YEEX_FIELD_SLOT_LOG", "run.json's engine_choices"}, {"YEEX_COOP_TUNE_LOG", "run.json's exchange_choices"},
+      {"YEEX_FIELD_SLOT_MIB", "--arena-unit"},
+      {"YEEX_COOP_CALL_SOURCES", "--coop-form"},
+      {"YEEX_GRAPH_STEPS", "--graph-steps"},
+      {"YEEX_B2R_TRANSPORT", "--b2r-transport"},
+      {"YEEX_FIELD_SLOT_LOG", "run.json's engine_choices"},
+      {"YEEX_COOP_TUNE_LOG", "run.json's exchange_choices"},
   };
   for (const auto& [old, now] : retired)
     if (name == old) return now;

@@ -43,7 +43,10 @@ InterruptWatch::~InterruptWatch() {
 int interrupt_signal() { return caught; }
 
 RunInterrupted::RunInterrupted(int signal, long long step, long long steps)
-    : std::runtime_error(std::string("interrupted (") + (signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : strsignal(signal)) +
+    : std::runtime_error(std::string("interrupted (") +
+                         (signal == SIGINT    ? "SIGINT"
+                          : signal == SIGTERM ? "SIGTERM"
+                                              : strsignal(signal)) +
                          ") after step " + std::to_string(step) + " of " + std::to_string(steps) +
                          "; the files it had begun are removed"),
       signal_(signal) {}

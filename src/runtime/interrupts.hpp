@@ -19,7 +19,8 @@ class InterruptWatch {
   InterruptWatch& operator=(const InterruptWatch&) = delete;
 
  private:
-  struct sigaction previous_interrupt_ {}, previous_terminate_ {};
+  struct sigaction previous_interrupt_ {
+  }, previous_terminate_{};
 };
 
 // The signal caught under the current watch, or 0.

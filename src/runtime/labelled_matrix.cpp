@@ -51,8 +51,14 @@ nlohmann::json to_json(const Matrix& m) {
     for (double v : row) r.push_back(std::isnan(v) ? nlohmann::json(nullptr) : nlohmann::json(v));
     values.push_back(r);
   }
-  return {{"title", m.title}, {"definition", m.definition}, {"unit", m.unit}, {"row_label", m.row_label},
-          {"column_label", m.column_label}, {"rows", m.rows}, {"columns", m.columns}, {"values", values}};
+  return {{"title", m.title},
+          {"definition", m.definition},
+          {"unit", m.unit},
+          {"row_label", m.row_label},
+          {"column_label", m.column_label},
+          {"rows", m.rows},
+          {"columns", m.columns},
+          {"values", values}};
 }
 
 }  // namespace yeex

@@ -53,7 +53,9 @@ bool mpi_built() {
 
 #if !YEEX_HAVE_MPI
 // Without MPI an MpiSession cannot exist; main never creates one (it refuses MPI launches first).
-MpiSession::MpiSession(int&, char**&) { throw std::runtime_error("this build has no MPI (configure with YEEX_ENABLE_MPI=ON)"); }
+MpiSession::MpiSession(int&, char**&) {
+  throw std::runtime_error("this build has no MPI (configure with YEEX_ENABLE_MPI=ON)");
+}
 MpiSession::~MpiSession() = default;
 const ProcessGroup& MpiSession::world() const { return *world_; }
 std::string mpi_library_version() { return "none"; }

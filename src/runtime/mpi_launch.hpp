@@ -15,7 +15,7 @@ struct MpiLaunch {
   bool launched = false;  // an MPI launcher started this process
   int size = 1;           // processes it started (when the launcher says)
   int rank = 0;
-  std::string variable;   // the variable that told, e.g. OMPI_COMM_WORLD_SIZE
+  std::string variable;  // the variable that told, e.g. OMPI_COMM_WORLD_SIZE
 };
 
 // Open MPI (OMPI_COMM_WORLD_*), PMIx (PMIX_RANK: Open MPI 5, srun --mpi=pmix), PMI (PMI_SIZE,
@@ -46,6 +46,7 @@ class MpiSession {
 
   // MPI_COMM_WORLD as a process group.
   const ProcessGroup& world() const;
+
  private:
   std::unique_ptr<ProcessGroup> world_;
 };

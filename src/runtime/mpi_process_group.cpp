@@ -122,7 +122,8 @@ MpiSession::MpiSession(int& argc, char**& argv) {
   mpi_check(MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided), "MPI_Init_thread");
   if (provided < MPI_THREAD_SERIALIZED) {
     MPI_Finalize();
-    throw std::runtime_error("the MPI library does not support MPI_THREAD_SERIALIZED (yeex calls MPI from its worker thread)");
+    throw std::runtime_error(
+        "the MPI library does not support MPI_THREAD_SERIALIZED (yeex calls MPI from its worker thread)");
   }
   world_ = std::make_unique<MpiProcessGroup>(MPI_COMM_WORLD);
 }

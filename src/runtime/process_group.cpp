@@ -7,8 +7,12 @@
 namespace yeex {
 namespace {
 
-std::span<const std::byte> bytes_of(const std::string& s) { return std::as_bytes(std::span<const char>(s.data(), s.size())); }
-std::string string_of(const std::vector<std::byte>& b) { return std::string(reinterpret_cast<const char*>(b.data()), b.size()); }
+std::span<const std::byte> bytes_of(const std::string& s) {
+  return std::as_bytes(std::span<const char>(s.data(), s.size()));
+}
+std::string string_of(const std::vector<std::byte>& b) {
+  return std::string(reinterpret_cast<const char*>(b.data()), b.size());
+}
 
 }  // namespace
 

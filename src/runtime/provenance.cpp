@@ -62,9 +62,10 @@ nlohmann::json provenance() {
   p["gpus"] = gpus;
 #if YEEX_HAVE_NCCL
   int nccl = 0;
-  p["nccl"] = ncclGetVersion(&nccl) == ncclSuccess ? std::to_string(nccl / 10000) + "." + std::to_string(nccl / 100 % 100) +
-                                                         "." + std::to_string(nccl % 100)
-                                                   : "unknown";
+  p["nccl"] =
+      ncclGetVersion(&nccl) == ncclSuccess
+          ? std::to_string(nccl / 10000) + "." + std::to_string(nccl / 100 % 100) + "." + std::to_string(nccl % 100)
+          : "unknown";
 #else
   p["nccl"] = "not built";
 #endif

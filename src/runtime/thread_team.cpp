@@ -8,9 +8,7 @@ namespace yeex {
 namespace {
 // Whether a team of `size` spins at its barriers: when the machine has a hardware thread for every
 // member (else a spinning member would take the core of the one it waits for).
-bool team_spins(int size) {
-  return static_cast<unsigned>(size) <= std::max(1u, std::thread::hardware_concurrency());
-}
+bool team_spins(int size) { return static_cast<unsigned>(size) <= std::max(1u, std::thread::hardware_concurrency()); }
 }  // namespace
 
 ThreadTeam::ThreadTeam(int size) : size_(size), spin_(team_spins(size)) {

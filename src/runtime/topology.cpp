@@ -26,7 +26,8 @@ std::vector<int> parse_cpulist(const std::string& text) {
   while (!list.empty() && std::isspace(static_cast<unsigned char>(list.back()))) list.pop_back();
   const auto bad = [&] { return std::invalid_argument("bad CPU list '" + text + "' (expected e.g. 0-9,20-29)"); };
   const auto number = [&](const std::string& s) {
-    if (s.empty() || s.size() > 7 || !std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+    if (s.empty() || s.size() > 7 ||
+        !std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
       throw bad();
     return std::stoi(s);
   };
@@ -62,8 +63,8 @@ std::string sysfs_pci_address(const std::string& bus_id) {
   unsigned domain = 0, bus = 0, device = 0, function = 0;
   char tail = 0;
   const bool hex_only = bus_id.find_first_not_of("0123456789abcdefABCDEF:.") == std::string::npos;
-  if (!hex_only || std::sscanf(bus_id.c_str(), "%x:%x:%x.%x%c", &domain, &bus, &device, &function, &tail) != 4 || domain > 0xffff ||
-      bus > 0xff || device > 0x1f || function > 7)
+  if (!hex_only || std::sscanf(bus_id.c_str(), "%x:%x:%x.%x%c", &domain, &bus, &device, &function, &tail) != 4 ||
+      domain > 0xffff || bus > 0xff || device > 0x1f || function > 7)
     throw std::invalid_argument("not a PCI address: '" + bus_id + "'");
   char out[32];
   std::snprintf(out, sizeof out, "%04x:%02x:%02x.%x", domain, bus, device, function);
@@ -121,13 +122,14 @@ class Nvml {
     library_ = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!library_) {
       const char* error = dlerror();
-      why_not_ = "NVML not available: link types unknown (" + std::string(error ? error : "libnvidia-ml.so.1 not found") + ")";
+      why_not_ =
+          "NVML not available: link types unknown (" + std::string(error ? error : "libnvidia-ml.so.1 not found") + ")";
       return;
     }
     if (!bind(init_, "nvmlInit_v2") || !bind(shutdown_, "nvmlShutdown") ||
         !bind(handle_by_bus_id_, "nvmlDeviceGetHandleByPciBusId_v2") ||
-        !bind(common_ancestor_, "nvmlDeviceGetTopologyCommonAncestor") || !bind(link_state_, "nvmlDeviceGetNvLinkState") ||
-        !bind(remote_pci_, "nvmlDeviceGetNvLinkRemotePciInfo_v2"))
+        !bind(common_ancestor_, "nvmlDeviceGetTopologyCommonAncestor") ||
+        !bind(link_state_, "nvmlDeviceGetNvLinkState") || !bind(remote_pci_, "nvmlDeviceGetNvLinkRemotePciInfo_v2"))
       return;
     if (const NvmlReturn r = init_(); r != kNvmlSuccess) {
       why_not_ = "NVML not available: link types unknown (nvmlInit_v2 returned " + std::to_string(r) + ")";
@@ -165,8 +167,7 @@ class Nvml {
       if (remote_pci_(d, link, &pci) == kNvmlSuccess) {
         try {
           end = sysfs_pci_address(pci.bus_id);
-        } catch (const std::invalid_argument&) {
-        }
+        } catch (const std::invalid_argument&) {}
       }
       ends.push_back(end);
     }
@@ -336,9 +337,11 @@ std::vector<Matrix> topology_matrices(const Topology& t) {
   return {pair_matrix(t, "topo/peer-access",
                       "1 if the row GPU's memory can be accessed from the column GPU (cudaDevP2PAttrAccessSupported)",
                       &GpuPair::peer_access),
-          pair_matrix(t, "topo/performance-rank", "driver's relative P2P performance rank, 0 = best (cudaDevP2PAttrPerformanceRank)",
+          pair_matrix(t, "topo/performance-rank",
+                      "driver's relative P2P performance rank, 0 = best (cudaDevP2PAttrPerformanceRank)",
                       &GpuPair::performance_rank),
-          pair_matrix(t, "topo/native-atomics", "1 if atomics over the link are native (cudaDevP2PAttrNativeAtomicSupported)",
+          pair_matrix(t, "topo/native-atomics",
+                      "1 if atomics over the link are native (cudaDevP2PAttrNativeAtomicSupported)",
                       &GpuPair::native_atomics)};
 }
 
@@ -368,10 +371,11 @@ std::string format_topology(const Topology& t) {
     line += t.gpus[r].numa_node < 0 ? "N/A" : std::to_string(t.gpus[r].numa_node);
     out += line + "\n";
   }
-  out += "# X = self; NV# = a bonded set of # NVLinks (through NVSwitch: the GPU's switch links);\n"
-         "# PIX = at most one PCIe bridge; PXB = several PCIe bridges, no host bridge; PHB = a PCIe host bridge\n"
-         "# (the CPU); NODE = between PCIe host bridges of one NUMA node; SYS = across NUMA nodes (SMP\n"
-         "# interconnect, e.g. UPI); ? = unknown\n";
+  out +=
+      "# X = self; NV# = a bonded set of # NVLinks (through NVSwitch: the GPU's switch links);\n"
+      "# PIX = at most one PCIe bridge; PXB = several PCIe bridges, no host bridge; PHB = a PCIe host bridge\n"
+      "# (the CPU); NODE = between PCIe host bridges of one NUMA node; SYS = across NUMA nodes (SMP\n"
+      "# interconnect, e.g. UPI); ? = unknown\n";
   for (const auto& m : topology_matrices(t)) out += "\n" + format_matrix(m);
   return out;
 }
@@ -391,15 +395,16 @@ nlohmann::json to_json(const Topology& t) {
     types.push_back(r);
   }
   for (const auto& m : topology_matrices(t)) links.push_back(to_json(m));
-  nlohmann::json j{{"gpus", gpus},
-                   {"link_types", types},
-                   {"link_source", t.link_source},
-                   {"links", links},
-                   {"definitions",
-                    {{"link_types", "[row][column] as nvidia-smi topo -m: X self, NV# NVLinks, PIX, PXB, PHB, NODE, SYS; ? unknown"},
-                     {"numa_node", "NUMA node of the GPU's PCI device (sysfs), -1 none or unknown"},
-                     {"cpu_affinity", "CPUs local to the GPU's PCI device (sysfs local_cpulist)"},
-                     {"nvlinks", "active NVLinks of the GPU (NVML), -1 unknown"}}}};
+  nlohmann::json j{
+      {"gpus", gpus},
+      {"link_types", types},
+      {"link_source", t.link_source},
+      {"links", links},
+      {"definitions",
+       {{"link_types", "[row][column] as nvidia-smi topo -m: X self, NV# NVLinks, PIX, PXB, PHB, NODE, SYS; ? unknown"},
+        {"numa_node", "NUMA node of the GPU's PCI device (sysfs), -1 none or unknown"},
+        {"cpu_affinity", "CPUs local to the GPU's PCI device (sysfs local_cpulist)"},
+        {"nvlinks", "active NVLinks of the GPU (NVML), -1 unknown"}}}};
   if (!t.note.empty()) j["note"] = t.note;
   return j;
 }

@@ -22,7 +22,7 @@
 namespace yeex {
 
 struct GpuInfo {
-  int device = 0;            // CUDA ordinal
+  int device = 0;  // CUDA ordinal
   std::string name;
   std::string pci_bus_id;    // as CUDA gives it, e.g. "0000:1B:00.0"
   int numa_node = -1;        // NUMA node of the PCI device (sysfs), -1 = none or unknown

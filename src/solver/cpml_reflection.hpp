@@ -14,9 +14,9 @@
 namespace yeex {
 
 struct CpmlReflectionOptions {
-  CpmlSettings cpml;        // thickness and profiles under test (default: the deck defaults)
-  Index interior = 20;      // cells between the slabs along each axis of the small box
-  double cell = 1e-3;       // m, cubic cells
+  CpmlSettings cpml;    // thickness and profiles under test (default: the deck defaults)
+  Index interior = 20;  // cells between the slabs along each axis of the small box
+  double cell = 1e-3;   // m, cubic cells
   std::string engine = "host";
   int precision_bits = 64;
   // How the small CPML box runs (engine, precision, split, exchange: `yeex validate`); unset: one
@@ -26,14 +26,14 @@ struct CpmlReflectionOptions {
 };
 
 struct CpmlReflection {
-  double db = 0;               // the reflection, as above
-  double max_difference = 0;   // V/m
-  double max_reference = 0;    // V/m
-  Index steps = 0;             // window
-  Index small_cells = 0;       // per axis, slabs included
-  Index reference_cells = 0;   // per axis
-  double probe_distance = 0;   // m, from the source toward x_min
-  double frequency = 0;        // Hz, of the Ricker pulse (20 cells per wavelength)
+  double db = 0;              // the reflection, as above
+  double max_difference = 0;  // V/m
+  double max_reference = 0;   // V/m
+  Index steps = 0;            // window
+  Index small_cells = 0;      // per axis, slabs included
+  Index reference_cells = 0;  // per axis
+  double probe_distance = 0;  // m, from the source toward x_min
+  double frequency = 0;       // Hz, of the Ricker pulse (20 cells per wavelength)
 };
 
 // Runs both boxes with `options.engine` (single domain) and returns the measurement.

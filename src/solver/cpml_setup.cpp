@@ -25,7 +25,8 @@ std::vector<CpmlFaceSetup<Real>> make_cpml_setup(const Deck& deck, double dt, co
     if (axis == 1) g.j0 = lo, g.nj = n;
     g.table_origin = axis == 2 ? lo - k_first : lo;
     if (axis == 2) {  // the local planes of the global slab
-      const Index first = std::max(lo - k_first, -L.origin_z), last = std::min(lo - k_first + n, L.nodes_z + L.origin_z);
+      const Index first = std::max(lo - k_first, -L.origin_z),
+                  last = std::min(lo - k_first + n, L.nodes_z + L.origin_z);
       if (last <= first) continue;
       g.k0 = first, g.nk = last - first;
     }

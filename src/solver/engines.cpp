@@ -26,7 +26,8 @@ std::optional<EngineInfo> engine_info(const std::string& name) {
         return EngineInfo{"cuda", "hand-written CUDA kernels", false, std::move(why)};
     return EngineInfo{"cuda", "hand-written CUDA kernels", true, ""};
 #else
-    return EngineInfo{"cuda", "hand-written CUDA kernels", false, "this build has no CUDA (configure with YEEX_ENABLE_CUDA=ON)"};
+    return EngineInfo{"cuda", "hand-written CUDA kernels", false,
+                      "this build has no CUDA (configure with YEEX_ENABLE_CUDA=ON)"};
 #endif
   }
   if (name == "kokkos") {
@@ -34,7 +35,8 @@ std::optional<EngineInfo> engine_info(const std::string& name) {
     return EngineInfo{"kokkos", "Kokkos parallel_for (" + kokkos_description() + ")", kokkos_ready(),
                       kokkos_ready() ? "" : "Kokkos is not initialised (a program must hold an EngineRuntimes)"};
 #else
-    return EngineInfo{"kokkos", "Kokkos parallel_for", false, "this build has no Kokkos (configure with YEEX_ENABLE_KOKKOS=ON)"};
+    return EngineInfo{"kokkos", "Kokkos parallel_for", false,
+                      "this build has no Kokkos (configure with YEEX_ENABLE_KOKKOS=ON)"};
 #endif
   }
   return std::nullopt;

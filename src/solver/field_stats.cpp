@@ -86,12 +86,11 @@ std::vector<Real> extract(std::span<const Real> field, const FieldLayout& L, con
 
 #define YEEX_INSTANTIATE(Real)                                                                                       \
   template std::uint64_t checksum<Real>(std::span<const Real>, const FieldLayout&, const NodeRange&, std::uint64_t); \
-  template std::optional<std::array<Index, 3>> find_non_finite<Real>(std::span<const Real>, const FieldLayout&,     \
+  template std::optional<std::array<Index, 3>> find_non_finite<Real>(std::span<const Real>, const FieldLayout&,      \
                                                                      const NodeRange&);                              \
-  template double discrete_energy<Real>(const Model&, const FieldLayout&, Index, const NodeRange&,                  \
-                                        const std::array<std::span<const Real>, 3>&,                                 \
-                                        const std::array<std::span<const Real>, 3>&,                                 \
-                                        const std::array<std::span<const Real>, 3>&);                                \
+  template double discrete_energy<Real>(                                                                             \
+      const Model&, const FieldLayout&, Index, const NodeRange&, const std::array<std::span<const Real>, 3>&,        \
+      const std::array<std::span<const Real>, 3>&, const std::array<std::span<const Real>, 3>&);                     \
   template std::vector<Real> extract<Real>(std::span<const Real>, const FieldLayout&, const NodeRange&);
 YEEX_INSTANTIATE(float)
 YEEX_INSTANTIATE(double)

@@ -35,8 +35,7 @@ std::optional<std::array<Index, 3>> find_non_finite(std::span<const Real> field,
 // `k_first` is the global z index of local node plane 0.
 template <typename Real>
 double discrete_energy(const Model& model, const FieldLayout& layout, Index k_first, const NodeRange& range,
-                       const std::array<std::span<const Real>, 3>& e,
-                       const std::array<std::span<const Real>, 3>& h_old,
+                       const std::array<std::span<const Real>, 3>& e, const std::array<std::span<const Real>, 3>& h_old,
                        const std::array<std::span<const Real>, 3>& h_new);
 
 // Copies the nodes of `range` out of a whole array, x fastest.

@@ -98,7 +98,8 @@ std::vector<Index> axis_signature(const Model& model, int d, Index n) {
     const double radius = slack_radius(object);
     const bool lower = within_along(object, d, x[0], radius), upper = within_along(object, d, x[1], radius);
     if (!lower && !upper) continue;
-    const bool curved_across = object.shape == ShapeKind::sphere || (object.shape == ShapeKind::cylinder && object.axis != d);
+    const bool curved_across =
+        object.shape == ShapeKind::sphere || (object.shape == ShapeKind::cylinder && object.axis != d);
     signature.insert(signature.end(), {static_cast<Index>(o), lower + 2 * upper, curved_across ? n : -1});
   }
   return signature;
@@ -118,8 +119,7 @@ std::vector<Index> first_alike(const Model& model, int d, Index first, Index las
 std::array<Index, 3> Model::nearest_node(const Vec3& p) const {
   std::array<Index, 3> n{};
   const auto cells = grid.as_array();
-  for (int d = 0; d < 3; ++d)
-    n[d] = std::clamp<Index>(static_cast<Index>(std::llround(p[d] / cell[d])), 0, cells[d]);
+  for (int d = 0; d < 3; ++d) n[d] = std::clamp<Index>(static_cast<Index>(std::llround(p[d] / cell[d])), 0, cells[d]);
   return n;
 }
 
@@ -182,8 +182,7 @@ double waveform_value(WaveformKind kind, double f, double t) {
       const double zeta = pi * pi * f * f, tau = t - std::numbers::sqrt2 / f;
       return -(2 * zeta * tau * tau - 1) * std::exp(-zeta * tau * tau);
     }
-    case WaveformKind::ramped_sine:
-      return std::min(0.25 * f * t, 1.0) * std::sin(2 * pi * f * t);
+    case WaveformKind::ramped_sine: return std::min(0.25 * f * t, 1.0) * std::sin(2 * pi * f * t);
   }
   return 0.0;
 }
@@ -197,8 +196,7 @@ Model build_model(const Deck& deck) {
   model.steps = deck.step_count();
   model.materials = {*find_material(deck, "free_space"), *find_material(deck, "pec")};
   for (const auto& m : deck.materials) model.materials.push_back(m);
-  if (model.materials.size() > 250)
-    throw DeckError("material", "at most 248 materials are supported");
+  if (model.materials.size() > 250) throw DeckError("material", "at most 248 materials are supported");
 
   for (const auto& object : deck.geometry) {
     const auto it = std::find_if(model.materials.begin(), model.materials.end(),
@@ -216,7 +214,8 @@ Model build_model(const Deck& deck) {
       if (alike[n] == n) firsts.push_back(n);
     return firsts;
   };
-  const std::vector<Index> is = first_of_kind(0, g.nx + 1), js = first_of_kind(1, g.ny + 1), ks = first_of_kind(2, g.nz + 1);
+  const std::vector<Index> is = first_of_kind(0, g.nx + 1), js = first_of_kind(1, g.ny + 1),
+                           ks = first_of_kind(2, g.nz + 1);
   std::set<ClassKey> keys;
   ClassKey pinned;
   pinned.fill(kPinned);
@@ -324,7 +323,9 @@ EngineSetup<Real> make_engine_setup(const Model& model, Index k_first, Index nod
   // computes it.
   const PlaneRange own{k_first, k_first + nodes_z}, source_planes = sources.value_or(own);
   const auto owned = [&](const std::array<Index, 3>& node) { return own.contains(node[2]); };
-  const auto local_offset = [&](const std::array<Index, 3>& node) { return L.offset(node[0], node[1], node[2] - k_first); };
+  const auto local_offset = [&](const std::array<Index, 3>& node) {
+    return L.offset(node[0], node[1], node[2] - k_first);
+  };
   setup.steps = model.steps;
   std::vector<const ResolvedSource*> mine;
   for (const auto& s : model.sources)
@@ -344,7 +345,9 @@ EngineSetup<Real> make_engine_setup(const Model& model, Index k_first, Index nod
   return setup;
 }
 
-template EngineSetup<float> make_engine_setup<float>(const Model&, Index, Index, Index, Index, std::optional<PlaneRange>);
-template EngineSetup<double> make_engine_setup<double>(const Model&, Index, Index, Index, Index, std::optional<PlaneRange>);
+template EngineSetup<float> make_engine_setup<float>(const Model&, Index, Index, Index, Index,
+                                                     std::optional<PlaneRange>);
+template EngineSetup<double> make_engine_setup<double>(const Model&, Index, Index, Index, Index,
+                                                       std::optional<PlaneRange>);
 
 }  // namespace yeex

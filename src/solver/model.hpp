@@ -30,7 +30,7 @@ struct ResolvedSource {
   std::string name;
   Component component = Component::Ez;
   std::array<Index, 3> node{};
-  double coefficient = 0.0;  // cb(material) * amplitude * dl / dV
+  double coefficient = 0.0;     // cb(material) * amplitude * dl / dV
   std::vector<double> samples;  // W((n + 1/2) dt), n = 0..steps-1
 };
 
@@ -47,9 +47,9 @@ struct Model {
   Vec3 cell{};
   double dt = 0.0;
   Index steps = 0;
-  std::vector<Material> materials;  // id 0 = free_space, 1 = pec, then the deck's materials
+  std::vector<Material> materials;            // id 0 = free_space, 1 = pec, then the deck's materials
   std::vector<std::int16_t> object_material;  // material id of each deck.geometry object
-  std::vector<ClassKey> classes;    // sorted; index = class number (0 is all pinned)
+  std::vector<ClassKey> classes;              // sorted; index = class number (0 is all pinned)
   std::vector<ResolvedSource> sources;
   std::vector<ResolvedProbe> probes;
 

@@ -134,12 +134,11 @@ class Run {
     }
 
     Progress progress(config_.progress && group_.rank() == 0, m.steps, m.grid.cells());
-    Index chunk = 8;  // grows so that a chunk takes about a quarter of a second
+    Index chunk = 8;                            // grows so that a chunk takes about a quarter of a second
     double since_check = 0, check_seconds = 0;  // stepping since the last health check; what it took
     for (Index n = 0; n < m.steps;) {
-      const Index count =
-          std::min({chunk, config_.probe_slots, m.steps - n, steps_to_next_snapshot(n), steps_to_next_energy(n),
-                    config_.check_every > 0 ? config_.check_every : m.steps});
+      const Index count = std::min({chunk, config_.probe_slots, m.steps - n, steps_to_next_snapshot(n),
+                                    steps_to_next_energy(n), config_.check_every > 0 ? config_.check_every : m.steps});
       const auto t0 = Clock::now();
       // ---- every subdomain's thread advances its slab by `count` steps ----
       team_.run([&](int member) {
@@ -324,7 +323,8 @@ class Run {
       double joules = 0.0;
       for (int s : local_) {
         const auto& kept = energy_state_[s];
-        const std::vector<Real> hx = whole(s, Component::Hx), hy = whole(s, Component::Hy), hz = whole(s, Component::Hz);
+        const std::vector<Real> hx = whole(s, Component::Hx), hy = whole(s, Component::Hy),
+                                hz = whole(s, Component::Hz);
         joules += discrete_energy<Real>(model_, engines_[s]->layout(), decomposition_.global_k(s, 0),
                                         decomposition_.to_local(s, decomposition_.owned_nodes(s)),
                                         {kept[0], kept[1], kept[2]}, {kept[3], kept[4], kept[5]}, {hx, hy, hz});
@@ -482,8 +482,8 @@ class Run {
                          model_.cell,
                          model_.dt,
                          s.plane_axis};
-      snapshots_.push_back(std::make_unique<SnapshotWriter>(*config_.output_dir, s.name, g, s.components,
-                                                            config_.precision_bits));
+      snapshots_.push_back(
+          std::make_unique<SnapshotWriter>(*config_.output_dir, s.name, g, s.components, config_.precision_bits));
     }
   }
 
@@ -546,7 +546,8 @@ class Run {
       return sum;
     };
     std::size_t largest = 0;
-    for (int s : local_) largest = std::max(largest, static_cast<std::size_t>(engines_[s]->layout().elements()) * sizeof(Real));
+    for (int s : local_)
+      largest = std::max(largest, static_cast<std::size_t>(engines_[s]->layout().elements()) * sizeof(Real));
     // (Not on the kokkos engine: its copies are Kokkos dispatches, not for an OpenMP parallel region.)
     if (ranks == 1 && config_.engine != "kokkos" && kComponentCount * largest <= host_memory_bytes() / 4) {
       std::array<std::exception_ptr, kComponentCount> failed;
@@ -575,18 +576,18 @@ class Run {
 
   const Model& model_;
   RunConfig config_;
-  SingleProcessGroup self_;     // threads mode's group
+  SingleProcessGroup self_;    // threads mode's group
   const ProcessGroup& group_;  // config_.processes, or self_
   SlabDecomposition decomposition_;
-  std::vector<int> local_;  // the subdomains of this process, in z order
-  ThreadTeam team_;         // one thread per local subdomain
+  std::vector<int> local_;                              // the subdomains of this process, in z order
+  ThreadTeam team_;                                     // one thread per local subdomain
   std::vector<std::unique_ptr<Engine<Real>>> engines_;  // [subdomain]; null where another rank holds it
-  std::vector<std::size_t> probe_counts_;  // probes (components) each engine samples
+  std::vector<std::size_t> probe_counts_;               // probes (components) each engine samples
   std::string exchange_name_;
   std::unique_ptr<HaloExchange<Real>> exchange_;
-  std::vector<std::unique_ptr<SnapshotWriter>> snapshots_;  // rank 0 only
-  std::vector<Real> host_;  // one whole array, reused for every download
-  std::vector<std::vector<Real>> scratch_;  // per subdomain, for time_steps
+  std::vector<std::unique_ptr<SnapshotWriter>> snapshots_;    // rank 0 only
+  std::vector<Real> host_;                                    // one whole array, reused for every download
+  std::vector<std::vector<Real>> scratch_;                    // per subdomain, for time_steps
   std::vector<std::vector<std::vector<Real>>> energy_state_;  // per subdomain: E^n, H^{n-1/2} (kAllComponents order)
   Index energy_step_ = 0;                                     // the n of energy_state_
   Index steps_done_ = 0;                                      // steps the fields have taken (for messages)
@@ -607,7 +608,11 @@ ExchangeRequest exchange_request(const RunConfig& given) {
   const int slabs = config.processes ? config.processes->size()
                     : cuda           ? static_cast<int>(config.devices.size())
                                      : config.subdomains;
-  return {config.engine, cuda ? config.devices : std::vector<int>{}, slabs, config.halo_depth, config.peer_access,
+  return {config.engine,
+          cuda ? config.devices : std::vector<int>{},
+          slabs,
+          config.halo_depth,
+          config.peer_access,
           config.processes != nullptr};
 }
 

@@ -19,15 +19,15 @@ namespace yeex {
 
 struct RunConfig {
   std::string engine = "host";
-  int precision_bits = 32;  // 32 or 64
-  std::vector<int> devices;     // cuda engine: the GPU of each subdomain (empty: GPU 0 alone)
-  int subdomains = 1;           // host engine: z-slabs (the cuda engine has one per device)
-  std::string exchange;         // backend name; empty: default_exchange()
+  int precision_bits = 32;   // 32 or 64
+  std::vector<int> devices;  // cuda engine: the GPU of each subdomain (empty: GPU 0 alone)
+  int subdomains = 1;        // host engine: z-slabs (the cuda engine has one per device)
+  std::string exchange;      // backend name; empty: default_exchange()
   Index halo_depth = 1;
-  bool peer_access = true;  // false (--no-peer): GPUs never enable peer access
-  bool progress = false;    // progress line with ETA on stderr
+  bool peer_access = true;                          // false (--no-peer): GPUs never enable peer access
+  bool progress = false;                            // progress line with ETA on stderr
   std::optional<std::filesystem::path> output_dir;  // unset: write no files
-  Index probe_slots = 1024;  // probe samples buffered on the device between fetches
+  Index probe_slots = 1024;                         // probe samples buffered on the device between fetches
   // MPI mode: the ranks of the run, rank r holding z-slab r (`devices`: this rank's GPU alone);
   // results, probes and snapshots come together on rank 0. Null: threads mode.
   const ProcessGroup* processes = nullptr;
@@ -59,17 +59,17 @@ struct RunResult {
   int precision_bits = 32;
   Index steps = 0;
   Index cells = 0;
-  double seconds_setup = 0;    // model to engine (allocation, upload)
-  double seconds_stepping = 0;  // the time loop without output
-  double seconds_output = 0;    // probe fetches, snapshots, final download and checksum
-  double seconds_checks = 0;    // the NaN/Inf health checks between chunks
+  double seconds_setup = 0;      // model to engine (allocation, upload)
+  double seconds_stepping = 0;   // the time loop without output
+  double seconds_output = 0;     // probe fetches, snapshots, final download and checksum
+  double seconds_checks = 0;     // the NaN/Inf health checks between chunks
   double gcells_per_second = 0;  // cells * steps / seconds_stepping / 1e9
   double seconds_exchange = 0;   // slowest subdomain: moving halos (synchronous backends)
   double seconds_wait = 0;       // slowest subdomain: waiting at barriers for the other GPUs
   std::array<std::uint64_t, kComponentCount> component_checksums{};
   std::uint64_t checksum = 0;
   ProbeFile probes;
-  std::vector<EnergySample> energy;  // RunConfig::energy_every
+  std::vector<EnergySample> energy;          // RunConfig::energy_every
   std::vector<std::filesystem::path> files;  // written, final names
 };
 
@@ -88,15 +88,16 @@ RunResult run_model(const Model& model, const RunConfig& config);
 // warmup + steps * repeats steps of source samples.
 struct StepTiming {
   std::string exchange;
-  Index settling_steps = 0;  // untimed steps after the warm-up, for the backend to settle (HaloExchange::settling_steps)
+  Index settling_steps =
+      0;  // untimed steps after the warm-up, for the backend to settle (HaloExchange::settling_steps)
   std::string exchange_choices;  // HaloExchange::choices() after the last repeat
   int subdomains = 1;
   std::vector<double> seconds_per_step;       // one per repeat: the slowest slab's stamps (Engine::stamp)
   std::vector<double> host_seconds_per_step;  // one per repeat: the host's clock around it
-  double exchange_per_step = 0;  // slowest subdomain, synchronous backends only (else 0)
-  double wait_per_step = 0;      // slowest subdomain, waiting at barriers (else 0)
-  double seconds_setup = 0;      // slowest process: engines, exchange, pseudo-random fields
-  std::optional<std::uint64_t> checksum;  // verify: the fields' checksum (RunResult::checksum's) after the warm-up
+  double exchange_per_step = 0;               // slowest subdomain, synchronous backends only (else 0)
+  double wait_per_step = 0;                   // slowest subdomain, waiting at barriers (else 0)
+  double seconds_setup = 0;                   // slowest process: engines, exchange, pseudo-random fields
+  std::optional<std::uint64_t> checksum;      // verify: the fields' checksum (RunResult::checksum's) after the warm-up
 };
 // verify: the fields' checksum after the warm-up too; the pseudo-random fields are a function of
 // the global node, so it is the same, bit for bit, on every split and backend (not timed).

@@ -65,7 +65,8 @@ Deck cavity_deck(bool quick) {
   d.courant = 0.6;  // lower than the usual 0.99: less cancellation of the space and time errors
   d.duration = quick ? 30e-9 : 60e-9;
   const Vec3 L{d.grid.nx * d.cell_size[0], d.grid.ny * d.cell_size[1], d.grid.nz * d.cell_size[2]};
-  const std::array<Vec3, 3> where{Vec3{0.23 * L[0], 0.37 * L[1], 0.29 * L[2]}, Vec3{0.61 * L[0], 0.21 * L[1], 0.67 * L[2]},
+  const std::array<Vec3, 3> where{Vec3{0.23 * L[0], 0.37 * L[1], 0.29 * L[2]},
+                                  Vec3{0.61 * L[0], 0.21 * L[1], 0.67 * L[2]},
                                   Vec3{0.38 * L[0], 0.72 * L[1], 0.41 * L[2]}};
   // gaussian_derivative at 12 GHz: spectrum peaks near 8.6 GHz, > 1/3 of its peak from 3 to 21 GHz.
   add_dipole_triplet(d, where, WaveformKind::gaussian_derivative, 12e9);
@@ -104,10 +105,12 @@ std::vector<CheckRow> validate_cavity(const ValidationContext& context) {
     // within 1/8 bin of their tops), then its top located exactly.
     const SpectralPeak* nearest = nullptr;
     for (const auto& p : peaks)
-      if (!nearest || std::abs(p.frequency - mode.frequency) < std::abs(nearest->frequency - mode.frequency)) nearest = &p;
+      if (!nearest || std::abs(p.frequency - mode.frequency) < std::abs(nearest->frequency - mode.frequency))
+        nearest = &p;
     const double measured = nearest ? refine_spectral_peak(signals, model.dt, *nearest, bin).frequency
                                     : std::numeric_limits<double>::quiet_NaN();
-    rows.push_back(relative_row(mode_name(mode.index) + " frequency", "GHz", measured / 1e9, mode.frequency / 1e9, tolerance));
+    rows.push_back(
+        relative_row(mode_name(mode.index) + " frequency", "GHz", measured / 1e9, mode.frequency / 1e9, tolerance));
   }
   return rows;
 }

@@ -25,7 +25,8 @@ Deck closed_lossless_box(bool quick) {
   d.materials.push_back({"ferrite", 1.0, 0.0, 3.0, false});
   d.geometry.push_back({ShapeKind::box, "glass", {2e-3, 2e-3, 2e-3}, {7e-3, 8e-3, 5e-3}});
   d.geometry.push_back({ShapeKind::box, "ferrite", {6e-3, 4e-3, 4e-3}, {11e-3, 9e-3, 8e-3}});
-  const std::array<Vec3, 3> where{Vec3{11.8e-3, 2.6e-3, 2.1e-3}, Vec3{3.1e-3, 4.9e-3, 3.2e-3}, Vec3{8.9e-3, 6.1e-3, 5.2e-3}};
+  const std::array<Vec3, 3> where{Vec3{11.8e-3, 2.6e-3, 2.1e-3}, Vec3{3.1e-3, 4.9e-3, 3.2e-3},
+                                  Vec3{8.9e-3, 6.1e-3, 5.2e-3}};
   add_dipole_triplet(d, where, WaveformKind::gaussian_derivative, kSpeedOfLight / (3 * d.cell_size[0]));
   return d;
 }
@@ -59,8 +60,14 @@ std::vector<CheckRow> validate_energy(const ValidationContext& context) {
   // 1e-9 (the figure) leaves 3-4 orders of magnitude over float64 rounding, which moves W
   // by ~1e-14 here; a wrong update coefficient, a stale halo plane, a source left on or a
   // conductivity of 1e-4 S/m in the glass (tests/unit/test_physics.cpp) moves it by more than 1e-6.
-  CheckRow row{"relative drift of W over " + std::to_string(d.steps) + " steps (f64)", "", d.relative, 0.0, d.relative,
-               1e-9, "absolute", d.relative <= 1e-9 && d.initial > 0 && d.steps == window};
+  CheckRow row{"relative drift of W over " + std::to_string(d.steps) + " steps (f64)",
+               "",
+               d.relative,
+               0.0,
+               d.relative,
+               1e-9,
+               "absolute",
+               d.relative <= 1e-9 && d.initial > 0 && d.steps == window};
   return {row};
 }
 

@@ -90,7 +90,8 @@ std::vector<CheckRow> validate_propagation(const ValidationContext& context) {
   const Guide g = guide(context.quick);
   const Model model = build_model(guide_deck(g));
   const RunResult result = run_model(model, context.run);
-  const std::vector<double> near = gated(result, model, g, 0, g.probe_k), next = gated(result, model, g, 1, g.probe_k + 1),
+  const std::vector<double> near = gated(result, model, g, 0, g.probe_k),
+                            next = gated(result, model, g, 1, g.probe_k + 1),
                             far = gated(result, model, g, 2, g.probe_k + g.distance);
   const double dz = g.cell, D = g.distance * g.cell, dt = model.dt;
   const std::array<double, 3> k_transverse{0.0, kPi / (g.ny * g.cell), 0.0};

@@ -23,8 +23,8 @@ struct ValidationContext {
 };
 
 struct CheckRow {
-  std::string quantity;    // what was measured, e.g. "TE101 frequency"
-  std::string unit;        // of measured and reference ("GHz", "", ...)
+  std::string quantity;  // what was measured, e.g. "TE101 frequency"
+  std::string unit;      // of measured and reference ("GHz", "", ...)
   double measured = 0;
   double reference = 0;
   double error = 0;        // as defined by `error_kind`

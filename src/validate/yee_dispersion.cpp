@@ -27,8 +27,8 @@ double yee_cavity_frequency(const std::array<int, 3>& mode, const std::array<dou
   return yee_omega(k, d, dt, c) / (2 * std::numbers::pi);
 }
 
-double yee_wavenumber(double omega, int axis, const std::array<double, 3>& k, const std::array<double, 3>& d,
-                      double dt, double c) {
+double yee_wavenumber(double omega, int axis, const std::array<double, 3>& k, const std::array<double, 3>& d, double dt,
+                      double c) {
   const double temporal = std::sin(omega * dt / 2) / (c * dt);
   double rest = temporal * temporal;
   for (int a = 0; a < 3; ++a)

@@ -20,8 +20,8 @@ double yee_cavity_frequency(const std::array<int, 3>& mode, const std::array<dou
 
 // Wavenumber k_a (rad/m) along `axis` of the discrete wave of angular frequency w whose other two
 // components are fixed (k[axis] is ignored); NaN below cut-off.
-double yee_wavenumber(double omega, int axis, const std::array<double, 3>& k, const std::array<double, 3>& d,
-                      double dt, double c);
+double yee_wavenumber(double omega, int axis, const std::array<double, 3>& k, const std::array<double, 3>& d, double dt,
+                      double c);
 
 // Group velocity dw/dk_a along `axis` at that wave (m/s).
 double yee_group_velocity(double omega, int axis, const std::array<double, 3>& k, const std::array<double, 3>& d,

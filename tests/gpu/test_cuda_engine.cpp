@@ -35,7 +35,8 @@ Deck short_cpml(Index steps) {
   d.boundary.fill(BoundaryKind::cpml);
   d.cpml.cells = 8;
   d.materials.push_back({.name = "soil", .eps_r = 6.0, .sigma = 0.005});
-  d.geometry.push_back({.shape = ShapeKind::box, .material = "soil", .lower = {0, 0, 0}, .upper = {0.128, 0.128, 0.03}});
+  d.geometry.push_back(
+      {.shape = ShapeKind::box, .material = "soil", .lower = {0, 0, 0}, .upper = {0.128, 0.128, 0.03}});
   return d;
 }
 
@@ -122,14 +123,16 @@ TEST(CudaEngine, ReportsItsChoices) {
   config.engine = "cuda";
   // Dependent launches from compute capability 9.0 where the binary holds code for it; plain
   // launches on older GPUs, and where the device runs older code (a compute_80 PTX build).
-  const std::string launches = "(dependent launches \\(compute capability (9|[1-9][0-9])\\.[0-9]\\)|plain launches "
-                               "\\(compute capability [0-8]\\.[0-9]: dependent launches need 9\\.0\\)|plain launches "
-                               "\\(compute capability [0-9]+\\.[0-9], but this binary's code for it is compiled for "
-                               "compute_[0-8][0-9]: dependent launches need code for 9\\.0\\))";
+  const std::string launches =
+      "(dependent launches \\(compute capability (9|[1-9][0-9])\\.[0-9]\\)|plain launches "
+      "\\(compute capability [0-8]\\.[0-9]: dependent launches need 9\\.0\\)|plain launches "
+      "\\(compute capability [0-9]+\\.[0-9], but this binary's code for it is compiled for "
+      "compute_[0-8][0-9]: dependent launches need code for 9\\.0\\))";
   const std::string fields = "; fields in an allocation each \\(below 128 MiB a field\\); ";
   EXPECT_THAT(run_model(model, config).engine_choices, ::testing::MatchesRegex(launches + fields + "node pairs"));
   config.precision_bits = 64;
-  EXPECT_THAT(run_model(model, config).engine_choices, ::testing::MatchesRegex(launches + fields + "one node a thread"));
+  EXPECT_THAT(run_model(model, config).engine_choices,
+              ::testing::MatchesRegex(launches + fields + "one node a thread"));
 }
 
 // Node pairs (yee_pair_sweep_kernel: the float sweeps of a run without CPML, two neighbouring nodes
@@ -181,8 +184,8 @@ TEST(CudaEngine, FieldArenaKeepsTheBits) {
       config.cuda_engine.arena_unit = unit;
       const RunResult fixed = run_model(model, config);
       testing::expect_same_bits(fixed, trial);
-      EXPECT_THAT(fixed.engine_choices,
-                  ::testing::HasSubstr("; field arena in " + slot_unit_name(unit) + " slots (fixed by --arena-unit); "));
+      EXPECT_THAT(fixed.engine_choices, ::testing::HasSubstr("; field arena in " + slot_unit_name(unit) +
+                                                             " slots (fixed by --arena-unit); "));
     }
     config.cuda_engine.arena_unit = 0;
     config.exchange = "overlap";
@@ -191,7 +194,8 @@ TEST(CudaEngine, FieldArenaKeepsTheBits) {
       const RunResult split = run_model(model, config);
       testing::expect_same_bits(split, trial);
       // A quarter's fields in float stay below the arena's 128 MiB (in double they do not).
-      if (slabs == 4 && bits == 32) EXPECT_THAT(split.engine_choices, ::testing::HasSubstr("fields in an allocation each"));
+      if (slabs == 4 && bits == 32)
+        EXPECT_THAT(split.engine_choices, ::testing::HasSubstr("fields in an allocation each"));
     }
   }
 }
@@ -202,8 +206,11 @@ TEST(CudaEngine, FieldArenaKeepsTheBits) {
 Deck folded_sources_deck(Index steps, int count) {
   Deck d = short_default(steps);
   const Source tx = d.sources.at(0);
-  const std::array<std::array<double, 3>, 5> at{{{0.064, 0.064, 0.064}, {0.050, 0.064, 0.044},
-                                                 {0.080, 0.070, 0.086}, {0.030, 0.060, 0.042}, {0.064, 0.040, 0.088}}};
+  const std::array<std::array<double, 3>, 5> at{{{0.064, 0.064, 0.064},
+                                                 {0.050, 0.064, 0.044},
+                                                 {0.080, 0.070, 0.086},
+                                                 {0.030, 0.060, 0.042},
+                                                 {0.064, 0.040, 0.088}}};
   for (int s = 1; s < count; ++s) {
     Source more = tx;
     more.name = "tx" + std::to_string(s + 1);

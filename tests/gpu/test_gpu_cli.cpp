@@ -37,10 +37,12 @@ TEST(GpuCli, RefusesWhatCannotRunHereWithExitCode2AndNoOutput) {
   ScratchDir dir;
   write_file(dir / "deck.toml", small_deck(200));
   // 3000^3 cells: 27e9, about 0.7 TB in float, more than any one GPU holds.
-  write_file(dir / "big.toml", "[grid]\ncells = [3000, 3000, 3000]\ncell_size = [1e-3, 1e-3, 1e-3]\n[time]\nsteps = 4\n");
+  write_file(dir / "big.toml",
+             "[grid]\ncells = [3000, 3000, 3000]\ncell_size = [1e-3, 1e-3, 1e-3]\n[time]\nsteps = 4\n");
   const std::string n = std::to_string(visible);
   std::vector<Refusal> cases{
-      {"run DECK --engine cuda --gpus " + std::to_string(visible + 1) + " --output OUT", "only " + n + " GPU(s) visible"},
+      {"run DECK --engine cuda --gpus " + std::to_string(visible + 1) + " --output OUT",
+       "only " + n + " GPU(s) visible"},
       {"run DECK --engine cuda --devices " + n + " --output OUT", "GPU " + n + " does not exist"},
       {"run DECK --engine cuda --devices 0,0 --output OUT", "GPU 0 is listed twice"},
       {"run BIG --engine cuda --gpus 1 --output OUT", "available"},
@@ -50,12 +52,14 @@ TEST(GpuCli, RefusesWhatCannotRunHereWithExitCode2AndNoOutput) {
       {"run DECK --engine cuda --gpus 1 --subdomains 2 --exchange nccl --output OUT", "one GPU per subdomain"},
       {"run DECK --engine cuda --gpus 1 --subdomains 2 --exchange graph --output OUT", "one GPU per subdomain"},
       {"run DECK --engine cuda --gpus 1 --subdomains 2 --no-peer --exchange graph --output OUT", "--no-peer"},
-      {"run DECK --engine cuda --gpus 1 --subdomains 2 --exchange p2p --halo-depth 2 --output OUT", "--halo-depth 1 only"},
+      {"run DECK --engine cuda --gpus 1 --subdomains 2 --exchange p2p --halo-depth 2 --output OUT",
+       "--halo-depth 1 only"},
       {"run DECK --engine cuda --gpus 1 --subdomains 100 --exchange b2r --halo-depth 3 --output OUT", "halo depth"},
       {"run DECK --engine cuda --gpus 1 --oversubscribe-gpus --output OUT", "--oversubscribe-gpus is for MPI mode"},
       {"bench --engine cuda --gpus 1 --subdomains 2 --size 16 --json OUT/b.json", "leave --subdomains out"},
       {"bench --engine cuda --gpus 1 --size 16 --counts 2 --json OUT/b.json", "--counts 2"},
-      {"validate --quick --engine cuda --gpus 1 --subdomains 2 --no-peer --exchange coop --json OUT/v.json", "--no-peer"}};
+      {"validate --quick --engine cuda --gpus 1 --subdomains 2 --no-peer --exchange coop --json OUT/v.json",
+       "--no-peer"}};
   for (Refusal c : cases) {
     const auto out = dir / "out";
     for (auto [from, to] : {std::pair<std::string, std::string>{"DECK", (dir / "deck.toml").string()},
@@ -75,7 +79,8 @@ TEST(GpuCli, RefusesWhatCannotRunHereWithExitCode2AndNoOutput) {
 TEST(GpuCli, P2PRefusesATestTheGpusCannotRun) {
   const std::string p2p = (std::filesystem::path(testing::yeex_binary()).parent_path() / "yeex-p2p").string();
   ScratchDir dir;
-  const auto folder = testing::run_program("timeout 120 " + p2p, "--test host-staged --size 1M --json " + dir.path().string());
+  const auto folder =
+      testing::run_program("timeout 120 " + p2p, "--test host-staged --size 1M --json " + dir.path().string());
   EXPECT_EQ(folder.exit_code, 2) << folder.output;
   EXPECT_THAT(folder.output, HasSubstr("names a folder"));
   const auto one = testing::run_program("timeout 120 " + p2p, "--test ce-unidir --devices 0 --size 1M");
@@ -106,10 +111,9 @@ TEST(GpuCli, BenchTimesRepeatsByCudaEventsAndVerifiesTheBits) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
   ScratchDir out;
   const int gpus = cuda_device_count();  // --counts takes each count once
-  const auto bench = run_yeex("bench --engine cuda --size 128 --counts " +
-                              (gpus > 1 ? "1," + std::to_string(gpus) : std::string("1")) +
-                              " --scaling both --steps 20 --warmup 5 --repeats 3 --verify --json " +
-                              (out / "bench.json").string());
+  const auto bench = run_yeex(
+      "bench --engine cuda --size 128 --counts " + (gpus > 1 ? "1," + std::to_string(gpus) : std::string("1")) +
+      " --scaling both --steps 20 --warmup 5 --repeats 3 --verify --json " + (out / "bench.json").string());
   ASSERT_EQ(bench.exit_code, 0) << bench.output;
   EXPECT_THAT(bench.output, HasSubstr("(CUDA events, the slowest GPU)"));
   int verified = 0;

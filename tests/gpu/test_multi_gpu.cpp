@@ -98,7 +98,7 @@ RunResult run_on(int slabs, const std::string& exchange, Index depth, const Deck
   config.exchange = exchange;
   config.halo_depth = depth;
   config.peer_access = peer_access;
-  config.probe_slots = 50;  // several returns to the host per run
+  config.probe_slots = 50;               // several returns to the host per run
   config.devices = slab_devices(slabs);  // RunConfig's default list is empty
   return run_model(build_model(deck), config);
 }
@@ -187,8 +187,8 @@ TEST(MultiGpu, WithoutPeerAccessMatchesOneGpu) {
   for (int a = 0; a < most; ++a)
     for (int b = a + 1; b < most; ++b) set_peer_access(a, b, false);
   for (int slabs = 2; slabs <= 4; ++slabs)
-    for (const auto& [exchange, depth] : {std::pair{"host-staged", 1}, std::pair{"host-staged", 3},
-                                          std::pair{"b2r", 2}, std::pair{"p2p", 1}}) {
+    for (const auto& [exchange, depth] :
+         {std::pair{"host-staged", 1}, std::pair{"host-staged", 3}, std::pair{"b2r", 2}, std::pair{"p2p", 1}}) {
       SCOPED_TRACE(std::string(exchange) + " on " + std::to_string(slabs) + " slabs, R = " + std::to_string(depth));
       testing::expect_same_bits(run_on(slabs, exchange, depth, contract_deck(), false), reference());
       testing::expect_same_bits(run_on(slabs, exchange, depth, cpml_contract_deck(), false), cpml_reference());
@@ -201,10 +201,10 @@ TEST(MultiGpu, WithoutPeerAccessMatchesOneGpu) {
 TEST(MultiGpu, EitherPeerPushMatchesOneGpu) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
   for (int slabs = 2; slabs <= 4; ++slabs)
-    for (const auto& [exchange, depth, push] : {std::tuple{"overlap", 1, "kernel"}, std::tuple{"b2r", 2, "copy"},
-                                                std::tuple{"b2r", 3, "copy"}}) {
-      SCOPED_TRACE(std::string(exchange) + " pushing by " + push + " on " + std::to_string(slabs) + " slabs, R = " +
-                   std::to_string(depth));
+    for (const auto& [exchange, depth, push] :
+         {std::tuple{"overlap", 1, "kernel"}, std::tuple{"b2r", 2, "copy"}, std::tuple{"b2r", 3, "copy"}}) {
+      SCOPED_TRACE(std::string(exchange) + " pushing by " + push + " on " + std::to_string(slabs) +
+                   " slabs, R = " + std::to_string(depth));
       Fixed by;
       by.exchange.peer_push =
           std::string(push) == "kernel" ? ExchangeOptions::PeerPush::kernel : ExchangeOptions::PeerPush::copy;
@@ -245,8 +245,8 @@ TEST(MultiGpu, GraphReplaysAnyBlockBitForBit) {
   for (Index block : {1, 7})
     for (int slabs = 1; slabs <= 4; ++slabs)
       for (Index depth : {1, 2, 3}) {
-        SCOPED_TRACE("blocks of " + std::to_string(block) + " steps, " + std::to_string(slabs) + " slabs, R = " +
-                     std::to_string(depth));
+        SCOPED_TRACE("blocks of " + std::to_string(block) + " steps, " + std::to_string(slabs) +
+                     " slabs, R = " + std::to_string(depth));
         Fixed steps;
         steps.exchange.graph_steps = block;
         expect_matches_one_gpu({"graph", slabs, depth}, contract_deck(), reference, true, steps);
@@ -281,13 +281,15 @@ TEST(MultiGpu, GraphPushingSweepsKeepTheBits) {
     plain_launches.engine.dependent_launches = false;
     one_node.engine.node_pairs = false;  // the one-node pushing kernel
     split.exchange.pushing_sweeps = ExchangeOptions::PushingSweeps::never;
-    for (const auto& [name, fixed] : {std::pair{"defaults", Fixed{}}, std::pair{"blocks of 1", blocks_of_1},
-                                      std::pair{"blocks of 7", blocks_of_7}, std::pair{"plain launches", plain_launches},
-                                      std::pair{"one node a thread", one_node}, std::pair{"the split", split}}) {
+    for (const auto& [name, fixed] :
+         {std::pair{"defaults", Fixed{}}, std::pair{"blocks of 1", blocks_of_1}, std::pair{"blocks of 7", blocks_of_7},
+          std::pair{"plain launches", plain_launches}, std::pair{"one node a thread", one_node},
+          std::pair{"the split", split}}) {
       SCOPED_TRACE(std::to_string(slabs) + " slabs, " + name);
       const RunResult r = run_on(slabs, "graph", 1, deck, true, fixed);
       testing::expect_same_bits(r, one_gpu);
-      EXPECT_EQ(r.exchange_choices, std::string(name) == "the split" ? "border split (pushing sweeps turned off)" : pushing);
+      EXPECT_EQ(r.exchange_choices,
+                std::string(name) == "the split" ? "border split (pushing sweeps turned off)" : pushing);
     }
   }
   if (cuda_device_count() >= 4)
@@ -378,8 +380,9 @@ TEST(MultiGpu, CoopFormsAndTrialsKeepTheBits) {
   called.exchange.coop_form = ExchangeOptions::CoopForm::called;
   short_trials.exchange.coop_trial_steps = 3;
   rounds.exchange.coop_sweep_sources = false;
-  for (const auto& [name, fixed] : {std::pair{"--coop-form inlined", inlined}, std::pair{"--coop-form called", called},
-                                    std::pair{"trials of 3 steps", short_trials}, std::pair{"sources in rounds", rounds}})
+  for (const auto& [name, fixed] :
+       {std::pair{"--coop-form inlined", inlined}, std::pair{"--coop-form called", called},
+        std::pair{"trials of 3 steps", short_trials}, std::pair{"sources in rounds", rounds}})
     for (int slabs = 1; slabs <= 4; ++slabs) {
       SCOPED_TRACE(std::string(name) + ", " + std::to_string(slabs) + " slabs");
       expect_matches_one_gpu({"coop", slabs, 1}, contract_deck(), reference, true, fixed);
@@ -400,7 +403,8 @@ TEST(MultiGpu, CoopReportsItsKernelForm) {
                                       "with sources; node pairs on 2 of 2 slabs \\(blocks of 1024 threads\\)"));
   Fixed fixed;
   fixed.exchange.coop_form = ExchangeOptions::CoopForm::called;
-  const std::string called = "kernel form sources called (fixed by --coop-form); the called form sweeps the sources of ";
+  const std::string called =
+      "kernel form sources called (fixed by --coop-form); the called form sweeps the sources of ";
   const std::string wide = " (blocks of 1024 threads)";  // small slabs: the wide blocks
   EXPECT_EQ(run_on(1, "coop", 1, contract_deck(), true, fixed).exchange_choices,
             called + "0 of 1 slab with sources; node pairs on 1 of 1 slab" + wide);
@@ -435,8 +439,9 @@ TEST(MultiGpu, CoopNodePairsKeepTheBits) {
       expect_matches_one_gpu({"coop", slabs, 1}, contract_deck(), reference, true, set);
       const RunResult r = run_on(slabs, "coop", 1, wide, true, set);
       testing::expect_same_bits(r, wide_reference);
-      EXPECT_THAT(r.exchange_choices, ::testing::HasSubstr(!pairs ? std::string("one node a thread")
-                                                                  : "(blocks of " + std::to_string(shape) + " threads)"));
+      EXPECT_THAT(r.exchange_choices,
+                  ::testing::HasSubstr(!pairs ? std::string("one node a thread")
+                                              : "(blocks of " + std::to_string(shape) + " threads)"));
     }
 }
 

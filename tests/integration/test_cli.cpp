@@ -22,8 +22,8 @@ namespace yeex {
 namespace {
 
 using ::testing::HasSubstr;
-using testing::read_json;
 using testing::read_file;
+using testing::read_json;
 using testing::run_yeex;
 using testing::ScratchDir;
 using testing::source_path;
@@ -47,13 +47,17 @@ constexpr Index kLargestDeckRunInFull = Index(1) << 22;
 TEST_P(EveryInputDeck, RunsOnTheHostEngine) {
   ScratchDir out;
   if (parse_deck_file(GetParam()).grid.cells() > kLargestDeckRunInFull) {
-    const auto dry = run_yeex("run " + GetParam().string() + " --engine host --dry-run --output " + out.path().string());
+    const auto dry =
+        run_yeex("run " + GetParam().string() + " --engine host --dry-run --output " + out.path().string());
     // Exit 2 is right where the host has too little memory for the full size; the message says so.
-    if (dry.exit_code == 2) EXPECT_THAT(dry.output, HasSubstr("needs about")) << dry.output;
-    else EXPECT_EQ(dry.exit_code, 0) << dry.output;
+    if (dry.exit_code == 2)
+      EXPECT_THAT(dry.output, HasSubstr("needs about")) << dry.output;
+    else
+      EXPECT_EQ(dry.exit_code, 0) << dry.output;
     EXPECT_TRUE(std::filesystem::is_empty(out.path())) << "--dry-run writes nothing";
-    const auto bench = run_yeex("bench --deck " + GetParam().string() +
-                                " --engine host --size 16 --steps 2 --warmup 1 --repeats 1 --counts 1,2 --exchanges host-staged");
+    const auto bench =
+        run_yeex("bench --deck " + GetParam().string() +
+                 " --engine host --size 16 --steps 2 --warmup 1 --repeats 1 --counts 1,2 --exchanges host-staged");
     ASSERT_EQ(bench.exit_code, 0) << bench.output;
     EXPECT_THAT(bench.output, HasSubstr("host-staged"));
     return;
@@ -146,8 +150,9 @@ TEST(Cli, KokkosEngineDoesWhatTheEngineListSays) {
     if (line.rfind("kokkos ", 0) == 0) std::istringstream(line) >> runs_here >> runs_here;
   ASSERT_TRUE(runs_here == "yes" || runs_here == "no") << list.output;
   ScratchDir host, kokkos;
-  const auto r = run_yeex("run --engine kokkos --subdomains 2 --exchange b2r --halo-depth 2 --steps 30 --quiet --output " +
-                          (kokkos / "out").string());
+  const auto r =
+      run_yeex("run --engine kokkos --subdomains 2 --exchange b2r --halo-depth 2 --steps 30 --quiet --output " +
+               (kokkos / "out").string());
   if (runs_here == "no") {
     EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_THAT(r.output, HasSubstr("--engine kokkos: cannot run here"));
@@ -173,8 +178,9 @@ TEST(Cli, DoublePrecisionRuns) {
 TEST(Cli, SplitRunsMatchTheSingleSlabChecksum) {
   ScratchDir a, b;
   const auto one = run_yeex("run --engine host --steps 60 --quiet --output " + a.path().string());
-  const auto three = run_yeex("run --engine host --subdomains 3 --exchange b2r --halo-depth 2 --steps 60 --quiet --output " +
-                              b.path().string());
+  const auto three =
+      run_yeex("run --engine host --subdomains 3 --exchange b2r --halo-depth 2 --steps 60 --quiet --output " +
+               b.path().string());
   ASSERT_EQ(one.exit_code, 0) << one.output;
   ASSERT_EQ(three.exit_code, 0) << three.output;
   EXPECT_EQ(read_json(a / "run.json")["checksum"]["fields"], read_json(b / "run.json")["checksum"]["fields"]);
@@ -187,15 +193,18 @@ TEST(Cli, ExchangeListAndBench) {
   EXPECT_THAT(list.output, HasSubstr("host-staged"));
   EXPECT_EQ(run_yeex("run --engine host --exchange list").exit_code, 0);
   ScratchDir out;
-  const auto bench = run_yeex("bench --engine host --size 16 --counts 1,2 --scaling both --steps 2 --warmup 1 --repeats 1 --json " +
-                              (out / "bench.json").string() + " --markdown " + (out / "bench.md").string());
+  const auto bench =
+      run_yeex("bench --engine host --size 16 --counts 1,2 --scaling both --steps 2 --warmup 1 --repeats 1 --json " +
+               (out / "bench.json").string() + " --markdown " + (out / "bench.md").string());
   ASSERT_EQ(bench.exit_code, 0) << bench.output;
   EXPECT_THAT(bench.output, HasSubstr("host-staged"));
   const auto j = read_json(out / "bench.json");
   // The markdown: a table per scaling and size, a row per backend, a column per device count, each
   // cell the row's efficiency and time per step as the JSON has them.
   const std::string md = read_file(out / "bench.md");
-  EXPECT_THAT(md, HasSubstr("## Strong scaling, 16³ in all (16 x 16 x 16)\n\n| backend | 1 device | 2 devices |\n|---|---:|---:|\n"));
+  EXPECT_THAT(
+      md, HasSubstr(
+              "## Strong scaling, 16³ in all (16 x 16 x 16)\n\n| backend | 1 device | 2 devices |\n|---|---:|---:|\n"));
   EXPECT_THAT(md, HasSubstr("## Weak scaling, 16³ per device"));
   EXPECT_THAT(md, HasSubstr("| engine alone (T1) | 100.0 % ("));
   for (const auto& row : j["rows"])
@@ -242,8 +251,10 @@ TEST(Cli, ExchangeListAndBench) {
 // strong rows on 1-3 slabs, b2r at R = 2 included; each weak grid its own).
 TEST(Cli, BenchVerifiesThatEveryRowComputesTheSameFields) {
   ScratchDir out;
-  const auto bench = run_yeex("bench --engine host --size 12 --counts 1,2,3 --scaling both --exchanges host-staged,b2r "
-                              "--steps 2 --warmup 3 --repeats 1 --verify --json " + (out / "bench.json").string());
+  const auto bench = run_yeex(
+      "bench --engine host --size 12 --counts 1,2,3 --scaling both --exchanges host-staged,b2r "
+      "--steps 2 --warmup 3 --repeats 1 --verify --json " +
+      (out / "bench.json").string());
   ASSERT_EQ(bench.exit_code, 0) << bench.output;
   EXPECT_THAT(bench.output, HasSubstr("# bits (--verify)"));
   const auto j = read_json(out / "bench.json");
@@ -266,8 +277,10 @@ TEST(Cli, BenchVerifiesThatEveryRowComputesTheSameFields) {
   EXPECT_EQ(first.size(), 3u) << "12^3, and the weak grids of 2 and 3 slabs";
   EXPECT_EQ(same, 6 + 2) << "five strong rows and the engine's, then one more on each weak grid";
   // Without --verify nothing is hashed.
-  const auto plain = run_yeex("bench --engine host --size 12 --counts 1 --exchanges host-staged --steps 2 --warmup 1 "
-                              "--repeats 1 --json " + (out / "plain.json").string());
+  const auto plain = run_yeex(
+      "bench --engine host --size 12 --counts 1 --exchanges host-staged --steps 2 --warmup 1 "
+      "--repeats 1 --json " +
+      (out / "plain.json").string());
   ASSERT_EQ(plain.exit_code, 0) << plain.output;
   const auto unverified = read_json(out / "plain.json");  // kept: a range over a temporary's member would dangle
   ASSERT_FALSE(unverified["rows"].empty());
@@ -280,8 +293,10 @@ TEST(Cli, BenchVerifiesThatEveryRowComputesTheSameFields) {
 TEST(Cli, BenchRunsADeckOnItsOwnGrid) {
   ScratchDir out;
   const std::string deck = source_path("inputs/cavity.toml");
-  const auto own = run_yeex("bench --deck " + deck + " --engine host --counts 1,2 --scaling both --steps 2 --warmup 1 "
-                            "--repeats 1 --exchanges host-staged --json " + (out / "own.json").string());
+  const auto own = run_yeex("bench --deck " + deck +
+                            " --engine host --counts 1,2 --scaling both --steps 2 --warmup 1 "
+                            "--repeats 1 --exchanges host-staged --json " +
+                            (out / "own.json").string());
   ASSERT_EQ(own.exit_code, 0) << own.output;
   EXPECT_THAT(own.output, HasSubstr("on its own grid"));
   EXPECT_THAT(own.output, HasSubstr("deck 25x10x30"));
@@ -290,13 +305,16 @@ TEST(Cli, BenchRunsADeckOnItsOwnGrid) {
   for (const auto& row : own_json["rows"]) {
     EXPECT_EQ(row["size"], 0) << row.dump();
     EXPECT_EQ(row["skipped"], "") << row.dump();
-    grids[row["scaling"].get<std::string>() + " " + std::to_string(row["devices"].get<int>())] = row["grid"].get<std::vector<Index>>();
+    grids[row["scaling"].get<std::string>() + " " + std::to_string(row["devices"].get<int>())] =
+        row["grid"].get<std::vector<Index>>();
   }
   EXPECT_EQ(grids["strong 1"], (std::vector<Index>{25, 10, 30}));
   EXPECT_EQ(grids["strong 2"], (std::vector<Index>{25, 10, 30}));
   EXPECT_EQ(grids["weak 2"], (std::vector<Index>{25, 10, 60}));
-  const auto cube = run_yeex("bench --deck " + deck + " --engine host --size 12 --counts 2 --steps 2 --warmup 1 "
-                             "--repeats 1 --exchanges host-staged --json " + (out / "cube.json").string());
+  const auto cube = run_yeex("bench --deck " + deck +
+                             " --engine host --size 12 --counts 2 --steps 2 --warmup 1 "
+                             "--repeats 1 --exchanges host-staged --json " +
+                             (out / "cube.json").string());
   ASSERT_EQ(cube.exit_code, 0) << cube.output;
   EXPECT_THAT(cube.output, HasSubstr("stretched onto each grid"));
   const auto cube_json = read_json(out / "cube.json");
@@ -313,11 +331,12 @@ TEST(Cli, BenchRunsADeckOnItsOwnGrid) {
 // whose fields are not finite: one step fewer runs to the end. Nothing is left in the output folder.
 TEST(Cli, NamesTheStepAndNodeOfABlowUp) {
   ScratchDir dir;
-  const std::string run =
-      "run " + testing::test_data("blow_up.toml").string() + " --engine host --quiet --output " + (dir / "out").string();
+  const std::string run = "run " + testing::test_data("blow_up.toml").string() + " --engine host --quiet --output " +
+                          (dir / "out").string();
   const auto every = run_yeex(run + " --check-every 1");
   ASSERT_EQ(every.exit_code, 1) << every.output;
-  const std::regex named(R"(the fields blew up: (E|H)[xyz] is not finite at node \(\d+, \d+, \d+\) after step (\d+)\n)");
+  const std::regex named(
+      R"(the fields blew up: (E|H)[xyz] is not finite at node \(\d+, \d+, \d+\) after step (\d+)\n)");
   std::smatch m;
   ASSERT_TRUE(std::regex_search(every.output, m, named)) << every.output;
   const int step = std::stoi(m[2]);
@@ -338,7 +357,8 @@ TEST(Cli, NamesTheStepAndNodeOfABlowUp) {
 
 TEST(Cli, RecordsTheTuningEnvironment) {
   ScratchDir out;
-  const std::string bench = "bench --engine host --size 8 --counts 1 --exchanges host-staged --steps 2 --warmup 1 --repeats 1 ";
+  const std::string bench =
+      "bench --engine host --size 8 --counts 1 --exchanges host-staged --steps 2 --warmup 1 --repeats 1 ";
   {
     const testing::ScopedEnvironmentVariable aware("YEEX_MPI_CUDA_AWARE", "0");
     const testing::ScopedEnvironmentVariable nvls("NCCL_NVLS_ENABLE", "0");
@@ -365,10 +385,13 @@ TEST(Cli, RecordsTheTuningEnvironment) {
 
 TEST(Cli, BenchRecordsTopologyAndReadsAP2PSweep) {
   ScratchDir out;
-  write_file(out / "p2p.json",
-             R"({"results": [{"test": "sweep", "curves": [{"title": "sweep/0->1", "points": [{"bytes": 4, "us": 2.0}]}]}]})");
-  const std::string common = "bench --engine host --size 16 --counts 1,2 --exchanges host-staged --steps 2 --warmup 1 --repeats 1 ";
-  const auto bench = run_yeex(common + "--p2p-json " + (out / "p2p.json").string() + " --json " + (out / "bench.json").string());
+  write_file(
+      out / "p2p.json",
+      R"({"results": [{"test": "sweep", "curves": [{"title": "sweep/0->1", "points": [{"bytes": 4, "us": 2.0}]}]}]})");
+  const std::string common =
+      "bench --engine host --size 16 --counts 1,2 --exchanges host-staged --steps 2 --warmup 1 --repeats 1 ";
+  const auto bench =
+      run_yeex(common + "--p2p-json " + (out / "p2p.json").string() + " --json " + (out / "bench.json").string());
   ASSERT_EQ(bench.exit_code, 0) << bench.output;
   EXPECT_THAT(bench.output, HasSubstr("pred ms"));
   const auto j = read_json(out / "bench.json");
@@ -404,7 +427,8 @@ TEST(Cli, HelpReadsLikeAPersonWroteIt) {
     const auto h = run_yeex(std::string(command) + "--help");
     ASSERT_EQ(h.exit_code, 0) << command << "\n" << h.output;
     std::smatch m;
-    EXPECT_FALSE(std::regex_search(h.output, m, noise)) << "'" << m.str() << "' in yeex " << command << "--help:\n" << h.output;
+    EXPECT_FALSE(std::regex_search(h.output, m, noise)) << "'" << m.str() << "' in yeex " << command << "--help:\n"
+                                                        << h.output;
     std::istringstream lines(h.output);
     for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 80u) << command << ": " << line;
   }
@@ -561,7 +585,8 @@ every = 5
   const auto forced = run_yeex(run + " --force");
   ASSERT_EQ(forced.exit_code, 0) << forced.output;
   EXPECT_THAT(forced.output, HasSubstr("--force: removed the 5 file(s) of an earlier run"));
-  EXPECT_EQ(folder_listing(out), (std::vector<std::string>{"notes.txt", "plots", "run.json", "volume.h5", "volume.xdmf"}));
+  EXPECT_EQ(folder_listing(out),
+            (std::vector<std::string>{"notes.txt", "plots", "run.json", "volume.h5", "volume.xdmf"}));
   EXPECT_EQ(read_file(out / "notes.txt"), "mine\n");
   EXPECT_EQ(read_json(out / "run.json")["run"]["steps"], 5);
   // And again: the folder still holds one run.
@@ -578,12 +603,13 @@ TEST(Cli, EachDeckWritesToItsOwnDefaultFolder) {
   ScratchDir cwd;
   const std::string yeex = "cd " + cwd.path().string() + " && " + testing::yeex_binary();
   for (const char* deck : {"dipole_box", "cavity"}) {
-    const auto r = testing::run_program(yeex, "run " + source_path("inputs/" + std::string(deck) + ".toml") +
-                                                  " --engine host --steps 3 --quiet");
+    const auto r = testing::run_program(
+        yeex, "run " + source_path("inputs/" + std::string(deck) + ".toml") + " --engine host --steps 3 --quiet");
     ASSERT_EQ(r.exit_code, 0) << deck << "\n" << r.output;
   }
   EXPECT_EQ(folder_listing(cwd / "yeex-output"), (std::vector<std::string>{"cavity", "dipole_box"}));
-  EXPECT_EQ(read_json(cwd / "yeex-output" / "cavity" / "run.json")["deck"]["output"]["directory"], "yeex-output/cavity");
+  EXPECT_EQ(read_json(cwd / "yeex-output" / "cavity" / "run.json")["deck"]["output"]["directory"],
+            "yeex-output/cavity");
   EXPECT_EQ(read_json(cwd / "yeex-output" / "dipole_box" / "run.json")["deck"]["title"],
             "dipole in a PEC box with a dielectric block");
   // The built-in deck is dipole_box.toml: the same folder, so refused without --force.
@@ -624,7 +650,8 @@ TEST(Cli, BenchAndValidateRefuseBadOptionsBeforeRunning) {
       {bench + "--exchanges host-staged,host-staged", "--exchanges: host-staged is listed twice"},
       {bench + "--deck " + testing::test_data("source_in_pec.toml").string(),
        "source[0].position: the source's E component lies inside a PEC object"},
-      {bench + "--exchanges host-staged,pigeon", "--exchanges: unknown exchange backend 'pigeon' (known: host-staged, p2p"},
+      {bench + "--exchanges host-staged,pigeon",
+       "--exchanges: unknown exchange backend 'pigeon' (known: host-staged, p2p"},
       {bench + "--counts 16 --exchanges host-staged", "none of the requested rows can run here"},
       {bench + "--exchanges p2p", "none of the requested rows can run here"},
       {bench + "--exchange p2p", "named with --exchanges"},
@@ -660,12 +687,14 @@ TEST(Cli, BenchAndValidateRefuseBadOptionsBeforeRunning) {
   EXPECT_EQ(list.exit_code, 0) << list.output;
   EXPECT_THAT(list.output, HasSubstr("host-staged"));
   // A --json file in a folder that does not exist yet: the folder is made when the file is written.
-  const auto nested = run_yeex(bench + "--counts 1 --exchanges host-staged --json " + (dir / "new" / "b.json").string());
+  const auto nested =
+      run_yeex(bench + "--counts 1 --exchanges host-staged --json " + (dir / "new" / "b.json").string());
   EXPECT_EQ(nested.exit_code, 0) << nested.output;
   EXPECT_EQ(read_json(dir / "new" / "b.json")["format"], "yeex-bench-2");
   // Through a link, the file it names is written; the link stays a link.
   std::filesystem::create_symlink(dir / "new" / "b.json", dir / "link.json");
-  const auto linked = run_yeex(bench + "--counts 1 --exchanges host-staged --precision f64 --json " + (dir / "link.json").string());
+  const auto linked =
+      run_yeex(bench + "--counts 1 --exchanges host-staged --precision f64 --json " + (dir / "link.json").string());
   EXPECT_EQ(linked.exit_code, 0) << linked.output;
   EXPECT_TRUE(std::filesystem::is_symlink(dir / "link.json"));
   EXPECT_EQ(read_json(dir / "new" / "b.json")["precision"], "f64");
@@ -688,7 +717,6 @@ cell_size = [1e-3, 1e-3, 1e-3]
 [time]
 steps = 5
 )";
-
 
 TEST_P(RefusesBadInput, WithExitCode2AndNoOutput) {
   const BadInput& c = GetParam();
@@ -713,7 +741,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"NegativeSize", "[grid]\ncells = [10, -4, 10]\ncell_size = [1e-3, 1e-3, 1e-3]\n[time]\nsteps = 5\n",
                  "DECK --output OUT", "grid.cells"},
         BadInput{"UnstableTimeStep", std::string(kGoodDeck) + "courant = 1.5\n", "DECK --output OUT", "time.courant"},
-        BadInput{"AbsurdGrid", "[grid]\ncells = [100000, 100000, 100000]\ncell_size = [1e-3, 1e-3, 1e-3]\n[time]\nsteps = 5\n",
+        BadInput{"AbsurdGrid",
+                 "[grid]\ncells = [100000, 100000, 100000]\ncell_size = [1e-3, 1e-3, 1e-3]\n[time]\nsteps = 5\n",
                  "DECK --output OUT", "grid.cells"},
         BadInput{"DeckDoesNotFitInMemory",
                  "[grid]\ncells = [8000, 8000, 8000]\ncell_size = [1e-3, 1e-3, 1e-3]\n[time]\nsteps = 5\n",
@@ -738,14 +767,17 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"OutputUnderAFile", "", "DECK --engine host --output DECK/out", "not a folder"},
         BadInput{"UnwritableOutput", "", "DECK --engine host --output /proc/yeex-out", "not writable"},
         BadInput{"MoreSlabsThanPlanes", "", "DECK --engine host --subdomains 20 --output OUT", "cannot be split"},
-        BadInput{"HaloDeeperThanSlab", "", "DECK --engine host --subdomains 4 --exchange b2r --halo-depth 3 --output OUT",
-                 "halo depth"},
-        BadInput{"B2rWithoutDepth", "", "DECK --engine host --subdomains 2 --exchange b2r --output OUT", "--halo-depth"},
-        BadInput{"GpuBackendOnHost", "", "DECK --engine host --subdomains 2 --exchange p2p --output OUT", "cuda engine"},
+        BadInput{"HaloDeeperThanSlab", "",
+                 "DECK --engine host --subdomains 4 --exchange b2r --halo-depth 3 --output OUT", "halo depth"},
+        BadInput{"B2rWithoutDepth", "", "DECK --engine host --subdomains 2 --exchange b2r --output OUT",
+                 "--halo-depth"},
+        BadInput{"GpuBackendOnHost", "", "DECK --engine host --subdomains 2 --exchange p2p --output OUT",
+                 "cuda engine"},
         BadInput{"GpusOnHostEngine", "", "DECK --engine host --gpus 2 --output OUT", "--gpus"},
         BadInput{"UnknownExchange", "", "DECK --engine host --exchange carrier-pigeon --output OUT",
                  "--exchange: carrier-pigeon not in {host-staged,p2p"},
-        BadInput{"StepsAboveTheLimit", "", "DECK --steps 1500000000 --output OUT", "--steps: must be from 1 to 1000000000"},
+        BadInput{"StepsAboveTheLimit", "", "DECK --steps 1500000000 --output OUT",
+                 "--steps: must be from 1 to 1000000000"},
         BadInput{"StepsNotANumber", "", "DECK --steps abc --output OUT", "--steps: 'abc' is not a whole number"},
         BadInput{"CheckEveryZero", "", "DECK --check-every 0 --output OUT", "--check-every"},
         BadInput{"EmptyOutput", "", "DECK --output ''", "--output: must not be empty"},

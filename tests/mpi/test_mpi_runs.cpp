@@ -55,9 +55,9 @@ Timed mpirun(int ranks, const std::string& args) {
   const std::string flags = open_mpi() ? " --oversubscribe --bind-to none" : "";
   const auto t0 = std::chrono::steady_clock::now();
   Timed t;
-  t.result = run_program("timeout -k 5 120 " + std::string(YEEX_MPIEXEC),
-                         std::string(YEEX_MPIEXEC_NUMPROC_FLAG) + " " + std::to_string(ranks) + flags + " " +
-                             YEEX_BINARY + " " + args);
+  t.result = run_program(
+      "timeout -k 5 120 " + std::string(YEEX_MPIEXEC),
+      std::string(YEEX_MPIEXEC_NUMPROC_FLAG) + " " + std::to_string(ranks) + flags + " " + YEEX_BINARY + " " + args);
   t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return t;
 }
@@ -92,8 +92,8 @@ class MpiRun : public ::testing::TestWithParam<Split> {};
 
 TEST_P(MpiRun, GivesTheChecksumsOfOneProcess) {
   const Split& p = GetParam();
-  const std::string args = (p.deck.empty() ? "" : source_path("inputs/" + p.deck) + " ") + "--engine host --steps 40 --precision " +
-                           p.precision;
+  const std::string args = (p.deck.empty() ? "" : source_path("inputs/" + p.deck) + " ") +
+                           "--engine host --steps 40 --precision " + p.precision;
   ScratchDir out;
   const auto run = mpirun(p.ranks, "run " + args + " --exchange mpi --halo-depth " + std::to_string(p.halo_depth) +
                                        " --quiet --output " + out.path().string());
@@ -114,8 +114,9 @@ TEST_P(MpiRun, GivesTheChecksumsOfOneProcess) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Ranks, MpiRun,
-                         ::testing::Values(Split{2, 1, "f32"}, Split{3, 1, "f32"}, Split{4, 1, "f32"}, Split{2, 2, "f32"},
-                                           Split{3, 3, "f32"}, Split{4, 2, "f32"}, Split{3, 2, "f64"},
+                         ::testing::Values(Split{2, 1, "f32"}, Split{3, 1, "f32"}, Split{4, 1, "f32"},
+                                           Split{2, 2, "f32"}, Split{3, 3, "f32"}, Split{4, 2, "f32"},
+                                           Split{3, 2, "f64"},
                                            // CPML on every face: psi travels with the B+2R planes
                                            Split{3, 1, "f32", "dipole_free_space.toml"},
                                            Split{3, 2, "f32", "dipole_free_space.toml"},
@@ -131,7 +132,8 @@ TEST(MpiOutput, ProbesAndSnapshotsAcrossRanksEqualTheSingleProcessFiles) {
   ScratchDir one, three;
   const auto single = testing::run_yeex("run " + deck + " --engine host --quiet --output " + one.path().string());
   ASSERT_EQ(single.exit_code, 0) << single.output;
-  const auto split = mpirun(3, "run " + deck + " --engine host --halo-depth 2 --quiet --output " + three.path().string());
+  const auto split =
+      mpirun(3, "run " + deck + " --engine host --halo-depth 2 --quiet --output " + three.path().string());
   ASSERT_EQ(split.result.exit_code, 0) << split.result.output;
 
   EXPECT_EQ(read_json(one / "run.json")["files"], read_json(three / "run.json")["files"]);
@@ -143,7 +145,8 @@ TEST(MpiOutput, ProbesAndSnapshotsAcrossRanksEqualTheSingleProcessFiles) {
   }
   for (Index step : {100, 200})
     for (Component c : {Component::Ex, Component::Ey, Component::Ez})
-      EXPECT_EQ(read_snapshot_dataset(one / "e_volume.h5", step, c), read_snapshot_dataset(three / "e_volume.h5", step, c))
+      EXPECT_EQ(read_snapshot_dataset(one / "e_volume.h5", step, c),
+                read_snapshot_dataset(three / "e_volume.h5", step, c))
           << "step " << step << " " << component_name(c);
   std::ifstream xa(one / "e_volume.xdmf"), xb(three / "e_volume.xdmf");
   EXPECT_EQ(std::string(std::istreambuf_iterator<char>(xa), {}), std::string(std::istreambuf_iterator<char>(xb), {}))
@@ -154,8 +157,11 @@ TEST(MpiOutput, ProbesAndSnapshotsAcrossRanksEqualTheSingleProcessFiles) {
 
 TEST(MpiBench, PrintsOneTableWithTheBaselineMeasuredOnRankZero) {
   ScratchDir out;
-  const auto bench = mpirun(2, "bench --engine host --size 16 --counts 1,2 --scaling both --steps 2 --warmup 1 --repeats 1 "
-                               "--json " + (out / "bench.json").string());
+  const auto bench =
+      mpirun(2,
+             "bench --engine host --size 16 --counts 1,2 --scaling both --steps 2 --warmup 1 --repeats 1 "
+             "--json " +
+                 (out / "bench.json").string());
   ASSERT_EQ(bench.result.exit_code, 0) << bench.result.output;
   EXPECT_EQ(occurrences(bench.result.output, "# yeex bench"), 1) << bench.result.output;
   EXPECT_THAT(bench.result.output, HasSubstr("MPI mode: 2 ranks"));
@@ -178,8 +184,9 @@ TEST(MpiBench, PrintsOneTableWithTheBaselineMeasuredOnRankZero) {
 }
 
 TEST(MpiBench, HaloDepthComposesWithTheTransport) {
-  const auto bench = mpirun(3, "bench --engine host --size 12 --counts 1,3 --exchanges mpi --halo-depth 2 --steps 2 "
-                               "--warmup 1 --repeats 1 --csv");
+  const auto bench = mpirun(3,
+                            "bench --engine host --size 12 --counts 1,3 --exchanges mpi --halo-depth 2 --steps 2 "
+                            "--warmup 1 --repeats 1 --csv");
   ASSERT_EQ(bench.result.exit_code, 0) << bench.result.output;
   EXPECT_THAT(bench.result.output, HasSubstr("strong,12,12,12,12,mpi,3,2,"));
 }
@@ -225,14 +232,20 @@ const char* kDeck = "[grid]\ncells = [12, 12, 12]\ncell_size = [1e-3, 1e-3, 1e-3
 INSTANTIATE_TEST_SUITE_P(
     Mpi, MpiRefuses,
     ::testing::Values(
-        BadRun{"MalformedDeck", 3, "[grid\ncells = [1,2,3]\n", "run DECK --engine host --output OUT", "TOML syntax error"},
-        BadRun{"InvalidDeck", 2, std::string(kDeck) + "courant = 1.5\n", "run DECK --engine host --output OUT", "time.courant"},
+        BadRun{"MalformedDeck", 3, "[grid\ncells = [1,2,3]\n", "run DECK --engine host --output OUT",
+               "TOML syntax error"},
+        BadRun{"InvalidDeck", 2, std::string(kDeck) + "courant = 1.5\n", "run DECK --engine host --output OUT",
+               "time.courant"},
         BadRun{"MissingDeck", 3, "", "run /nonexistent/deck.toml --engine host --output OUT", "cannot read deck file"},
-        BadRun{"ThreadsBackend", 2, kDeck, "run DECK --engine host --exchange host-staged --output OUT", "threads mode only"},
-        BadRun{"NcclOnTheHostEngine", 2, kDeck, "run DECK --engine host --exchange nccl --output OUT", "--exchange nccl"},
+        BadRun{"ThreadsBackend", 2, kDeck, "run DECK --engine host --exchange host-staged --output OUT",
+               "threads mode only"},
+        BadRun{"NcclOnTheHostEngine", 2, kDeck, "run DECK --engine host --exchange nccl --output OUT",
+               "--exchange nccl"},
         BadRun{"GpuCountOption", 2, kDeck, "run DECK --engine host --gpus 2 --output OUT", "--gpus"},
-        BadRun{"SubdomainsAgainstRanks", 2, kDeck, "run DECK --engine host --subdomains 3 --output OUT", "--subdomains 3"},
-        BadRun{"MoreRanksThanPlanes", 4, "[grid]\ncells = [8, 8, 3]\ncell_size = [1e-3, 1e-3, 1e-3]\n[time]\nsteps = 5\n",
+        BadRun{"SubdomainsAgainstRanks", 2, kDeck, "run DECK --engine host --subdomains 3 --output OUT",
+               "--subdomains 3"},
+        BadRun{"MoreRanksThanPlanes", 4,
+               "[grid]\ncells = [8, 8, 3]\ncell_size = [1e-3, 1e-3, 1e-3]\n[time]\nsteps = 5\n",
                "run DECK --engine host --output OUT", "cannot be split"},
         BadRun{"BenchCountsBeyondTheRanks", 2, "", "bench --engine host --size 8 --counts 1,4", "--counts 4"},
         BadRun{"BenchOfRowsNoneCanRun", 2, "", "bench --engine host --size 8 --exchanges host-staged --json OUT/b.json",
@@ -244,7 +257,8 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(MpiOutput, RefusesAFolderOfAnotherRunOnEveryRank) {
   ScratchDir dir;
   write_file(dir / "deck.toml", kDeck);
-  const std::string run = "run " + (dir / "deck.toml").string() + " --engine host --quiet --output " + (dir / "out").string();
+  const std::string run =
+      "run " + (dir / "deck.toml").string() + " --engine host --quiet --output " + (dir / "out").string();
   const auto first = mpirun(2, run);
   ASSERT_EQ(first.result.exit_code, 0) << first.result.output;
   const std::string report = testing::read_file(dir / "out" / "run.json");

@@ -32,7 +32,6 @@ inline Deck contract_deck() {
   return d;
 }
 
-
 // Slabs of 7 cells on every face; nz = 22 puts the z-slabs at [0, 7) and [15, 22), so 4
 // subdomains (planes 0-6, 6-12, 12-17, 17-22) have boundaries inside both. A lossy half-space
 // runs into the lower z slab and the x and y slabs; sources and probes in several subdomains.

@@ -27,9 +27,7 @@ struct Case {
   int subdomains = 0;
   Index depth = 0;
 
-  std::string label() const {
-    return "nz=" + to_string(nz) + " N=" + to_string(subdomains) + " R=" + to_string(depth);
-  }
+  std::string label() const { return "nz=" + to_string(nz) + " N=" + to_string(subdomains) + " R=" + to_string(depth); }
 };
 
 // N = 1..8, R = 1..4, over even and uneven splits, the tightest (nz = N*R) included, and a
@@ -40,15 +38,16 @@ inline std::vector<Case> valid_cases() {
     for (Index r = 1; r <= 4; ++r)
       for (Index nz : {n * r, n * r + 1, n * r + n - 1, 2 * n * r + 3, Index{2}, Index{10}, Index{37}}) {
         const bool fits = nz >= n && (n == 1 || nz / n >= r);  // one domain has no neighbour to feed
-        const bool seen = std::any_of(cases.begin(), cases.end(), [&](const Case& c) {
-          return c.nz == nz && c.subdomains == n && c.depth == r;
-        });
+        const bool seen = std::any_of(cases.begin(), cases.end(),
+                                      [&](const Case& c) { return c.nz == nz && c.subdomains == n && c.depth == r; });
         if (fits && !seen) cases.push_back({nz, n, r});
       }
   return cases;
 }
 
-inline SlabDecomposition decompose(const Case& c) { return SlabDecomposition(grid_with_nz(c.nz), c.subdomains, c.depth); }
+inline SlabDecomposition decompose(const Case& c) {
+  return SlabDecomposition(grid_with_nz(c.nz), c.subdomains, c.depth);
+}
 
 inline PlaneRange stored_planes(const SlabSubdomain& d) { return {d.k_begin, d.k_begin + d.stored_planes}; }
 
@@ -177,7 +176,7 @@ inline void execute(const std::vector<HaloTransfer>& transfers, std::vector<Plan
 }
 
 inline void compare_stored(const SlabDecomposition& d, std::vector<PlaneStore>& slabs, SingleDomain& reference, Index n,
-                    Findings& found) {
+                           Findings& found) {
   for (int s = 0; s < d.size(); ++s) {
     const PlaneRange stored = stored_planes(d.subdomain(s));
     for (Component c : kAllComponents)

@@ -15,9 +15,15 @@ using ::testing::HasSubstr;
 
 nlohmann::json row(const std::string& scaling, const std::string& exchange, int devices, double efficiency,
                    double seconds, long long nz, const std::string& skipped = "", const std::string& bits = "") {
-  return {{"scaling", scaling},       {"size", 64},          {"grid", {64, 64, nz}},
-          {"exchange", exchange},     {"devices", devices},  {"halo_depth", exchange == "b2r" ? 2 : 1},
-          {"efficiency", efficiency}, {"skipped", skipped},  {"seconds_per_step_median", seconds},
+  return {{"scaling", scaling},
+          {"size", 64},
+          {"grid", {64, 64, nz}},
+          {"exchange", exchange},
+          {"devices", devices},
+          {"halo_depth", exchange == "b2r" ? 2 : 1},
+          {"efficiency", efficiency},
+          {"skipped", skipped},
+          {"seconds_per_step_median", seconds},
           {"bits", bits}};
 }
 
@@ -57,7 +63,9 @@ TEST(BenchMarkdown, TablesByScalingRowsByBackendColumnsByCount) {
   EXPECT_THAT(md, HasSubstr("Skipped:\n- coop on 2: needs peer access, which --no-peer turns off\n"));
   EXPECT_EQ(md.find("coop on 4:"), std::string::npos);
   EXPECT_THAT(md, HasSubstr("## Weak scaling, 64³ per device (stacked along z)\n\n| backend | 2 devices |\n"));
-  EXPECT_THAT(md, HasSubstr("| p2p | 95.0 % (1.050 ms) |\n\nT1: the engine alone on one device, the strong table's first row.\n"));
+  EXPECT_THAT(
+      md,
+      HasSubstr("| p2p | 95.0 % (1.050 ms) |\n\nT1: the engine alone on one device, the strong table's first row.\n"));
   EXPECT_LT(md.find("## Strong"), md.find("## Weak"));
 }
 

@@ -42,13 +42,27 @@ using namespace yeex::testing;
 
 // One call into an engine or the transport, in the order the schedule issued it.
 struct Call {
-  enum Kind { sweep_h, sweep_e, sources, mark, follow, group, push, copy_up, record, wait, signal, flag_wait, synchronize } kind;
+  enum Kind {
+    sweep_h,
+    sweep_e,
+    sources,
+    mark,
+    follow,
+    group,
+    push,
+    copy_up,
+    record,
+    wait,
+    signal,
+    flag_wait,
+    synchronize
+  } kind;
   Lane lane = Lane::bulk;
-  PlaneRange planes;   // sweeps: global planes
-  int mark_id = 0;     // mark, follow; record, wait: the event; push, copy_up: the transfer's index in the
-                       // phase; signal, flag_wait: the counter
-  HaloPhase phase{};   // group, push, copy_up
-  long epoch = 0;      // record, wait: host barriers the thread had passed
+  PlaneRange planes;  // sweeps: global planes
+  int mark_id = 0;    // mark, follow; record, wait: the event; push, copy_up: the transfer's index in the
+                      // phase; signal, flag_wait: the counter
+  HaloPhase phase{};  // group, push, copy_up
+  long epoch = 0;     // record, wait: host barriers the thread had passed
 };
 
 // Records the calls that order or change fields; what the schedule does not use throws.
@@ -115,7 +129,10 @@ class GroupTransport final : public BorderFirstExchange<float> {
 class CopyTransport final : public BorderFirstExchange<float> {
  public:
   CopyTransport(ExchangeContext<float> context, std::vector<std::vector<Call>>& calls, bool staged, bool waits)
-      : BorderFirstExchange<float>(std::move(context)), calls_(calls), staged_(staged), waits_(waits),
+      : BorderFirstExchange<float>(std::move(context)),
+        calls_(calls),
+        staged_(staged),
+        waits_(waits),
         epoch_(calls.size(), 0) {}
   std::string name() const override { return staged_ ? "staged copies" : "peer copies"; }
 
@@ -206,7 +223,8 @@ class FlagTransport final : public BorderFirstExchange<float> {
     std::vector<int> list;
     for (const HaloTransfer& t : transfers) {
       const int other = sending ? t.to : t.from;
-      if ((sending ? t.from : t.to) == s && std::find(list.begin(), list.end(), other) == list.end()) list.push_back(other);
+      if ((sending ? t.from : t.to) == s && std::find(list.begin(), list.end(), other) == list.end())
+        list.push_back(other);
     }
     return list;
   }
@@ -239,8 +257,10 @@ class WorkGraph {
     for (const auto& [id, waits] : flag_waits_)
       for (std::size_t k = 0; k < waits.size(); ++k) {
         const auto signals = signals_.find(id);
-        if (signals != signals_.end() && k < signals->second.size()) work_[waits[k]].after.push_back(signals->second[k]);
-        else work_[waits[k]].after.push_back(waits[k]);  // a wait that nothing meets: a cycle
+        if (signals != signals_.end() && k < signals->second.size())
+          work_[waits[k]].after.push_back(signals->second[k]);
+        else
+          work_[waits[k]].after.push_back(waits[k]);  // a wait that nothing meets: a cycle
       }
     // Each transfer of the k-th group of a phase starts when both ends have started that group;
     // each end's group ends after it.
@@ -293,9 +313,9 @@ class WorkGraph {
 
   void add_lanes(const HaloPlan& plan, int s, const std::vector<Call>& calls,
                  std::array<std::vector<std::pair<int, int>>, kHaloPhaseCount>& groups) {
-    std::array<int, 2> last = {-1, -1};                   // [lane]: the last work issued on it
-    std::array<std::vector<int>, 2> pending;              // [lane]: follows for the next work on it
-    std::array<int, kLaneMarks> marked;                   // [mark]: the work it stands for
+    std::array<int, 2> last = {-1, -1};       // [lane]: the last work issued on it
+    std::array<std::vector<int>, 2> pending;  // [lane]: follows for the next work on it
+    std::array<int, kLaneMarks> marked;       // [mark]: the work it stands for
     marked.fill(-1);
     Index step = 0;
     const auto on_lane = [&](Lane lane, Work w) {
@@ -311,12 +331,8 @@ class WorkGraph {
         case Call::sweep_e:
           on_lane(c.lane, {c.kind == Call::sweep_h ? Work::sweep_h : Work::sweep_e, s, step, c.planes, nullptr, {}});
           break;
-        case Call::sources:
-          on_lane(c.lane, {Work::sources, s, step++, {}, nullptr, {}});
-          break;
-        case Call::mark:
-          marked[c.mark_id] = last[static_cast<int>(c.lane)];
-          break;
+        case Call::sources: on_lane(c.lane, {Work::sources, s, step++, {}, nullptr, {}}); break;
+        case Call::mark: marked[c.mark_id] = last[static_cast<int>(c.lane)]; break;
         case Call::follow:
           if (marked[c.mark_id] >= 0) pending[static_cast<int>(c.lane)].push_back(marked[c.mark_id]);
           break;
@@ -327,7 +343,8 @@ class WorkGraph {
           break;
         }
         case Call::push:
-          on_lane(c.lane, {staged_ ? Work::stage : Work::transfer, s, step, {}, &plan.transfers(c.phase)[c.mark_id], {}});
+          on_lane(c.lane,
+                  {staged_ ? Work::stage : Work::transfer, s, step, {}, &plan.transfers(c.phase)[c.mark_id], {}});
           break;
         case Call::copy_up:
           on_lane(c.lane, {Work::unstage, s, step, {}, &plan.transfers(c.phase)[c.mark_id], {}});
@@ -367,8 +384,8 @@ class WorkGraph {
   std::map<int, std::vector<Record>> records_;  // [event]
   std::vector<Wait> waits_;
   std::map<int, std::vector<int>> signals_, flag_waits_;  // [counter]: its signals, its waits, in order
-  std::map<int, int> barriers_;                 // [k]: the k-th synchronize's barrier (a no-op)
-  std::map<int, int> synchronized_;             // [subdomain]: synchronize calls so far
+  std::map<int, int> barriers_;                           // [k]: the k-th synchronize's barrier (a no-op)
+  std::map<int, int> synchronized_;                       // [subdomain]: synchronize calls so far
   std::string race_;
 };
 
@@ -591,7 +608,8 @@ TEST(BorderFirstSchedule, AMissingOrderBetweenTheLanesIsCaught) {
 // subdomain), and a receiver that copies a buffer up without waiting for its sender's event.
 TEST(BorderFirstSchedule, AMissingOrderIsCaughtWithStagedCopiesToo) {
   for (Lane lane : {Lane::bulk, Lane::border}) {
-    const Findings found = run_case(Case{24, 3, 1}, 40, [lane](Lane l) { return l == lane; }, Transport::staged_copies);
+    const Findings found = run_case(
+        Case{24, 3, 1}, 40, [lane](Lane l) { return l == lane; }, Transport::staged_copies);
     EXPECT_TRUE(!found.invalid_read.empty() || !found.mismatch.empty())
         << "follows dropped on the " << (lane == Lane::bulk ? "bulk" : "border") << " lane";
   }

@@ -54,7 +54,9 @@ TEST(Environment, TheBinaryRefusesBadValuesAndWarnsAboutUnknownNames) {
   EXPECT_THAT(bad.output, HasSubstr("YEEX_MPI_CUDA_AWARE='maybe': must be 0 or 1"));
   const auto unknown = testing::run_program("YEEX_GRAPH_STEPS=7 " + testing::yeex_binary(), "engines");
   EXPECT_EQ(unknown.exit_code, 0) << unknown.output;
-  EXPECT_THAT(unknown.output, HasSubstr("warning: environment variable YEEX_GRAPH_STEPS is not read by yeex (ignored; use --graph-steps)"));
+  EXPECT_THAT(
+      unknown.output,
+      HasSubstr("warning: environment variable YEEX_GRAPH_STEPS is not read by yeex (ignored; use --graph-steps)"));
 }
 
 RunConfig applied(const SplitOptions& o, const std::string& engine, const std::string& exchange = "") {

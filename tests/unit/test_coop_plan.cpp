@@ -33,11 +33,10 @@ struct Box {
 FieldLayout layout_of(const Box& b) { return FieldLayout::make(b.nx, b.ny, b.nz, 1, sizeof(float)); }
 
 const std::vector<Box>& boxes() {
-  static const std::vector<Box> list = {
-      {41, 37, 12, {0, 40, 0, 36, 0, 12}},   // tiles cut off in x and y
-      {64, 64, 8, {0, 64, 0, 64, 0, 8}},     // whole tiles
-      {33, 9, 5, {1, 32, 1, 8, 1, 4}},       // a box inside the array
-      {129, 65, 3, {0, 129, 0, 65, 2, 3}}};  // one plane
+  static const std::vector<Box> list = {{41, 37, 12, {0, 40, 0, 36, 0, 12}},   // tiles cut off in x and y
+                                        {64, 64, 8, {0, 64, 0, 64, 0, 8}},     // whole tiles
+                                        {33, 9, 5, {1, 32, 1, 8, 1, 4}},       // a box inside the array
+                                        {129, 65, 3, {0, 129, 0, 65, 2, 3}}};  // one plane
   return list;
 }
 
@@ -51,9 +50,9 @@ TEST(CoopPlan, EveryBlockWalksItsTilesInSweepOrder) {
         for (bool downward : {false, true})
           for (int pair : {1, 2}) {
             const SweepPlan s = make_sweep_plan(layout_of(box), box.range, blocks, downward, block_size, pair);
-            SCOPED_TRACE(::testing::Message() << "box " << box.nx << " x " << box.ny << " x " << box.nz << ", blocks of "
-                                              << block_size << ", " << blocks << " blocks, downward " << downward
-                                              << ", " << pair << " node(s) a thread");
+            SCOPED_TRACE(::testing::Message()
+                         << "box " << box.nx << " x " << box.ny << " x " << box.nz << ", blocks of " << block_size
+                         << ", " << blocks << " blocks, downward " << downward << ", " << pair << " node(s) a thread");
             ASSERT_EQ(s.tiles_x, (box.range.i1 - box.range.i0 + kTileX * pair - 1) / (kTileX * pair));
             ASSERT_EQ(s.tiles, s.tiles_x * s.tiles_y * s.nz);
             std::vector<int> seen(s.tiles, 0);
@@ -142,7 +141,7 @@ TEST(CoopPlan, SweepSourcesFallBackToTheRounds) {
   EXPECT_EQ(sweep_source_places(L, s, 32, std::vector<PointSource>(kSweepSources, inside)).size(),
             static_cast<std::size_t>(kSweepSources));
   EXPECT_TRUE(sweep_source_places(L, s, 32, {inside, source_at(L, 3, 4, -1)}).empty());  // a ghost plane
-  EXPECT_TRUE(sweep_source_places(L, s, 32, {source_at(L, 40, 4, 5)}).empty());         // x beyond the sweep
+  EXPECT_TRUE(sweep_source_places(L, s, 32, {source_at(L, 40, 4, 5)}).empty());          // x beyond the sweep
   EXPECT_TRUE(sweep_source_places(L, s, 32, {source_at(L, 3, 36, 5)}).empty());          // y beyond it
 }
 
@@ -184,18 +183,25 @@ TEST(CoopPlan, BandsSpanAboutSixtyFourPlanesOf512SquaredSharedEvenly) {
       };
       for (Index p = first; p <= last; ++p) EXPECT_LE(idle(band), idle(p) + 1e-12);
     }
-  EXPECT_EQ(make_sweep_plan(layout_of({512, 512, 512, {0, 512, 0, 512, 0, 512}}),
-                            {0, 512, 0, 512, 0, 512}, 396, false, 512, 2).band_planes, 99u);
-  EXPECT_EQ(make_sweep_plan(layout_of({512, 512, 512, {0, 512, 0, 512, 0, 512}}),
-                            {0, 512, 0, 512, 0, 512}, 396, false, 512, 1, 8).band_planes, 58u);
+  EXPECT_EQ(make_sweep_plan(layout_of({512, 512, 512, {0, 512, 0, 512, 0, 512}}), {0, 512, 0, 512, 0, 512}, 396, false,
+                            512, 2)
+                .band_planes,
+            99u);
+  EXPECT_EQ(make_sweep_plan(layout_of({512, 512, 512, {0, 512, 0, 512, 0, 512}}), {0, 512, 0, 512, 0, 512}, 396, false,
+                            512, 1, 8)
+                .band_planes,
+            58u);
   EXPECT_EQ(band_span_bytes(Index(60) << 20), kBandBytes);
   EXPECT_EQ(band_span_bytes(Index(120) << 20), 2 * kBandBytes);
   EXPECT_EQ(band_planes(256, 512, 396, kFloatPlane, {band_span_bytes(Index(60) << 20)}), 99u);
-  EXPECT_EQ(band_planes(256, 512, 396, kFloatPlane / 2, {band_span_bytes(Index(30) << 20)}), 99u);  // half the L2, half the plane
+  EXPECT_EQ(band_planes(256, 512, 396, kFloatPlane / 2, {band_span_bytes(Index(30) << 20)}),
+            99u);  // half the L2, half the plane
   EXPECT_EQ(band_planes(16, 32, 132, Index(128) * 128 * 4, {kBandBytes, 5}), 5u);
   EXPECT_EQ(band_planes(256, 512, 396, kFloatPlane, {kBandBytes, 0}), 0u);
-  EXPECT_EQ(make_sweep_plan(layout_of({512, 512, 512, {0, 512, 0, 512, 0, 512}}),
-                            {0, 512, 0, 512, 0, 512}, 396, false, 512, 2, 4, {kBandBytes, 7}).band_planes, 7u);
+  EXPECT_EQ(make_sweep_plan(layout_of({512, 512, 512, {0, 512, 0, 512, 0, 512}}), {0, 512, 0, 512, 0, 512}, 396, false,
+                            512, 2, 4, {kBandBytes, 7})
+                .band_planes,
+            7u);
 }
 
 }  // namespace

@@ -22,11 +22,11 @@ namespace {
 
 TEST(Cpml, TenCellsReflectLessThanMinus60Decibels) {
   const CpmlReflection r = measure_cpml_reflection();
-  std::printf("CPML reflection: %.1f dB (10 cells, %lld^3 box against %lld^3, %lld steps, probe %.0f mm from the "
-              "source, Ricker %.1f GHz; max |diff| %.3g of max |E| %.3g V/m)\n",
-              r.db, static_cast<long long>(r.small_cells), static_cast<long long>(r.reference_cells),
-              static_cast<long long>(r.steps), r.probe_distance * 1e3, r.frequency / 1e9, r.max_difference,
-              r.max_reference);
+  std::printf(
+      "CPML reflection: %.1f dB (10 cells, %lld^3 box against %lld^3, %lld steps, probe %.0f mm from the "
+      "source, Ricker %.1f GHz; max |diff| %.3g of max |E| %.3g V/m)\n",
+      r.db, static_cast<long long>(r.small_cells), static_cast<long long>(r.reference_cells),
+      static_cast<long long>(r.steps), r.probe_distance * 1e3, r.frequency / 1e9, r.max_difference, r.max_reference);
   EXPECT_LE(r.db, -60.0);
   EXPECT_GT(r.max_reference, 0.0);
 }
@@ -55,7 +55,8 @@ TEST(Cpml, MeasurementSeesAPecWall) {
 }
 
 template <typename Real>
-RunResult run_cpml(int subdomains, const std::string& exchange, Index depth, const Deck& deck = testing::cpml_contract_deck()) {
+RunResult run_cpml(int subdomains, const std::string& exchange, Index depth,
+                   const Deck& deck = testing::cpml_contract_deck()) {
   return testing::run_on_slabs<Real>(deck, subdomains, exchange, depth);
 }
 
@@ -136,7 +137,7 @@ CpmlView<float> subdomain_cpml(const Deck& deck, const SlabSubdomain& sub, const
 // for a deck with CPML on some faces only.
 TEST(Cpml, InteriorBoxHoldsExactlyTheNodesOfNoSlab) {
   Deck partial = testing::cpml_contract_deck();
-  partial.boundary = {BoundaryKind::cpml, BoundaryKind::pec, BoundaryKind::pec,
+  partial.boundary = {BoundaryKind::cpml, BoundaryKind::pec,  BoundaryKind::pec,
                       BoundaryKind::cpml, BoundaryKind::cpml, BoundaryKind::pec};
   for (const Deck& deck : {testing::cpml_contract_deck(), partial}) {
     const SlabDecomposition split(deck.grid, 4, 2);
@@ -145,7 +146,8 @@ TEST(Cpml, InteriorBoxHoldsExactlyTheNodesOfNoSlab) {
       const FieldLayout L = subdomain_layout(deck, sub);
       const CpmlView<float> view = subdomain_cpml(deck, sub, L);
       // Every node a sweep may visit: local planes inside the update planes [0, nz), ghosts included.
-      for (Index k = std::max(-L.origin_z, -sub.k_begin); k < std::min(L.nodes_z + L.origin_z, deck.grid.nz - sub.k_begin); ++k)
+      for (Index k = std::max(-L.origin_z, -sub.k_begin);
+           k < std::min(L.nodes_z + L.origin_z, deck.grid.nz - sub.k_begin); ++k)
         for (Index j = 0; j < deck.grid.ny; ++j)
           for (Index i = 0; i < deck.grid.nx; ++i) {
             bool in_face = false;
@@ -174,7 +176,7 @@ TEST(Cpml, InteriorBoxHoldsExactlyTheNodesOfNoSlab) {
 // range's own (with whole rows they are the range's own).
 TEST(Cpml, SplitSweepPartitionsEveryRange) {
   Deck partial = testing::cpml_contract_deck();
-  partial.boundary = {BoundaryKind::cpml, BoundaryKind::pec, BoundaryKind::pec,
+  partial.boundary = {BoundaryKind::cpml, BoundaryKind::pec,  BoundaryKind::pec,
                       BoundaryKind::cpml, BoundaryKind::cpml, BoundaryKind::pec};
   Deck none = testing::cpml_contract_deck();
   none.boundary = {BoundaryKind::pec, BoundaryKind::pec, BoundaryKind::pec,
@@ -187,7 +189,7 @@ TEST(Cpml, SplitSweepPartitionsEveryRange) {
       const FieldLayout L = subdomain_layout(deck, sub);
       const CpmlView<float> view = subdomain_cpml(deck, sub, L);
       const Index nx = deck.grid.nx, ny = deck.grid.ny, nz = sub.k_end - sub.k_begin;
-      const NodeRange ranges[] = {{0, nx, 0, ny, 0, nz},  {0, nx, 0, ny, 0, 1},     {0, nx, 0, ny, nz - 1, nz},
+      const NodeRange ranges[] = {{0, nx, 0, ny, 0, nz},     {0, nx, 0, ny, 0, 1},          {0, nx, 0, ny, nz - 1, nz},
                                   {0, nx, 0, ny, 1, nz - 1}, {3, nx - 2, 1, ny - 5, 2, nz}, {0, 5, 0, ny, 0, nz}};
       for (const NodeRange& r : ranges)
         for (Index align : {Index(8), Index(4), Index(1)})
@@ -297,7 +299,7 @@ void expect_fused_equals_separate_pass(bool cores, bool whole_rows = false, bool
         for (Index i = r.i0; i < r.i1; ++i) {
           const Index c = L.offset(i, j, k);
           update_cell_with_cpml<Real, h, 7, true>(view, f, c, i, j, k, L.pitch_y, L.pitch_z,
-                                                   setup.classes[setup.material_class[c]]);
+                                                  setup.classes[setup.material_class[c]]);
         }
   };
   for (Index n = 0; n < *deck.steps; ++n) {
@@ -327,8 +329,12 @@ TEST(Cpml, FusedCorrectionWithWholeRowsEqualsSeparatePassFloat64) {
   expect_fused_equals_separate_pass<double>(true, true);
 }
 // And coop's: the Lean form over the whole update range.
-TEST(Cpml, LeanFusedCorrectionEqualsSeparatePassFloat32) { expect_fused_equals_separate_pass<float>(false, false, true); }
-TEST(Cpml, LeanFusedCorrectionEqualsSeparatePassFloat64) { expect_fused_equals_separate_pass<double>(false, false, true); }
+TEST(Cpml, LeanFusedCorrectionEqualsSeparatePassFloat32) {
+  expect_fused_equals_separate_pass<float>(false, false, true);
+}
+TEST(Cpml, LeanFusedCorrectionEqualsSeparatePassFloat64) {
+  expect_fused_equals_separate_pass<double>(false, false, true);
+}
 
 // sum over nodes of eps E^2 + mu H^2 (H of the half step: enough to see the decay).
 double field_energy(testing::SteppedModel<double>& s) {
@@ -403,7 +409,7 @@ TEST(Cpml, HostEngineEqualsSeparatePassFloat64) {
 TEST(Cpml, HostEngineEqualsSeparatePassSomeFaces) {
   Deck d = cpml_deck_with_mixed_rows();
   d.boundary = {BoundaryKind::pec, BoundaryKind::cpml, BoundaryKind::cpml,
-                BoundaryKind::pec, BoundaryKind::pec, BoundaryKind::cpml};
+                BoundaryKind::pec, BoundaryKind::pec,  BoundaryKind::cpml};
   expect_host_engine_equals_separate_pass<float>(d);
 }
 

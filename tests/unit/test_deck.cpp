@@ -93,9 +93,7 @@ std::string edited(std::string text, std::string_view from, std::string_view to)
 // kValidDeck with the one occurrence of `from` replaced by `to`.
 std::string edited(std::string_view from, std::string_view to) { return edited(kValidDeck, from, to); }
 
-std::string sphere_edited(std::string_view from, std::string_view to) {
-  return kValidDeck + edited(kSphere, from, to);
-}
+std::string sphere_edited(std::string_view from, std::string_view to) { return kValidDeck + edited(kSphere, from, to); }
 
 std::string cylinder_edited(std::string_view from, std::string_view to) {
   return kValidDeck + edited(kCylinder, from, to);
@@ -111,8 +109,7 @@ double cfl_formula(const Vec3& d, double courant) {
 std::string toml_value(const nlohmann::json& value) {
   std::string text;
   if (value.is_object()) {
-    for (const auto& [key, item] : value.items())
-      text += (text.empty() ? "" : ", ") + key + " = " + toml_value(item);
+    for (const auto& [key, item] : value.items()) text += (text.empty() ? "" : ", ") + key + " = " + toml_value(item);
     return "{" + text + "}";
   }
   if (value.is_array()) {
@@ -433,7 +430,8 @@ TEST(Deck, WarnsOfTooFewCellsPerWavelength) {
   EXPECT_THAT(unused.warnings[0], HasSubstr("(eps_r*mu_r = 1)"));
   // One warning per source, naming it; the largest cell size counts.
   const Deck two = parse_deck_string(edited(R"([[source]]
-polarisation = "z")", R"([[source]]
+polarisation = "z")",
+                                            R"([[source]]
 name = "fine"
 polarisation = "y"
 position = [0.05, 0.05, 0.05]
@@ -444,9 +442,8 @@ polarisation = "z")"));
   ASSERT_EQ(two.warnings.size(), 1u);
   EXPECT_THAT(two.warnings[0], ::testing::StartsWith("warning: source[1].frequency: 1e+09 Hz"));
   // 50 cells of 1 cm at a tenth of the frequency, but 5.0 of 10 cm.
-  const Deck long_cells = parse_deck_string(
-      edited(edited("cell_size = [0.01, 0.01, 0.01]", "cell_size = [0.01, 0.01, 0.1]"), "frequency = 1e9",
-             "frequency = 1e8"));
+  const Deck long_cells = parse_deck_string(edited(
+      edited("cell_size = [0.01, 0.01, 0.01]", "cell_size = [0.01, 0.01, 0.1]"), "frequency = 1e9", "frequency = 1e8"));
   ASSERT_EQ(long_cells.warnings.size(), 1u);
   EXPECT_THAT(long_cells.warnings[0], HasSubstr("gives 5.0 cells per wavelength"));
   // The default deck is built, not parsed: it carries no warnings.
@@ -583,9 +580,10 @@ frequncy = 1e9
 const std::string kCpml = "[boundary]\nall = \"cpml\"\n[boundary.cpml]\n";
 
 TEST(Deck, ParsesCpml) {
-  const Deck deck = parse_deck_string("[boundary]\nall = \"cpml\"\nz_min = \"pec\"\n[boundary.cpml]\ncells = 3\n"
-                                      "grading = 4\nsigma_max = 2.5\nkappa_max = 2\nalpha_max = 0.1\n" +
-                                      kValidDeck);
+  const Deck deck = parse_deck_string(
+      "[boundary]\nall = \"cpml\"\nz_min = \"pec\"\n[boundary.cpml]\ncells = 3\n"
+      "grading = 4\nsigma_max = 2.5\nkappa_max = 2\nalpha_max = 0.1\n" +
+      kValidDeck);
   EXPECT_EQ(deck.boundary[0], BoundaryKind::cpml);
   EXPECT_EQ(deck.boundary[4], BoundaryKind::pec);
   EXPECT_EQ(deck.cpml.cells, 3);
@@ -683,8 +681,7 @@ INSTANTIATE_TEST_SUITE_P(
         // syntax and structure
         ErrorCase{"SyntaxError", edited("steps = 100", "steps = = 100"), "", "case.toml:6:"},
         ErrorCase{"UnknownTopLevelKey", "colour = \"red\"\n" + kValidDeck, "colour", "unknown key"},
-        ErrorCase{"UnknownNestedKey", edited("steps = 100", "steps = 100\nstepz = 3"), "time.stepz",
-                  "unknown key"},
+        ErrorCase{"UnknownNestedKey", edited("steps = 100", "steps = 100\nstepz = 3"), "time.stepz", "unknown key"},
         ErrorCase{"MisspeltKeyInArrayEntry", kValidDeck + kSecondSource, "source[1].frequncy",
                   "unknown key (did you mean 'frequency'?)"},
         ErrorCase{"UnknownKeyInInlineTable", edited("position = 0.05 }", "position = 0.05, offset = 1 }"),
@@ -699,18 +696,14 @@ INSTANTIATE_TEST_SUITE_P(
                   "must not contain a NUL character"},
         ErrorCase{"LongUnknownKey", std::string(100, 'k') + " = 1\n" + kValidDeck, std::string(60, 'k') + "...",
                   "unknown key"},
-        ErrorCase{"NonFiniteNumber",
-                  edited("cell_size = [0.01, 0.01, 0.01]", "cell_size = [inf, 0.01, 0.01]"),
+        ErrorCase{"NonFiniteNumber", edited("cell_size = [0.01, 0.01, 0.01]", "cell_size = [inf, 0.01, 0.01]"),
                   "grid.cell_size[0]", "finite"},
         // grid
-        ErrorCase{"MissingGridCells", edited("cells = [10, 10, 10]\n", ""), "grid.cells",
-                  "missing required key"},
+        ErrorCase{"MissingGridCells", edited("cells = [10, 10, 10]\n", ""), "grid.cells", "missing required key"},
         ErrorCase{"CellsWrongLength", edited("cells = [10, 10, 10]", "cells = [10, 10]"), "grid.cells",
                   "exactly 3 entries"},
-        ErrorCase{"ZeroCells", edited("cells = [10, 10, 10]", "cells = [10, 0, 10]"), "grid.cells[1]",
-                  "must be >= 1"},
-        ErrorCase{"NegativeCellSize",
-                  edited("cell_size = [0.01, 0.01, 0.01]", "cell_size = [0.01, -0.01, 0.01]"),
+        ErrorCase{"ZeroCells", edited("cells = [10, 10, 10]", "cells = [10, 0, 10]"), "grid.cells[1]", "must be >= 1"},
+        ErrorCase{"NegativeCellSize", edited("cell_size = [0.01, 0.01, 0.01]", "cell_size = [0.01, -0.01, 0.01]"),
                   "grid.cell_size[1]", "must be > 0"},
         ErrorCase{"CellSizesGiveZeroTimeStep",
                   edited("cell_size = [0.01, 0.01, 0.01]", "cell_size = [1e-300, 1e-300, 1e-300]"), "grid.cell_size",
@@ -719,22 +712,18 @@ INSTANTIATE_TEST_SUITE_P(
                   edited("cell_size = [0.01, 0.01, 0.01]", "cell_size = [1e300, 1e300, 1e300]"), "grid.cell_size",
                   "dt_cfl = inf s, which is not a usable time step"},
         // dz/dx = 1e42: free space's dt/(eps0 dz) = 2.6e-40, below float32's smallest normal.
-        ErrorCase{"CellSizesBeyondFloat32",
-                  edited("cell_size = [0.01, 0.01, 0.01]", "cell_size = [0.01, 0.01, 1e40]"), "grid.cell_size",
-                  "give free space the E curl coefficient dt/(eps (1 + l) dz) = 2.6"},
+        ErrorCase{"CellSizesBeyondFloat32", edited("cell_size = [0.01, 0.01, 0.01]", "cell_size = [0.01, 0.01, 1e40]"),
+                  "grid.cell_size", "give free space the E curl coefficient dt/(eps (1 + l) dz) = 2.6"},
         ErrorCase{"AbsurdGridSize", edited("cells = [10, 10, 10]", "cells = [10000000, 10000000, 10000000]"),
                   "grid.cells", "limit of 2^40"},
         // time
-        ErrorCase{"StepsAndDuration", edited("steps = 100", "steps = 100\nduration = 1e-9"), "time",
-                  "not both"},
-        ErrorCase{"NeitherStepsNorDuration", edited("steps = 100", "courant = 0.5"), "time.steps",
-                  "time.duration"},
+        ErrorCase{"StepsAndDuration", edited("steps = 100", "steps = 100\nduration = 1e-9"), "time", "not both"},
+        ErrorCase{"NeitherStepsNorDuration", edited("steps = 100", "courant = 0.5"), "time.steps", "time.duration"},
         ErrorCase{"ZeroSteps", edited("steps = 100", "steps = 0"), "time.steps", "must be in [1, 1e9]"},
         ErrorCase{"CourantAboveCfl", edited("steps = 100", "steps = 100\ncourant = 1.2"), "time.courant",
                   "the Yee scheme is unstable above the CFL limit"},
         ErrorCase{"CourantGivesSubnormalTimeStep", edited("steps = 100", "steps = 100\ncourant = 1e-310"),
-                  "time.courant",
-                  "1e-310 gives dt = 1.92686e-321 s, which is not a usable time step"},
+                  "time.courant", "1e-310 gives dt = 1.92686e-321 s, which is not a usable time step"},
         ErrorCase{"MaterialFasterThanLight", edited("eps_r = 4.0", "eps_r = 0.5"), "time.courant",
                   "0.99 is unstable in material[0] ('glass', eps_r = 0.5, mu_r = 1), where waves travel at "
                   "c/sqrt(eps_r*mu_r) = 1.41421 c"},
@@ -746,24 +735,23 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"CpmlZeroCells", kCpml + "cells = 0\n" + kValidDeck, "boundary.cpml.cells", "must be >= 1"},
         ErrorCase{"CpmlThickerThanTheGrid", kCpml + "cells = 4\n" + kValidDeck, "boundary.cpml.cells",
                   "2 CPML slabs of 4 cells leave 2 of the 10 cells along x; at least 4 interior cells"},
-        ErrorCase{"CpmlDefaultThicknessTooThick", "[boundary]\nz_max = \"cpml\"\n" + kValidDeck,
-                  "boundary.cpml.cells", "1 CPML slab of 10 cells leave 0 of the 10 cells along z"},
-        ErrorCase{"CpmlNegativeSigma", kCpml + "cells = 2\nsigma_max = -1\n" + kValidDeck,
-                  "boundary.cpml.sigma_max", "must be >= 0"},
+        ErrorCase{"CpmlDefaultThicknessTooThick", "[boundary]\nz_max = \"cpml\"\n" + kValidDeck, "boundary.cpml.cells",
+                  "1 CPML slab of 10 cells leave 0 of the 10 cells along z"},
+        ErrorCase{"CpmlNegativeSigma", kCpml + "cells = 2\nsigma_max = -1\n" + kValidDeck, "boundary.cpml.sigma_max",
+                  "must be >= 0"},
         ErrorCase{"CpmlNegativeSigmaOfOneAxis", kCpml + "cells = 2\nsigma_max = [1, -1, 1]\n" + kValidDeck,
                   "boundary.cpml.sigma_max[1]", "must be >= 0"},
-        ErrorCase{"CpmlNegativeAlpha", kCpml + "cells = 2\nalpha_max = -0.1\n" + kValidDeck,
-                  "boundary.cpml.alpha_max", "must be >= 0"},
-        ErrorCase{"CpmlKappaBelowOne", kCpml + "cells = 2\nkappa_max = 0.5\n" + kValidDeck,
-                  "boundary.cpml.kappa_max", "must be >= 1"},
+        ErrorCase{"CpmlNegativeAlpha", kCpml + "cells = 2\nalpha_max = -0.1\n" + kValidDeck, "boundary.cpml.alpha_max",
+                  "must be >= 0"},
+        ErrorCase{"CpmlKappaBelowOne", kCpml + "cells = 2\nkappa_max = 0.5\n" + kValidDeck, "boundary.cpml.kappa_max",
+                  "must be >= 1"},
         ErrorCase{"CpmlHugeKappa", kCpml + "cells = 2\nkappa_max = 1e308\n" + kValidDeck, "boundary.cpml.kappa_max",
                   "1e+308 makes the CPML coefficients at depth 1 along x non-finite"},
         ErrorCase{"CpmlHugeGrading",
                   kCpml + "cells = 2\ngrading = 1e308\n[grid]\ncells = [10, 10, 10]\ncell_size = [1e-3, 1e-3, 1e-3]\n"
                           "[time]\nsteps = 10\n",
                   "boundary.cpml.grading", "gives the default sigma_max = 0.8 (grading + 1)/(eta0 d) = inf S/m"},
-        ErrorCase{"CpmlUnknownKey", kCpml + "cels = 2\n" + kValidDeck, "boundary.cpml.cels",
-                  "did you mean 'cells'"},
+        ErrorCase{"CpmlUnknownKey", kCpml + "cels = 2\n" + kValidDeck, "boundary.cpml.cels", "did you mean 'cells'"},
         ErrorCase{"SourceInsideCpml",
                   kCpml + "cells = 3\n" + edited("position = [0.05, 0.05, 0.05]", "position = [0.02, 0.05, 0.05]"),
                   "source[0].position", "lies inside the x_min CPML slab (3 cells"},
@@ -773,12 +761,12 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"UnknownBoundaryKind", "[boundary]\nall = \"mirror\"\n" + kValidDeck, "boundary.all",
                   "unknown boundary kind 'mirror'"},
         // materials and geometry
-        ErrorCase{"DuplicateMaterialName", kValidDeck + "[[material]]\nname = \"glass\"\n",
-                  "material[1].name", "duplicate material name 'glass'"},
+        ErrorCase{"DuplicateMaterialName", kValidDeck + "[[material]]\nname = \"glass\"\n", "material[1].name",
+                  "duplicate material name 'glass'"},
         ErrorCase{"MaterialNamedPec", kValidDeck + "[[material]]\nname = \"pec\"\n", "material[1].name",
                   "built-in material"},
-        ErrorCase{"InvalidMaterialName", kValidDeck + "[[material]]\nname = \"my glass\"\n",
-                  "material[1].name", "not a valid name"},
+        ErrorCase{"InvalidMaterialName", kValidDeck + "[[material]]\nname = \"my glass\"\n", "material[1].name",
+                  "not a valid name"},
         ErrorCase{"NegativeSigma", edited("sigma = 0.0", "sigma = -1"), "material[0].sigma", "must be >= 0"},
         ErrorCase{"ZeroPermittivity", edited("eps_r = 4.0", "eps_r = 0"), "material[0].eps_r", "must be > 0"},
         ErrorCase{"PermittivityBeyondFloat32", edited("eps_r = 4.0", "eps_r = 1e308"), "material[0]",
@@ -791,8 +779,8 @@ INSTANTIATE_TEST_SUITE_P(
                   "geometry[0].upper", "y = 0.2 m is outside the grid"},
         ErrorCase{"BoxLowerAboveUpper", edited("upper = [0.04, 0.04, 0.04]", "upper = [0.04, 0.04, 0.01]"),
                   "geometry[0].upper", "upper must be greater than lower"},
-        ErrorCase{"UnknownShape", edited("[[geometry]]", "[[geometry]]\nshape = \"cone\""),
-                  "geometry[0].shape", "unknown shape 'cone' (expected one of: box, sphere, cylinder)"},
+        ErrorCase{"UnknownShape", edited("[[geometry]]", "[[geometry]]\nshape = \"cone\""), "geometry[0].shape",
+                  "unknown shape 'cone' (expected one of: box, sphere, cylinder)"},
         ErrorCase{"BoxWithRadius", edited("upper = [0.04, 0.04, 0.04]", "upper = [0.04, 0.04, 0.04]\nradius = 1"),
                   "geometry[0].radius", "unknown key for a box (a box takes: shape, material, lower, upper)"},
         ErrorCase{"SphereWithLower", sphere_edited("radius = 0.02", "radius = 0.02\nlower = [0, 0, 0]"),
@@ -807,15 +795,15 @@ INSTANTIATE_TEST_SUITE_P(
                   "must be > 0"},
         ErrorCase{"SphereNegativeRadius", sphere_edited("radius = 0.02", "radius = -0.02"), "geometry[1].radius",
                   "must be > 0"},
-        ErrorCase{"SphereNonFiniteCentre",
-                  sphere_edited("centre = [0.06, 0.05, 0.04]", "centre = [0.06, nan, 0.04]"),
+        ErrorCase{"SphereNonFiniteCentre", sphere_edited("centre = [0.06, 0.05, 0.04]", "centre = [0.06, nan, 0.04]"),
                   "geometry[1].centre[1]", "finite"},
         ErrorCase{"SphereCentreWrongLength", sphere_edited("centre = [0.06, 0.05, 0.04]", "centre = [0.06, 0.05]"),
                   "geometry[1].centre", "exactly 3 entries"},
         // Beyond the x_max-y_max edge: its bounding box reaches into the grid, the sphere does not.
-        ErrorCase{"SphereOutsideGrid",
-                  sphere_edited("centre = [0.06, 0.05, 0.04]\nradius = 0.02", "centre = [0.12, 0.12, 0.05]\nradius = 0.025"),
-                  "geometry[1]", "the sphere lies outside the grid, which spans [0, 0.1] x [0, 0.1] x [0, 0.1] m"},
+        ErrorCase{
+            "SphereOutsideGrid",
+            sphere_edited("centre = [0.06, 0.05, 0.04]\nradius = 0.02", "centre = [0.12, 0.12, 0.05]\nradius = 0.025"),
+            "geometry[1]", "the sphere lies outside the grid, which spans [0, 0.1] x [0, 0.1] x [0, 0.1] m"},
         ErrorCase{"CylinderMissingAxis", cylinder_edited("axis = \"y\"\n", ""), "geometry[1].axis",
                   "missing required key"},
         ErrorCase{"CylinderBadAxis", cylinder_edited("axis = \"y\"", "axis = \"r\""), "geometry[1].axis",
@@ -824,12 +812,12 @@ INSTANTIATE_TEST_SUITE_P(
                   "missing required key"},
         ErrorCase{"CylinderMissingRadius", cylinder_edited("radius = 0.01\n", ""), "geometry[1].radius",
                   "missing required key"},
-        ErrorCase{"CylinderNegativeRadius", cylinder_edited("radius = 0.01", "radius = -0.01"),
-                  "geometry[1].radius", "must be > 0"},
+        ErrorCase{"CylinderNegativeRadius", cylinder_edited("radius = 0.01", "radius = -0.01"), "geometry[1].radius",
+                  "must be > 0"},
         ErrorCase{"CylinderNonFiniteUpper", cylinder_edited("upper = 0.08", "upper = inf"), "geometry[1].upper",
                   "finite"},
-        ErrorCase{"CylinderLowerAsBoxCorner", cylinder_edited("lower = 0.02", "lower = [0, 0, 0]"),
-                  "geometry[1].lower", "expected a number, got an array"},
+        ErrorCase{"CylinderLowerAsBoxCorner", cylinder_edited("lower = 0.02", "lower = [0, 0, 0]"), "geometry[1].lower",
+                  "expected a number, got an array"},
         ErrorCase{"CylinderLowerAboveUpper", cylinder_edited("upper = 0.08", "upper = 0.01"), "geometry[1].upper",
                   "upper must be greater than lower (the extent along the y axis); lower = 0.02, upper = 0.01"},
         ErrorCase{"CylinderWithCorner", cylinder_edited("radius = 0.01", "radius = 0.01\ncorner = 1"),
@@ -838,26 +826,23 @@ INSTANTIATE_TEST_SUITE_P(
                   cylinder_edited("lower = 0.02\nupper = 0.08", "lower = 0.11\nupper = 0.2"), "geometry[1]",
                   "the cylinder lies outside the grid"},
         // Beyond the x_max-z_max edge, across its axis.
-        ErrorCase{"CylinderBesideTheGrid",
-                  cylinder_edited("centre = [0.03, 0.5, 0.07]\nradius = 0.01", "centre = [0.12, 0, 0.12]\nradius = 0.025"),
-                  "geometry[1]", "the cylinder lies outside the grid"},
+        ErrorCase{
+            "CylinderBesideTheGrid",
+            cylinder_edited("centre = [0.03, 0.5, 0.07]\nradius = 0.01", "centre = [0.12, 0, 0.12]\nradius = 0.025"),
+            "geometry[1]", "the cylinder lies outside the grid"},
         // sources
-        ErrorCase{"UnknownWaveform", edited("waveform = \"gaussian\"", "waveform = \"sinc\""),
-                  "source[0].waveform",
+        ErrorCase{"UnknownWaveform", edited("waveform = \"gaussian\"", "waveform = \"sinc\""), "source[0].waveform",
                   "'sinc' is not one of: gaussian, gaussian_derivative, ricker, ramped_sine"},
-        ErrorCase{"BadPolarisation", edited("polarisation = \"z\"", "polarisation = \"r\""),
-                  "source[0].polarisation", "'r' is not one of: x, y, z"},
-        ErrorCase{"SourceOutsideGrid",
-                  edited("position = [0.05, 0.05, 0.05]", "position = [0.05, 0.05, -0.01]"),
+        ErrorCase{"BadPolarisation", edited("polarisation = \"z\"", "polarisation = \"r\""), "source[0].polarisation",
+                  "'r' is not one of: x, y, z"},
+        ErrorCase{"SourceOutsideGrid", edited("position = [0.05, 0.05, 0.05]", "position = [0.05, 0.05, -0.01]"),
                   "source[0].position", "z = -0.01 m is outside the grid"},
-        ErrorCase{"SourceOnBoundaryFace",
-                  edited("position = [0.05, 0.05, 0.05]", "position = [0.1, 0.05, 0.05]"),
+        ErrorCase{"SourceOnBoundaryFace", edited("position = [0.05, 0.05, 0.05]", "position = [0.1, 0.05, 0.05]"),
                   "source[0].position", "on the x_max boundary face, where Ez is tangential"},
         ErrorCase{"SourceSnapsOntoBoundaryFace",
-                  edited("position = [0.05, 0.05, 0.05]", "position = [0.05, 0.004, 0.05]"),
-                  "source[0].position", "snaps to node 0 on the y_min boundary face"},
-        ErrorCase{"ZeroFrequency", edited("frequency = 1e9", "frequency = 0"), "source[0].frequency",
-                  "must be > 0"},
+                  edited("position = [0.05, 0.05, 0.05]", "position = [0.05, 0.004, 0.05]"), "source[0].position",
+                  "snaps to node 0 on the y_min boundary face"},
+        ErrorCase{"ZeroFrequency", edited("frequency = 1e9", "frequency = 0"), "source[0].frequency", "must be > 0"},
         ErrorCase{"NegativeFrequency", edited("frequency = 1e9", "frequency = -1e9"), "source[0].frequency",
                   "must be > 0"},
         ErrorCase{"FrequencyAboveNyquist", edited("frequency = 1e9", "frequency = 1e308"), "source[0].frequency",
@@ -866,29 +851,24 @@ INSTANTIATE_TEST_SUITE_P(
                   "1e-310 Hz is a subnormal double"},
         ErrorCase{"AmplitudeBeyondFloat32", edited("frequency = 1e9", "frequency = 1e9\namplitude = 1e308"),
                   "source[0].amplitude", "A would add up to inf V/m to Ez in one step, beyond the float32 range"},
-        ErrorCase{"MissingFrequency", edited("frequency = 1e9\n", ""), "source[0].frequency",
-                  "missing required key"},
+        ErrorCase{"MissingFrequency", edited("frequency = 1e9\n", ""), "source[0].frequency", "missing required key"},
         // probes
-        ErrorCase{"ProbeOutsideGrid",
-                  edited("position = [0.07, 0.05, 0.05]", "position = [0.11, 0.05, 0.05]"),
+        ErrorCase{"ProbeOutsideGrid", edited("position = [0.07, 0.05, 0.05]", "position = [0.11, 0.05, 0.05]"),
                   "probe[0].position", "x = 0.11 m is outside the grid"},
-        ErrorCase{"UnknownComponent",
-                  edited("components = [\"Ez\", \"Hy\"]", "components = [\"Ez\", \"Ew\"]"),
+        ErrorCase{"UnknownComponent", edited("components = [\"Ez\", \"Hy\"]", "components = [\"Ez\", \"Ew\"]"),
                   "probe[0].components[1]", "unknown component 'Ew'"},
-        ErrorCase{"DuplicateComponent",
-                  edited("components = [\"Ez\", \"Hy\"]", "components = [\"Ez\", \"Ez\"]"),
+        ErrorCase{"DuplicateComponent", edited("components = [\"Ez\", \"Hy\"]", "components = [\"Ez\", \"Ez\"]"),
                   "probe[0].components[1]", "listed twice"},
         ErrorCase{"DuplicateProbeName", kValidDeck + "[[probe]]\nname = \"rx\"\nposition = [0, 0, 0]\n",
                   "probe[1].name", "duplicate probe name 'rx'"},
         // snapshots
-        ErrorCase{"SnapshotEveryZero", edited("every = 10", "every = 0"), "snapshot[0].every",
-                  "must be >= 1"},
+        ErrorCase{"SnapshotEveryZero", edited("every = 10", "every = 0"), "snapshot[0].every", "must be >= 1"},
         ErrorCase{"SnapshotPlaneOutsideGrid", edited("position = 0.05 }", "position = 0.5 }"),
                   "snapshot[0].plane.position", "z = 0.5 m is outside the grid"},
         ErrorCase{"BadPlaneAxis", edited("axis = \"z\"", "axis = \"w\""), "snapshot[0].plane.axis",
                   "'w' is not one of: x, y, z"},
-        ErrorCase{"SnapshotNamedLikeTheProbeFile", edited("name = \"ez_mid\"", "name = \"probes\""),
-                  "snapshot[0].name", "'probes' is reserved (the probe file probes.h5)"},
+        ErrorCase{"SnapshotNamedLikeTheProbeFile", edited("name = \"ez_mid\"", "name = \"probes\""), "snapshot[0].name",
+                  "'probes' is reserved (the probe file probes.h5)"},
         ErrorCase{"MissingSnapshotName", edited("name = \"ez_mid\"\n", ""), "snapshot[0].name",
                   "missing required key"}),
     [](const ::testing::TestParamInfo<ErrorCase>& info) { return info.param.name; });

@@ -278,7 +278,7 @@ TEST(SlabDecompositionHaloPlan, DepthBeyondTheGhostPlanesIsRefused) {
   EXPECT_THROW(halo_plan(d, 3), std::invalid_argument);
   EXPECT_THROW(halo_plan(d, 0), std::invalid_argument);
   EXPECT_THROW(update_ranges(d, 0, 2, 2), std::invalid_argument);  // substep outside the block
-  EXPECT_NO_THROW(halo_plan(d, 1));                                   // a shallower halo fits
+  EXPECT_NO_THROW(halo_plan(d, 1));                                // a shallower halo fits
 }
 
 TEST(SlabDecompositionHaloPlan, ExchangeIsDueAtTheStartOfEveryBlock) {
@@ -359,7 +359,8 @@ Findings run_decomposed(const SlabDecomposition& d, const Schedule& schedule, In
     reference.step(n);
     compare_stored(d, slabs, reference, n, found);
   }
-  if (!reference.invalid_read.empty()) ADD_FAILURE() << "the 1-D model itself is inconsistent: " << reference.invalid_read;
+  if (!reference.invalid_read.empty())
+    ADD_FAILURE() << "the 1-D model itself is inconsistent: " << reference.invalid_read;
   return found;
 }
 
@@ -385,16 +386,19 @@ TEST(SlabDecompositionSchedule, MatchesTheSingleDomainRunBitForBit) {
 // The checks above are not vacuous: break the plan and they fail.
 void drop_transfer(Schedule& s, HaloPhase phase, Component first) {
   auto& list = s.plan.by_phase[static_cast<int>(phase)];
-  const auto it = std::find_if(list.begin(), list.end(), [&](const HaloTransfer& t) { return t.components.front() == first; });
+  const auto it =
+      std::find_if(list.begin(), list.end(), [&](const HaloTransfer& t) { return t.components.front() == first; });
   ASSERT_NE(it, list.end());
   list.erase(it);
 }
 
 TEST(SlabDecompositionSchedule, AMissingTransferIsCaught) {
-  const Findings per_step = run_case({12, 3, 1}, [](Schedule& s) { drop_transfer(s, HaloPhase::BeforeH, Component::Ex); });
+  const Findings per_step =
+      run_case({12, 3, 1}, [](Schedule& s) { drop_transfer(s, HaloPhase::BeforeH, Component::Ex); });
   EXPECT_NE(per_step.invalid_read, "");
   EXPECT_NE(per_step.mismatch, "");
-  const Findings per_block = run_case({12, 3, 3}, [](Schedule& s) { drop_transfer(s, HaloPhase::BeforeBlock, Component::Hx); });
+  const Findings per_block =
+      run_case({12, 3, 3}, [](Schedule& s) { drop_transfer(s, HaloPhase::BeforeBlock, Component::Hx); });
   EXPECT_NE(per_block.invalid_read, "");
   EXPECT_NE(per_block.mismatch, "");
 }

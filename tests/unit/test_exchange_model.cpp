@@ -32,9 +32,7 @@ nlohmann::json sweep_document() {
 }
 
 // Every message takes `us` microseconds whatever its size (within the measured range).
-P2PSweep flat_sweep(double us) {
-  return {"test", {{0, 1, {{1.0, us * 1e-6}, {double(1u << 30), us * 1e-6}}}}};
-}
+P2PSweep flat_sweep(double us) { return {"test", {{0, 1, {{1.0, us * 1e-6}, {double(1u << 30), us * 1e-6}}}}}; }
 
 TEST(ExchangeModelSweep, ReadsTheSweepCurvesOfAYeexP2PFile) {
   const P2PSweep s = parse_p2p_sweep(sweep_document(), "p2p.json");
@@ -61,10 +59,10 @@ TEST(ExchangeModelSweep, RefusesFilesWithoutASweep) {
 
 TEST(ExchangeModelInterpolation, LogLogBetweenPointsFlatBelowLinearAbove) {
   const MessageCurve c = parse_p2p_sweep(sweep_document(), "x").curves[0];
-  EXPECT_DOUBLE_EQ(message_seconds(c, 1024), 2e-6);           // a measured point
-  EXPECT_DOUBLE_EQ(message_seconds(c, 1), 2e-6);              // below the smallest: latency
-  EXPECT_NEAR(message_seconds(c, 32768), 4e-6, 1e-15);        // halfway in log(size): geometric mean of 2 and 8
-  EXPECT_DOUBLE_EQ(message_seconds(c, 4 << 20), 32e-6);       // above the largest: its bandwidth
+  EXPECT_DOUBLE_EQ(message_seconds(c, 1024), 2e-6);      // a measured point
+  EXPECT_DOUBLE_EQ(message_seconds(c, 1), 2e-6);         // below the smallest: latency
+  EXPECT_NEAR(message_seconds(c, 32768), 4e-6, 1e-15);   // halfway in log(size): geometric mean of 2 and 8
+  EXPECT_DOUBLE_EQ(message_seconds(c, 4 << 20), 32e-6);  // above the largest: its bandwidth
   EXPECT_TRUE(std::isnan(message_seconds(MessageCurve{}, 4)));
 }
 

@@ -65,8 +65,8 @@ TEST(FormTrials, ShortCallsMakeShortTrials) {
 TEST(FormTrials, EachFormKeepsItsBetterTrial) {
   FormTrials t(5, std::nullopt);
   // The first trial of form 0 carries the start-up (slow); its second is the fastest of all.
-  for (const auto& [form, seconds] : {std::pair{false, 9.0}, std::pair{true, 2.0}, std::pair{false, 1.0},
-                                      std::pair{true, 3.0}}) {
+  for (const auto& [form, seconds] :
+       {std::pair{false, 9.0}, std::pair{true, 2.0}, std::pair{false, 1.0}, std::pair{true, 3.0}}) {
     ASSERT_FALSE(t.decided());
     EXPECT_EQ(t.next(100).form, form);
     t.record(form, seconds);

@@ -49,9 +49,9 @@ TEST(Model, LayoutNodeInvertsOffset) {
 TEST(Model, PecFacesPinTangentialE) {
   const Model m = build_model(small_deck());
   const auto ex = [&](Index i, Index j, Index k) { return m.class_key(i, j, k)[int(Component::Ex)]; };
-  EXPECT_EQ(ex(3, 0, 2), kPinned);   // on the y = 0 face
-  EXPECT_EQ(ex(3, 6, 2), kPinned);   // on the y = ny face
-  EXPECT_EQ(ex(8, 3, 2), kPinned);   // beyond the grid along x
+  EXPECT_EQ(ex(3, 0, 2), kPinned);  // on the y = 0 face
+  EXPECT_EQ(ex(3, 6, 2), kPinned);  // on the y = ny face
+  EXPECT_EQ(ex(8, 3, 2), kPinned);  // beyond the grid along x
   EXPECT_NE(ex(7, 3, 2), kPinned);
   EXPECT_EQ(m.class_key(0, 3, 2)[int(Component::Hx)], 0);  // normal H on x = 0 is live (free space)
   EXPECT_EQ(m.class_key(3, 6, 2)[int(Component::Hx)], kPinned);
@@ -143,11 +143,11 @@ TEST(Model, CylinderHoldsTheComponentsWithinItsRadiusAndExtent) {
   EXPECT_EQ(at(m, Ex, 3, 4, 2), kLossy);  // (3.5, 4, 2): the lower end
   EXPECT_EQ(at(m, Ex, 3, 4, 6), kLossy);  // (3.5, 4, 6): the upper end
   // Outside: across the axis, and beyond the ends.
-  EXPECT_EQ(at(m, Ez, 5, 5, 3), 0);  // (5, 5, 3.5): 2.24
-  EXPECT_EQ(at(m, Hz, 4, 5, 3), 0);  // (4.5, 5.5, 3): 2.12, within 2 along x and y
-  EXPECT_EQ(at(m, Ex, 3, 4, 1), 0);  // z = 1
-  EXPECT_EQ(at(m, Ez, 3, 4, 6), 0);  // z = 6.5
-  EXPECT_EQ(at(m, Hx, 3, 4, 6), 0);  // (3, 4.5, 6.5)
+  EXPECT_EQ(at(m, Ez, 5, 5, 3), 0);       // (5, 5, 3.5): 2.24
+  EXPECT_EQ(at(m, Hz, 4, 5, 3), 0);       // (4.5, 5.5, 3): 2.12, within 2 along x and y
+  EXPECT_EQ(at(m, Ex, 3, 4, 1), 0);       // z = 1
+  EXPECT_EQ(at(m, Ez, 3, 4, 6), 0);       // z = 6.5
+  EXPECT_EQ(at(m, Hx, 3, 4, 6), 0);       // (3, 4.5, 6.5)
   EXPECT_EQ(at(m, Hx, 3, 4, 5), kLossy);  // (3, 4.5, 5.5)
 }
 
@@ -176,10 +176,10 @@ TEST(Model, CylinderAxisCanBeXOrY) {
 TEST(Model, ObjectsArePartlyOutsideTheGrid) {
   using enum Component;
   const Model m = build_model(deck_with(sphere("glass", {0, 0, 0}, 3e-3)));
-  EXPECT_EQ(at(m, Hx, 0, 1, 1), kGlass);    // (0, 1.5, 1.5): on the x = 0 face, live
-  EXPECT_EQ(at(m, Ex, 0, 1, 1), kGlass);    // (0.5, 1, 1)
-  EXPECT_EQ(at(m, Ex, 0, 0, 1), kPinned);   // tangential on the y = 0 face
-  EXPECT_EQ(at(m, Hz, 2, 2, 0), 0);         // (2.5, 2.5, 0): 3.54
+  EXPECT_EQ(at(m, Hx, 0, 1, 1), kGlass);   // (0, 1.5, 1.5): on the x = 0 face, live
+  EXPECT_EQ(at(m, Ex, 0, 1, 1), kGlass);   // (0.5, 1, 1)
+  EXPECT_EQ(at(m, Ex, 0, 0, 1), kPinned);  // tangential on the y = 0 face
+  EXPECT_EQ(at(m, Hz, 2, 2, 0), 0);        // (2.5, 2.5, 0): 3.54
 }
 
 // Later objects win wherever they overlap, whatever their shapes; E in PEC is pinned.
@@ -230,7 +230,7 @@ TEST(Model, ClassKeysMatchAPlainPointInObjectTest) {
   };
   Deck empty = d;
   empty.geometry.clear();
-  const Model bare = build_model(empty);  // pins only the components on PEC faces and outside the grid
+  const Model bare = build_model(empty);         // pins only the components on PEC faces and outside the grid
   std::vector<int> holds(d.geometry.size(), 0);  // components each object wins
   for (Index k = 0; k <= 10; ++k)
     for (Index j = 0; j <= 10; ++j)
@@ -393,7 +393,8 @@ TEST(Model, FieldArenaHoldsSixSlotsAndTheClassBytes) {
   EXPECT_EQ(arena_unit_named("32M"), kSlotUnits[1]);
   EXPECT_EQ(arena_unit_named("1G"), kSlotUnits[2]);
   for (const std::size_t unit : kSlotUnits) EXPECT_EQ(arena_unit_named(slot_unit_name(unit)), unit);
-  for (const char* other : {"", "8M", "1024M", "2m", "0", "AUTO"}) EXPECT_EQ(arena_unit_named(other), std::nullopt) << other;
+  for (const char* other : {"", "8M", "1024M", "2m", "0", "AUTO"})
+    EXPECT_EQ(arena_unit_named(other), std::nullopt) << other;
   Deck d = small_deck();
   d.grid = {512, 512, 512};
   d.geometry.clear();
@@ -418,7 +419,8 @@ TEST(Model, MemoryEstimateIsTheLargestSlabsWithItsGhostPlanes) {
   }
   EXPECT_LT(estimate_engine_bytes(d, 32, 4, 1), estimate_engine_bytes(d, 32, 4, 2));
   EXPECT_LT(estimate_engine_bytes(d, 32, 4), estimate_engine_bytes(d, 32) / 3);
-  EXPECT_EQ(estimate_engine_bytes(d, 32, 100000), estimate_engine_bytes(d, 32, 510)) << "more slabs than planes: one a plane";
+  EXPECT_EQ(estimate_engine_bytes(d, 32, 100000), estimate_engine_bytes(d, 32, 510))
+      << "more slabs than planes: one a plane";
   Deck cpml = d;
   cpml.boundary.fill(BoundaryKind::cpml);
   cpml.cpml.cells = 10;

@@ -70,7 +70,8 @@ TEST(GpuSharing, TwoRanksOfOneNodeOnOneGpuAreFound) {
                            entry(2, "0000:2a:00.0", "b")}));
   // Per-rank CUDA_VISIBLE_DEVICES: each rank's GPU 0 is another device, which the bus id tells.
   EXPECT_FALSE(shared_gpu({entry(0, "0000:18:00.0", "a"), entry(0, "0000:2a:00.0", "a")}));
-  const auto why = shared_gpu({entry(0, "0000:18:00.0", "a"), entry(0, "0000:2a:00.0", "a"), entry(0, "0000:18:00.0", "a")});
+  const auto why =
+      shared_gpu({entry(0, "0000:18:00.0", "a"), entry(0, "0000:2a:00.0", "a"), entry(0, "0000:18:00.0", "a")});
   ASSERT_TRUE(why);
   EXPECT_THAT(*why, HasSubstr("ranks 0 and 2 on a would share one GPU (0000:18:00.0)"));
   EXPECT_THAT(*why, HasSubstr("--oversubscribe-gpus"));
@@ -174,13 +175,16 @@ TEST(ExchangeModes, ThreadsBackendsRefuseMpiModeAndTheOtherWayRound) {
 // whole model once per process: exit code 2, one message from rank 0, silence from the others.
 TEST(MpiLaunch, ABuildWithoutMpiRefusesToRunUnderMpirun) {
   if (mpi_built()) GTEST_SKIP() << "this build has MPI mode (the tests labelled mpi run it)";
-  const auto rank0 = testing::run_program("OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_RANK=0 " + std::string(YEEX_BINARY), "engines");
+  const auto rank0 =
+      testing::run_program("OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_RANK=0 " + std::string(YEEX_BINARY), "engines");
   EXPECT_EQ(rank0.exit_code, 2);
   EXPECT_THAT(rank0.output, HasSubstr("this build has no MPI mode"));
-  const auto rank1 = testing::run_program("OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_RANK=1 " + std::string(YEEX_BINARY), "engines");
+  const auto rank1 =
+      testing::run_program("OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_RANK=1 " + std::string(YEEX_BINARY), "engines");
   EXPECT_EQ(rank1.exit_code, 2);
   EXPECT_EQ(rank1.output, "");
-  const auto alone = testing::run_program("OMPI_COMM_WORLD_SIZE=1 OMPI_COMM_WORLD_RANK=0 " + std::string(YEEX_BINARY), "engines");
+  const auto alone =
+      testing::run_program("OMPI_COMM_WORLD_SIZE=1 OMPI_COMM_WORLD_RANK=0 " + std::string(YEEX_BINARY), "engines");
   EXPECT_EQ(alone.exit_code, 0) << "mpirun -np 1: one process, threads mode";
 }
 

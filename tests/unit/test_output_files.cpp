@@ -86,7 +86,8 @@ ProbeFile sample_probe_file() {
   file.dt = 1.5e-12;
   file.steps = 5;
   file.cell_size = {1e-3, 2e-3, 4e-3};
-  file.probes.push_back({"centre", {0.0105, 0.02, 0.04}, {10, 10, 10}, {Component::Ez, Component::Hy, Component::Ex}, {}});
+  file.probes.push_back(
+      {"centre", {0.0105, 0.02, 0.04}, {10, 10, 10}, {Component::Ez, Component::Hy, Component::Ex}, {}});
   file.probes.push_back({"a corner", {0.001, 0.002, 0.004}, {1, 1, 1}, {Component::Hz}, {}});
   for (ProbeRecord& probe : file.probes)
     for (std::size_t c = 0; c < probe.components.size(); ++c) {
@@ -130,9 +131,9 @@ TEST_F(OutputFiles, ProbeFileAttributes) {
   const hdf5::Object centre = hdf5::open_object(root, "probes/centre");
   EXPECT_EQ(hdf5::read_string_attribute(centre, "components"), "Ez,Hy,Ex");
   const Vec3 h = written.cell_size;
-  const std::vector<double> expected_positions = {10 * h[0],   10 * h[1],   10.5 * h[2],   // Ez
-                                                  10.5 * h[0], 10 * h[1],   10.5 * h[2],   // Hy
-                                                  10.5 * h[0], 10 * h[1],   10 * h[2]};    // Ex
+  const std::vector<double> expected_positions = {10 * h[0],   10 * h[1], 10.5 * h[2],  // Ez
+                                                  10.5 * h[0], 10 * h[1], 10.5 * h[2],  // Hy
+                                                  10.5 * h[0], 10 * h[1], 10 * h[2]};   // Ex
   EXPECT_EQ(hdf5::read_attribute_values<double>(centre, "component_positions"), expected_positions);
 
   const hdf5::Object ez = hdf5::open_object(centre, "Ez");
@@ -163,7 +164,9 @@ TEST_F(OutputFiles, UnwritableDirectoryThrowsNamingThePath) {
   };
   expect_failure_naming_path([&] { write_probe_file(bad / "probes.h5", sample_probe_file()); });
   expect_failure_naming_path([&] { write_text_atomically(bad / "run.json", "{}"); });
-  expect_failure_naming_path([&] { SnapshotWriter(bad, "fields", {{2, 2, 2}, {}, {1, 1, 1}, 1.0}, {Component::Ez}, 32); });
+  expect_failure_naming_path([&] {
+    SnapshotWriter(bad, "fields", {{2, 2, 2}, {}, {1, 1, 1}, 1.0}, {Component::Ez}, 32);
+  });
 }
 
 // Snapshots, for each precision and for a plane and a volume.
@@ -247,13 +250,13 @@ TEST_P(OutputFilesSnapshot, RoundTripAndXdmf) {
     for (auto at = xdmf.find(needle); at != std::string::npos; at = xdmf.find(needle, at + 1)) ++n;
     return n;
   };
-  const std::string dimensions = "Dimensions=\"" + std::to_string(dims[2]) + " " + std::to_string(dims[1]) + " " +
-                                 std::to_string(dims[0]) + "\"";
+  const std::string dimensions =
+      "Dimensions=\"" + std::to_string(dims[2]) + " " + std::to_string(dims[1]) + " " + std::to_string(dims[0]) + "\"";
   EXPECT_EQ(count("<Xdmf Version=\"3.0\">"), 1u);
   EXPECT_EQ(count("CollectionType=\"Temporal\""), 1u);
   EXPECT_EQ(count("<Time Value="), steps.size());
   EXPECT_EQ(count("TopologyType=\"3DCoRectMesh\" " + dimensions), steps.size());
-  EXPECT_EQ(count("0.25 -1 0.5</DataItem>"), steps.size());     // origin, z y x
+  EXPECT_EQ(count("0.25 -1 0.5</DataItem>"), steps.size());        // origin, z y x
   EXPECT_EQ(count("0.003 0.002 0.001</DataItem>"), steps.size());  // spacing, z y x
   EXPECT_EQ(count("Precision=\"" + std::to_string(bits / 8) + "\" Format=\"HDF\""), steps.size() * 2);
 
@@ -272,7 +275,8 @@ TEST_P(OutputFilesSnapshot, WithoutCommitLeavesNothing) {
   const auto [label, bits, dims, plane_axis] = GetParam();
   {
     SnapshotWriter writer(dir_, "fields", {dims, {}, {1, 1, 1}, 1.0, plane_axis}, {Component::Ey}, bits);
-    writer.write(3, Component::Ey, std::span<const double>(std::vector<double>(std::size_t(dims[0] * dims[1] * dims[2]))));
+    writer.write(3, Component::Ey,
+                 std::span<const double>(std::vector<double>(std::size_t(dims[0] * dims[1] * dims[2]))));
   }
   EXPECT_TRUE(listing().empty());
 }
@@ -298,7 +302,8 @@ TEST_F(OutputFiles, SnapshotErrorsNameTheObject) {
   EXPECT_THROW(writer.write(0, Component::Ez, std::span<const double>(data)), std::invalid_argument);
   EXPECT_THROW(writer.write(2, Component::Hz, std::span<const double>(data)), std::invalid_argument);
   EXPECT_THROW(writer.write(2, Component::Ez, std::span<const double>(data).first(7)), std::invalid_argument);
-  EXPECT_THROW(SnapshotWriter(dir_, "bad", {{2, 2, 2}, {}, {1, 1, 1}, 0.5}, {Component::Ez}, 16), std::invalid_argument);
+  EXPECT_THROW(SnapshotWriter(dir_, "bad", {{2, 2, 2}, {}, {1, 1, 1}, 0.5}, {Component::Ez}, 16),
+               std::invalid_argument);
   EXPECT_THROW(SnapshotWriter(dir_, "no_dt", {{2, 2, 2}, {}, {1, 1, 1}}, {Component::Ez}, 32), std::invalid_argument);
   EXPECT_THROW(SnapshotWriter(dir_, "bad_axis", {{2, 2, 2}, {}, {1, 1, 1}, 0.5, 3}, {Component::Ez}, 32),
                std::invalid_argument);

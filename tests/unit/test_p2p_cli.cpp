@@ -20,7 +20,15 @@ yeex::testing::CommandResult run_p2p(const std::string& args) {
 }
 
 Matrix two_by_two() {
-  return {"ce-unidir/peer-on", "bandwidth", "GB/s", "dst", "src", {"0", "1"}, {"0", "1"}, {{NAN, 390.126}, {388.5, NAN}}, 2};
+  return {"ce-unidir/peer-on",
+          "bandwidth",
+          "GB/s",
+          "dst",
+          "src",
+          {"0", "1"},
+          {"0", "1"},
+          {{NAN, 390.126}, {388.5, NAN}},
+          2};
 }
 
 TEST(P2PSize, BinarySuffixes) {
@@ -68,7 +76,8 @@ TEST(P2PReport, MatrixIsDstBySrcWithHeader) {
 }
 
 TEST(P2PReport, CurveTable) {
-  const std::string text = format_curve({"sweep/0->1", "bandwidth vs size", {{4, 0.002, 2.0}, {1u << 20, 50.0, 20.97}}});
+  const std::string text =
+      format_curve({"sweep/0->1", "bandwidth vs size", {{4, 0.002, 2.0}, {1u << 20, 50.0, 20.97}}});
   EXPECT_NE(text.find("# sweep/0->1\n"), std::string::npos);
   EXPECT_NE(text.find("1 MiB"), std::string::npos);
   EXPECT_NE(text.find("50.00"), std::string::npos);
@@ -99,13 +108,14 @@ TEST(P2PBinary, HelpListAndTopoWorkWithoutGpu) {
   const auto help = run_p2p("--help");
   EXPECT_EQ(help.exit_code, 0);
   // Each value named in a word and explained; no CLI11 type or range names ("INT:INT in [1 - 1000]").
-  for (const char* noise : {"INT", "TEXT", "in [", "=64M"}) EXPECT_EQ(help.output.find(noise), std::string::npos) << noise;
+  for (const char* noise : {"INT", "TEXT", "in [", "=64M"})
+    EXPECT_EQ(help.output.find(noise), std::string::npos) << noise;
   for (const char* named : {"--repeats N", "--size BYTES", "--sweep MIN:MAX", "(default 7)", "Usage: yeex-p2p "})
     EXPECT_NE(help.output.find(named), std::string::npos) << named << "\n" << help.output;
   const auto list = run_p2p("--list");
   EXPECT_EQ(list.exit_code, 0);
-  for (const char* name : {"ce-unidir", "ce-bidir", "sm-copy", "host-staged", "latency", "pingpong", "sweep", "nccl-pairs",
-                           "nccl-ring"})
+  for (const char* name :
+       {"ce-unidir", "ce-bidir", "sm-copy", "host-staged", "latency", "pingpong", "sweep", "nccl-pairs", "nccl-ring"})
     EXPECT_NE(list.output.find(name), std::string::npos) << name;
   EXPECT_NE(list.output.find("no CUDA device is visible"), std::string::npos);
   const auto topo = run_p2p("topo");
@@ -133,8 +143,9 @@ TEST(P2PBinary, MeasuringWithoutGpuExits1) {
 }
 
 TEST(P2PBinary, BadInputExits2) {
-  for (const char* args : {"--size 0", "--size -1", "--size lots", "--sweep 1M:4K", "--test nope", "--test ce-unidir,nope",
-                           "--devices 0,0", "--devices 7", "--repeats 0", "--no-such-option"}) {
+  for (const char* args :
+       {"--size 0", "--size -1", "--size lots", "--sweep 1M:4K", "--test nope", "--test ce-unidir,nope",
+        "--devices 0,0", "--devices 7", "--repeats 0", "--no-such-option"}) {
     const auto r = run_p2p(args);
     EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
   }

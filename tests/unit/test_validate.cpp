@@ -34,8 +34,9 @@ TEST(YeeDispersion, PhaseVelocityMatchesTheTable) {
   EXPECT_NEAR(yee_omega({kd, kd, kd}, d, dt, kSpeedOfLight) / w, 1.0, 1e-12);
   // Group velocity against a central difference of the relation itself.
   const double dw = 1e-4 * w;
-  const double fd = 2 * dw / (yee_wavenumber(w + dw, 0, {0, 0, 0}, d, dt, kSpeedOfLight) -
-                              yee_wavenumber(w - dw, 0, {0, 0, 0}, d, dt, kSpeedOfLight));
+  const double fd = 2 * dw /
+                    (yee_wavenumber(w + dw, 0, {0, 0, 0}, d, dt, kSpeedOfLight) -
+                     yee_wavenumber(w - dw, 0, {0, 0, 0}, d, dt, kSpeedOfLight));
   EXPECT_NEAR(yee_group_velocity(w, 0, {0, 0, 0}, d, dt, kSpeedOfLight) / fd, 1.0, 1e-7);
   EXPECT_TRUE(std::isnan(yee_wavenumber(1e6, 0, {0, kPi / 1e-2, 0}, d, dt, kSpeedOfLight))) << "below cut-off";
 }
