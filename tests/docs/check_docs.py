@@ -10,7 +10,9 @@
 - README.md stays a front page (at most 250 lines);
 - no work-log words (session, call N) in the README, the docs or the sources' comments.
 
-Usage: check_docs.py SOURCE_DIR. Prints each problem; exits 1 if there is any.
+Usage: check_docs.py SOURCE_DIR [--fix]. Prints each problem; exits 1 if there is any. --fix first
+moves each code reference to the line of its symbol nearest to where it pointed (after an edit
+shifted the code), then checks.
 """
 import pathlib
 import re
@@ -79,8 +81,30 @@ def check_markdown(root: pathlib.Path, page: pathlib.Path, problems: list) -> No
             problems.append(f"{rel}: link to {target}: no heading or anchor '{anchor}' there")
 
 
+def fix_code_refs(page: pathlib.Path) -> None:
+    """Points each [file:N](path#LN) (`symbol`) at the line of `symbol` nearest to N."""
+    text = page.read_text(encoding="utf-8")
+
+    def moved(m):
+        label_path, label_line, target, target_line, symbol = m.groups()
+        path = (page.parent / target).resolve()
+        if not path.is_file():
+            return m.group(0)
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        where = [i + 1 for i, line in enumerate(lines) if symbol in line]
+        if not where:
+            return m.group(0)
+        n = min(where, key=lambda w: abs(w - int(target_line)))
+        return f"[{label_path}:{n}]({target}#L{n}) (`{symbol}`)"
+
+    page.write_text(CODE_REF.sub(moved, text), encoding="utf-8")
+
+
 def main() -> int:
     root = pathlib.Path(sys.argv[1]).resolve()
+    if "--fix" in sys.argv[2:]:
+        for page in sorted((root / "docs").glob("*.md")):
+            fix_code_refs(page)
     problems = []
     pages = [root / "README.md", root / "CHANGELOG.md"]
     pages += sorted((root / "docs").glob("*.md")) + sorted((root / "results").rglob("*.md"))
@@ -114,7 +138,8 @@ def main() -> int:
 
     for p in problems:
         print(p)
-    print(f"{len(problems)} problem(s) in the documentation" if problems else "documentation: every link and reference holds")
+    print(f"{len(problems)} problem(s) in the documentation (moved code references: check_docs.py SOURCE_DIR --fix)"
+          if problems else "documentation: every link and reference holds")
     return 1 if problems else 0
 
 
