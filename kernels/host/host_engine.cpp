@@ -121,6 +121,7 @@ class HostEngine final : public Engine<Real> {
  private:
   template <bool UpdateH, typename CellUpdate>
   void sweep(const NodeRange& r, CellUpdate cell) {
+    if (r.empty()) return;
     const FieldPointers<Real> f{fields_[0].data(), fields_[1].data(), fields_[2].data(),
                                 fields_[3].data(), fields_[4].data(), fields_[5].data()};
     const CpmlView<Real> view = cpml_;

@@ -410,7 +410,7 @@ class Run {
   // node (downloaded() throws), and the message names the steps since the last check: the fields
   // were finite after steps_finite_, not after steps_done_ (--check-every 1 narrows it to the
   // step). Returns the seconds it took, the slowest process's, so that every rank spaces the
-  // checks alike.
+  // checks alike. Spacing: docs/performance.md#host-cpml-and-checks.
   static constexpr double kCheckSpacing = 100;
   double check_finite() {
     const auto t0 = Clock::now();
