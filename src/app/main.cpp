@@ -247,8 +247,8 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--quiet,-q", run.quiet, "No progress line and no summary");
   run_cmd
       ->add_option("--check-every", run.check_every,
-                   "Check the fields for NaN/Inf at least every N steps. Default: about four times a second; 1 "
-                   "names the very step a blow-up happens")
+                   "Check the fields for NaN/Inf at least every N steps. Default: as often as keeps the checks "
+                   "near 1 % of the run, and after the last step; 1 names the very step a blow-up happens")
       ->check(whole_number(1, kMaxSteps))
       ->option_text("N");
   run_cmd->add_flag("--dry-run", run.dry_run,
