@@ -11,7 +11,7 @@
 // Values that are legal one by one can still break the run together, so the deck is also checked
 // as the engine will compute it: the time step, the stability in the fastest material in use, and
 // every update, CPML and source coefficient in float32 (the default precision), computed by the
-// same functions the model uses (update_coefficients, cpml_coefficients, source_coefficient).
+// same functions the model uses (physics/: update_coefficients, cpml_coefficients, source_coefficient).
 #include "io/deck.hpp"
 
 #include <algorithm>
@@ -31,6 +31,7 @@
 #include <toml++/toml.h>
 
 #include "io/probe_writer.hpp"
+#include "physics/constants.hpp"
 
 namespace yeex {
 namespace {
@@ -771,11 +772,9 @@ double waveform_peak(const Source& source) {
 // finite.) The coefficient is that of the material in use with the largest one, a bound that does
 // not depend on where the geometry puts the source.
 void check_source_amplitude(const Source& source, const Deck& deck, const std::string& path) {
-  Source unit = source;
-  unit.amplitude = 1;
   double per_ampere = 0;  // largest term per ampere (V/m per A)
   for (const auto& in_use : materials_in_use(deck)) {
-    const double coefficient = source_coefficient(unit, in_use.material, deck.dt(), deck.cell_size);
+    const double coefficient = source_coefficient(1.0, source.polarisation, in_use.material, deck.dt(), deck.cell_size);
     per_ampere = std::max(per_ampere, coefficient * waveform_peak(source));
   }
   const double largest_term = std::abs(source.amplitude) * per_ampere;
@@ -1081,25 +1080,6 @@ Deck default_deck() {
       {.name = "ez_xy", .components = {Component::Ez}, .every = 50, .plane_axis = 2, .plane_position = 0.064}};
   deck.output_dir = "yeex-output/dipole_box";  // as inputs/dipole_box.toml, the same problem
   return deck;
-}
-
-UpdateCoefficients update_coefficients(const Material& material, double dt) {
-  const double eps = material.eps_r * kEps0, loss = material.sigma * dt / (2 * eps);
-  return {.e_decay = (1 - loss) / (1 + loss), .e_curl = (dt / eps) / (1 + loss), .h_curl = dt / (material.mu_r * kMu0)};
-}
-
-double source_coefficient(const Source& source, const Material& material, double dt, const Vec3& cell_size) {
-  const double volume = cell_size[0] * cell_size[1] * cell_size[2];
-  return update_coefficients(material, dt).e_curl * source.amplitude * cell_size[source.polarisation] / volume;
-}
-
-CpmlCoefficients cpml_coefficients(const CpmlSettings& s, double sigma_max, double dt, double rho) {
-  rho = std::clamp(rho, 0.0, 1.0);
-  const double graded = std::pow(rho, s.grading);
-  const double sigma = sigma_max * graded, kappa = 1 + (s.kappa_max - 1) * graded, alpha = s.alpha_max * (1 - rho);
-  const double b = std::exp(-(sigma / kappa + alpha) * dt / kEps0);
-  const double c = sigma > 0 ? sigma / (sigma * kappa + kappa * kappa * alpha) * (b - 1) : 0.0;
-  return {b, c, 1 / kappa - 1};
 }
 
 std::optional<Material> find_material(const Deck& deck, const std::string& name) {

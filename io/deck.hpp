@@ -16,6 +16,8 @@
 #include <nlohmann/json.hpp>
 
 #include "decomposition/grid.hpp"
+#include "physics/cpml.hpp"
+#include "physics/material.hpp"
 
 namespace yeex {
 
@@ -30,14 +32,6 @@ class DeckError : public std::runtime_error {
 };
 
 using Vec3 = std::array<double, 3>;
-
-struct Material {
-  std::string name;
-  double eps_r = 1.0;
-  double sigma = 0.0;  // S/m
-  double mu_r = 1.0;
-  bool pec = false;  // perfect electric conductor: tangential E forced to zero
-};
 
 enum class ShapeKind { box, sphere, cylinder };
 
@@ -80,19 +74,7 @@ struct Snapshot {
 
 enum class BoundaryKind { pec, cpml };
 
-// [boundary.cpml]: the convolutional PML of every face whose boundary is "cpml" (Roden & Gedney;
-// kernels/cpml.hpp). Depth rho runs from 0 at the PML's inner edge to 1 at its outer (PEC) edge:
-//   sigma = sigma_max rho^grading, kappa = 1 + (kappa_max - 1) rho^grading, alpha = alpha_max (1 - rho).
-struct CpmlSettings {
-  Index cells = 10;               // thickness of each CPML slab
-  double grading = 3;             // polynomial order m of sigma and kappa
-  std::optional<Vec3> sigma_max;  // S/m across x, y, z slabs; unset: 0.8 (m + 1) / (eta0 d), d the axis' cell size
-  double kappa_max = 1;
-  double alpha_max = 0.05;  // S/m
-  // Defaults tuned with tests/unit/test_cpml.cpp (10 cells, probe 2 cells from the slab): m = 3,
-  // kappa 1, alpha 0.05 gives -95.7 dB; m = 2: -79.5; m = 4: -96.4; kappa_max 5: -76 dB. A small
-  // alpha costs nothing here and damps the low frequencies and late-time growth CPML is known for.
-};
+// CpmlSettings ([boundary.cpml]) is physics/cpml.hpp.
 // Interior cells a CPML axis must keep between its slabs (or between a slab and a PEC face).
 inline constexpr Index kCpmlMinInteriorCells = 4;
 
@@ -140,32 +122,5 @@ Deck default_deck();
 
 // Finds a material by name, including the built-ins "free_space" and "pec".
 std::optional<Material> find_material(const Deck& deck, const std::string& name);
-
-// The update coefficients of a material at time step dt (s), in double; the engine stores them in its precision
-// (kernels/yee_stencil.hpp), dividing the curl coefficients by the cell size along each difference. With the
-// semi-implicit loss l = sigma dt / (2 eps):
-//   E = e_decay E + e_curl curl H,  e_decay = (1 - l) / (1 + l),  e_curl = (dt / eps) / (1 + l)
-//   H = H - h_curl curl E,          h_curl = dt / mu
-struct UpdateCoefficients {
-  double e_decay, e_curl, h_curl;
-};
-UpdateCoefficients update_coefficients(const Material& material, double dt);
-
-// What a Hertzian dipole adds to its E component in one step, per unit of its waveform (V/m): e_curl of the
-// material there times amplitude * dl / dV, dl the cell size along the polarisation.
-double source_coefficient(const Source& source, const Material& material, double dt, const Vec3& cell_size);
-
-// b, c and 1/kappa - 1 of a CPML slab at depth rho (0 at the inner edge, 1 at the outer one), for a slab whose
-// sigma at the outer edge is sigma_max (Roden & Gedney; kernels/cpml.hpp):
-//   b = exp(-(sigma/kappa + alpha) dt/eps0),  c = sigma / (sigma kappa + kappa^2 alpha) (b - 1), c = 0 where sigma = 0.
-struct CpmlCoefficients {
-  double b, c, kappa_inverse_minus_one;
-};
-CpmlCoefficients cpml_coefficients(const CpmlSettings& settings, double sigma_max, double dt, double rho);
-
-// Speed of light in vacuum and the vacuum constants, SI.
-inline constexpr double kSpeedOfLight = 299792458.0;
-inline constexpr double kMu0 = 1.25663706212e-6;
-inline constexpr double kEps0 = 1.0 / (kMu0 * kSpeedOfLight * kSpeedOfLight);
 
 }  // namespace yeex

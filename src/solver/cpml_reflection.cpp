@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "physics/constants.hpp"
 #include "src/solver/solver.hpp"
 
 namespace yeex {

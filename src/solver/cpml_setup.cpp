@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "physics/cpml.hpp"
+
 namespace yeex {
 
 template <typename Real>

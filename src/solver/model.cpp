@@ -7,6 +7,8 @@
 #include <numbers>
 #include <set>
 
+#include "physics/constants.hpp"
+#include "physics/material.hpp"
 #include "src/solver/cpml_setup.hpp"
 
 namespace yeex {
@@ -246,7 +248,7 @@ Model build_model(const Deck& deck) {
     if (m == kPinned)
       throw DeckError("source[" + std::to_string(s) + "].position",
                       "the source's E component lies inside a PEC object or on the PEC boundary");
-    r.coefficient = source_coefficient(src, model.materials[m], model.dt, model.cell);
+    r.coefficient = source_coefficient(src.amplitude, src.polarisation, model.materials[m], model.dt, model.cell);
     r.samples.resize(model.steps);
     for (Index n = 0; n < model.steps; ++n)
       r.samples[n] = waveform_value(src.waveform, src.frequency, (n + 0.5) * model.dt);

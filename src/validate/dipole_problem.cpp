@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "physics/constants.hpp"
 #include "src/validate/problems.hpp"
 
 namespace yeex {

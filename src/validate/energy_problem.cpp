@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 
+#include "physics/constants.hpp"
 #include "src/validate/problems.hpp"
 
 namespace yeex {

@@ -22,6 +22,7 @@
 #include <numbers>
 #include <string>
 
+#include "physics/constants.hpp"
 #include "src/validate/problems.hpp"
 #include "src/validate/spectrum.hpp"
 #include "src/validate/yee_dispersion.hpp"

@@ -9,6 +9,7 @@
 #include <tuple>
 #include <type_traits>
 
+#include "physics/constants.hpp"
 #include "src/solver/cpml_reflection.hpp"
 #include "src/solver/cpml_setup.hpp"
 #include "src/solver/solver.hpp"

@@ -1,6 +1,7 @@
 // The input deck (io/deck.cpp): the format with every key, its defaults, the derived time step,
 // the resolved JSON, the example decks in inputs/, and one test per refusal.
 #include "io/deck.hpp"
+#include "physics/constants.hpp"
 
 #include <unistd.h>
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "physics/constants.hpp"
 #include "src/validate/spectrum.hpp"
 #include "src/validate/validation.hpp"
 #include "src/validate/yee_dispersion.hpp"
