@@ -1,6 +1,7 @@
 // The sub-commands behind the CLI. Each returns the process exit code: 0 success, 1 a run that
 // failed (numerical blow-up, device error), 2 bad input (nothing written). MPI mode is in
-// src/app/mpi_mode.hpp.
+// src/app/mpi_mode.hpp. Each command is in its own file, src/app/<name>_command.cpp (engines
+// with exchanges); what they share is in split_options.hpp and run_report.hpp.
 #pragma once
 
 #include <filesystem>

@@ -1,0 +1,137 @@
+#include <cstdio>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "io/atomic_file.hpp"
+#include "io/deck.hpp"
+#include "src/app/commands.hpp"
+#include "src/app/mpi_mode.hpp"
+#include "src/app/run_report.hpp"
+#include "src/app/split_options.hpp"
+#include "src/exchange/registry.hpp"
+#include "src/runtime/interrupts.hpp"
+#include "src/runtime/mpi_launch.hpp"
+#include "src/solver/engines.hpp"
+#include "src/solver/solver.hpp"
+
+namespace yeex {
+
+int run_command(const RunOptions& o, const ProcessGroup* world) {
+  const SingleProcessGroup alone;
+  const ProcessGroup& group = world ? *world : alone;
+  const bool root = group.rank() == 0;
+  // Rank 0 reads the deck; every rank parses rank 0's text (the file need exist on rank 0 only).
+  const std::string text =
+      broadcast_string(group, agreed(world, [&] { return o.deck && root ? read_deck_file(*o.deck) : std::string(); }));
+  Deck deck = agreed(world, [&] { return o.deck ? parse_deck_string(text, o.deck->string()) : default_deck(); });
+  if (!o.quiet && root)
+    for (const std::string& warning : deck.warnings) std::cerr << "yeex: " << warning << "\n";
+  agreed(world, [&] {
+    if (o.steps) {
+      if (*o.steps < 1 || *o.steps > kMaxSteps)
+        throw UsageError("--steps must be from 1 to " + std::to_string(kMaxSteps) + ", got " +
+                         std::to_string(*o.steps));
+      deck.steps = *o.steps;
+      deck.duration.reset();
+    }
+  });
+  if (o.output) deck.output_dir = o.output->string();
+  RunConfig config = resolve_any_split(o.split, world);
+  const std::string& engine = config.engine;
+  const int bits = precision_bits(o.precision);
+  const std::filesystem::path out = deck.output_dir;
+  const int slabs = exchange_request(config).subdomains;
+  const std::size_t need =
+      bytes_per_process(estimate_engine_bytes(deck, bits, slabs, config.halo_depth), config, slabs);
+  OutputFolderContents earlier;  // rank 0: what the output folder holds before the run
+  agreed(world, [&] {
+    const std::size_t have = available_memory(engine, engine == "cuda" ? config.devices.front() : 0);
+    if (need > have)
+      throw UsageError("the model needs about " + gib(need) + " on the " + engine + " engine but only " + gib(have) +
+                       " is available (grid.cells " + std::to_string(deck.grid.nx) + " x " +
+                       std::to_string(deck.grid.ny) + " x " + std::to_string(deck.grid.nz) + ")");
+    try {
+      check_run_config(deck.grid, config);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+    if (root) {
+      check_output_directory(out, run_output_files(deck));
+      earlier = output_folder_contents(out);
+      check_output_folder_is_free(out, earlier, o.force);
+    }
+  });
+  // The model's own checks (materials, material combinations, sources in PEC) hold for a dry run too.
+  const Model model = agreed(world, [&] { return build_model(deck); });
+  if (o.dry_run) {
+    if (root)
+      std::printf(
+          "yeex: %s: %lld x %lld x %lld cells, %lld steps, about %s on the %s engine%s, %d subdomain(s), "
+          "exchange %s; nothing run (--dry-run)\n",
+          deck.title.c_str(), (long long)deck.grid.nx, (long long)deck.grid.ny, (long long)deck.grid.nz,
+          (long long)deck.step_count(), gib(need).c_str(), engine.c_str(),
+          engine == "cuda" ? " per GPU"
+          : world          ? " per node"
+                           : "",
+          slabs, chosen_exchange(config).c_str());
+    if (root && !earlier.earlier_run.empty())
+      std::printf("yeex: --force would remove the %zu file(s) of an earlier run from %s\n", earlier.earlier_run.size(),
+                  out.string().c_str());
+    return 0;
+  }
+  const std::filesystem::path made = first_missing_folder(out);  // empty: the folder exists
+  agreed(world, [&] {
+    if (!root) return;
+    clear_earlier_run(out, earlier);  // --force: the folder never holds two runs' files
+    if (!o.quiet && !earlier.earlier_run.empty())
+      std::fprintf(stderr, "yeex: --force: removed the %zu file(s) of an earlier run from %s\n",
+                   earlier.earlier_run.size(), out.string().c_str());
+    std::filesystem::create_directories(out);
+  });
+
+  config.precision_bits = bits;
+  config.check_every = o.check_every;
+  config.progress = root && !o.quiet && !o.json;
+  config.output_dir = out;
+  const RunResult result = [&] {
+    const InterruptWatch watch;  // Ctrl-C: stop after the current chunk, remove the files begun
+    try {
+      return run_model(model, config);
+    } catch (...) {
+      if (root) remove_empty_folders(out, made);  // a failed run leaves no empty output folder behind
+      throw;
+    }
+  }();
+  const nlohmann::json ranks = world ? rank_table(*world, engine == "cuda" ? config.devices.front() : -1) : nullptr;
+  if (!root) return 0;
+  nlohmann::json report = run_report(model, result, o.command_line);
+  report["run"]["mode"] = world ? "mpi" : "threads";
+  if (world) {
+    report["mpi"] = mpi_report(ranks);
+    report["mpi"]["halo_path"] = halo_path(config, result.exchange);
+    if (engine == "cuda") {
+      report["run"]["devices"] = nlohmann::json::array();
+      for (const auto& r : ranks) report["run"]["devices"].push_back(r["gpu"]["index"]);
+    }
+  }
+  try {
+    write_text_atomically(out / kRunReportName, report.dump(2) + "\n");
+  } catch (...) {  // e.g. a full disk: no output without its run.json, no half of a run's output
+    std::error_code ec;
+    for (const auto& file : result.files) std::filesystem::remove(file, ec);
+    remove_empty_folders(out, made);
+    throw;
+  }
+  if (o.json) {
+    std::cout << report.dump(2) << "\n";
+  } else if (!o.quiet) {
+    print_run_summary(model, result, &out);
+    if (world)
+      std::printf("  mpi       %d ranks, %s, halos: %s\n", group.size(), mpi_library_version().c_str(),
+                  report["mpi"]["halo_path"].get<std::string>().c_str());
+  }
+  return 0;
+}
+
+}  // namespace yeex
