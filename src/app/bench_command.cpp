@@ -24,13 +24,6 @@
 namespace yeex {
 namespace {
 
-// One number as printf's `spec` writes it.
-std::string format(const char* spec, double value) {
-  char b[64];
-  std::snprintf(b, sizeof b, spec, value);
-  return b;
-}
-
 // A list option naming one value twice would time the same rows twice.
 template <typename T>
 void refuse_repeats(const std::string& option, const std::vector<T>& values) {
@@ -228,9 +221,9 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
                   r.scaling.c_str(), (long long)r.size, (long long)r.grid.nx, (long long)r.grid.ny,
                   (long long)r.grid.nz, r.exchange.c_str(), r.count, (long long)r.halo_depth, r.seconds_per_step,
                   r.gcells_per_second, r.exchange_per_step,
-                  std::isnan(prediction) ? "" : format("%.6e", prediction).c_str(), r.wait_per_step, r.efficiency,
-                  std::isnan(r.own_efficiency) ? "" : format("%.4f", r.own_efficiency).c_str(), per_device,
-                  r.skipped.c_str(), r.checksum ? hex(*r.checksum).c_str() : "", r.bits.c_str());
+                  std::isnan(prediction) ? "" : printf_number("%.6e", prediction).c_str(), r.wait_per_step,
+                  r.efficiency, std::isnan(r.own_efficiency) ? "" : printf_number("%.4f", r.own_efficiency).c_str(),
+                  per_device, r.skipped.c_str(), r.checksum ? hex(*r.checksum).c_str() : "", r.bits.c_str());
     else if (!r.skipped.empty())
       std::printf("%-7s %6s %-15s %-12s %4d   skipped: %s\n", r.scaling.c_str(), size.c_str(), grid.c_str(),
                   r.exchange.c_str(), r.count, r.skipped.c_str());
@@ -239,10 +232,10 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
                   size.c_str(), grid.c_str(),
                   (r.exchange + (r.halo_depth > 1 ? " R" + std::to_string(r.halo_depth) : "")).c_str(), r.count,
                   r.seconds_per_step * 1e3, r.gcells_per_second, r.exchange_per_step * 1e3,
-                  std::isnan(prediction) ? "-" : format("%.4f", prediction * 1e3).c_str(), r.wait_per_step * 1e3,
+                  std::isnan(prediction) ? "-" : printf_number("%.4f", prediction * 1e3).c_str(), r.wait_per_step * 1e3,
                   100 * r.efficiency,
-                  std::isnan(r.own_efficiency) ? "-" : format("%.1f%%", 100 * r.own_efficiency).c_str(), per_device,
-                  b.verify ? ("  " + r.bits).c_str() : "");
+                  std::isnan(r.own_efficiency) ? "-" : printf_number("%.1f%%", 100 * r.own_efficiency).c_str(),
+                  per_device, b.verify ? ("  " + r.bits).c_str() : "");
     std::fflush(stdout);
     rows.push_back(
         {{"scaling", r.scaling},

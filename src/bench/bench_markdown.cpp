@@ -11,12 +11,6 @@
 namespace yeex {
 namespace {
 
-std::string fixed(const char* spec, double value) {
-  char b[64];
-  std::snprintf(b, sizeof b, spec, value);
-  return b;
-}
-
 std::string grid_text(const nlohmann::json& grid) {
   return std::to_string(grid[0].get<long long>()) + " x " + std::to_string(grid[1].get<long long>()) + " x " +
          std::to_string(grid[2].get<long long>());
@@ -32,8 +26,8 @@ std::string backend(const nlohmann::json& row) {
 
 std::string cell(const nlohmann::json& row) {
   if (!row["skipped"].get<std::string>().empty()) return "skipped";
-  return fixed("%.1f %%", 100 * row["efficiency"].get<double>()) + " (" +
-         fixed("%.3f", 1e3 * row["seconds_per_step_median"].get<double>()) + " ms)" +
+  return printf_number("%.1f %%", 100 * row["efficiency"].get<double>()) + " (" +
+         printf_number("%.3f", 1e3 * row["seconds_per_step_median"].get<double>()) + " ms)" +
          (row.value("bits", "") == "DIFFERS" ? " **fields differ**" : "");
 }
 
@@ -47,6 +41,12 @@ struct Group {
 };
 
 }  // namespace
+
+std::string printf_number(const char* spec, double value) {
+  char b[64];
+  std::snprintf(b, sizeof b, spec, value);
+  return b;
+}
 
 std::string bench_markdown(const nlohmann::json& bench) {
   std::vector<std::pair<std::string, Group>> groups;  // in the order met
@@ -86,7 +86,7 @@ std::string bench_markdown(const nlohmann::json& bench) {
     md << " devices used, in order: " << bench["devices"].dump() << (bench["peer_access"] ? "" : " (--no-peer)")
        << "\n";
   }
-  md << "- one device's copy bandwidth " << fixed("%.0f", bench["copy_bandwidth_gb_per_s"].get<double>())
+  md << "- one device's copy bandwidth " << printf_number("%.0f", bench["copy_bandwidth_gb_per_s"].get<double>())
      << " GB/s (read + write); median of " << bench["repeats"].get<int>() << " x "
      << bench["steps_per_repeat"].get<long long>() << " steps after " << bench["warmup_steps"].get<long long>()
      << " warm-up steps\n";

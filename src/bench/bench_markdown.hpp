@@ -11,4 +11,7 @@ namespace yeex {
 
 std::string bench_markdown(const nlohmann::json& bench);
 
+// One number as printf's `spec` writes it ("%.1f %%"), for the bench's tables.
+std::string printf_number(const char* spec, double value);
+
 }  // namespace yeex
