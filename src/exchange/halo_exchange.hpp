@@ -102,7 +102,7 @@ class HaloExchange {
 
   const ExchangeContext<Real>& context() const { return context_; }
   // Accumulated per subdomain since construction (backends that can tell them apart).
-  const std::vector<ExchangeTimes>& times() const { return times_; }
+  virtual const std::vector<ExchangeTimes>& times() const { return times_; }
 
   // The CPML psi values (kernels/cpml.hpp) that travel with transfer t in subdomain s's engine:
   // those of its source planes when s sends, of its destination planes when it receives. With
