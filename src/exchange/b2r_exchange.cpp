@@ -46,7 +46,8 @@ std::unique_ptr<HaloExchange<Real>> b2r_transport(ExchangeContext<Real> context)
     else if (most_slabs_per_gpu(devices) > 1)
       events = "slabs sharing a GPU";  // also with --b2r-transport counters
     if (events.empty())
-      return make_graph_exchange<Real>(std::move(context), "b2r", "counters on the GPUs, steps replayed as CUDA graphs");
+      return make_graph_exchange<Real>(std::move(context), "b2r",
+                                       "counters on the GPUs, steps replayed as CUDA graphs");
     return make_overlap_exchange<Real>(std::move(context), "b2r",
                                        "events and host barriers, steps issued by the host (" + events + ")");
   }
