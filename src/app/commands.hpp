@@ -13,16 +13,11 @@
 #include "decomposition/grid.hpp"
 #include "io/deck.hpp"
 #include "src/app/output_folder.hpp"
+#include "src/cli/usage_error.hpp"
 #include "src/runtime/process_group.hpp"
 #include "src/solver/solver.hpp"
 
 namespace yeex {
-
-// Bad input found before anything was written: exit code 2.
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 // How a run is split: engine, GPUs or host slabs, exchange backend, halo depth.
 struct SplitOptions {

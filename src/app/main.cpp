@@ -13,7 +13,7 @@
 
 #include "io/deck.hpp"
 #include "src/app/commands.hpp"
-#include "src/app/help_formatter.hpp"
+#include "src/cli/help_formatter.hpp"
 #include "src/app/mpi_mode.hpp"
 #include "src/runtime/build_info.hpp"
 #include "src/runtime/environment.hpp"

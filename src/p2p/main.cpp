@@ -13,7 +13,7 @@
 
 #include "io/atomic_file.hpp"
 #include "src/app/commands.hpp"
-#include "src/app/help_formatter.hpp"
+#include "src/cli/help_formatter.hpp"
 #include "src/p2p/options.hpp"
 #include "src/p2p/p2p_test.hpp"
 #include "src/runtime/build_info.hpp"
