@@ -26,12 +26,6 @@ std::string resolve_engine(const std::string& requested) {
   throw UsageError("--engine " + name + ": unknown engine (yeex engines lists them)");
 }
 
-std::string gib(std::size_t bytes) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.2f GiB", bytes / double(1u << 30));
-  return b;
-}
-
 std::size_t available_memory(const std::string& engine, int device) {
 #if YEEX_HAVE_CUDA
   if (engine == "cuda") {
