@@ -1,12 +1,11 @@
 #include "src/app/split_options.hpp"
 
 #include <algorithm>
-#include <cstdio>
-#include <fstream>
 
 #include "decomposition/slab_decomposition.hpp"
 #include "src/app/mpi_mode.hpp"
 #include "src/exchange/registry.hpp"
+#include "src/plan/memory_limits.hpp"
 #include "src/solver/engines.hpp"
 #if YEEX_HAVE_CUDA
 #include "kernels/cuda/cuda_engine.hpp"
@@ -36,14 +35,7 @@ std::size_t available_memory(const std::string& engine, int device) {
 #endif
   (void)engine;
   (void)device;
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  std::size_t kib = 0;
-  while (meminfo >> key >> kib) {
-    if (key == "MemAvailable:") return kib * 1024;
-    meminfo.ignore(256, '\n');
-  }
-  return std::size_t(-1);
+  return read_memory_limits().available.value_or(std::size_t(-1));
 }
 
 namespace {

@@ -1,13 +1,10 @@
 #include "src/solver/solver.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
 #include <exception>
 #include <limits>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <span>
@@ -16,12 +13,12 @@
 #include "io/probe_writer.hpp"
 #include "io/snapshot_writer.hpp"
 #include "src/runtime/clock.hpp"
-#include "src/solver/progress.hpp"
 #include "src/runtime/interrupts.hpp"
 #include "src/solver/engines.hpp"
 #include "src/exchange/registry.hpp"
 #include "src/solver/cpml_setup.hpp"
 #include "src/solver/field_stats.hpp"
+#include "src/solver/progress.hpp"
 
 namespace yeex {
 namespace {
