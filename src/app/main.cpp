@@ -243,7 +243,8 @@ int main(int argc, char** argv) {
                     "Write into an output folder that already holds files: first remove the files an earlier yeex "
                     "run left there (run.json, the files it lists, probes.h5, snapshots); files yeex did not write "
                     "stay");
-  run_cmd->add_flag("--json", run.json, "Print run.json on stdout instead of the summary");
+  run_cmd->add_flag("--json", run.json,
+                    "Print run.json on stdout instead of the summary (with --dry-run: the plan as one JSON object)");
   run_cmd->add_flag("--quiet,-q", run.quiet, "No progress line and no summary");
   run_cmd
       ->add_option("--check-every", run.check_every,
@@ -252,7 +253,8 @@ int main(int argc, char** argv) {
       ->check(whole_number(1, kMaxSteps))
       ->option_text("N");
   run_cmd->add_flag("--dry-run", run.dry_run,
-                    "Check the deck, the split, the memory and the output folder, print the plan, run nothing");
+                    "Check the deck, the split, the memory and the output folder, print the plan (slabs, backend, "
+                    "memory per GPU and per process, files), run and write nothing");
   add_split_options(run_cmd, run.split);
   add_choice_options(run_cmd, run.split);
 

@@ -10,6 +10,8 @@
 #include "src/app/run_report.hpp"
 #include "src/app/split_options.hpp"
 #include "src/exchange/registry.hpp"
+#include "src/plan/memory_limits.hpp"
+#include "src/plan/run_plan.hpp"
 #include "src/runtime/interrupts.hpp"
 #include "src/runtime/mpi_launch.hpp"
 #include "src/solver/engines.hpp"
@@ -37,47 +39,41 @@ int run_command(const RunOptions& o, const ProcessGroup* world) {
     }
   });
   if (o.output) deck.output_dir = o.output->string();
-  RunConfig config = resolve_any_split(o.split, world);
-  const std::string& engine = config.engine;
-  const int bits = precision_bits(o.precision);
+  // The run, planned once: every decision and every check before anything is written.
+  PlanRequest request;
+  request.split = resolve_any_split(o.split, world);
+  request.precision_bits = precision_bits(o.precision);
+  request.check_every = o.check_every;
+  request.progress = root && !o.quiet && !o.json;
+  request.output_files = run_output_files(deck);
   const std::filesystem::path out = deck.output_dir;
-  const int slabs = exchange_request(config).subdomains;
-  const std::size_t need =
-      bytes_per_process(estimate_engine_bytes(deck, bits, slabs, config.halo_depth), config, slabs);
+  RunPlan plan;
+  MemoryLimits limits;
   OutputFolderContents earlier;  // rank 0: what the output folder holds before the run
   agreed(world, [&] {
-    const std::size_t have = available_memory(engine, engine == "cuda" ? config.devices.front() : 0);
-    if (need > have)
-      throw UsageError("the model needs about " + gib(need) + " on the " + engine + " engine but only " + gib(have) +
-                       " is available (grid.cells " + std::to_string(deck.grid.nx) + " x " +
-                       std::to_string(deck.grid.ny) + " x " + std::to_string(deck.grid.nz) + ")");
     try {
-      check_run_config(deck.grid, config);
+      plan = make_run_plan(deck, request);
     } catch (const std::invalid_argument& e) {
       throw UsageError(e.what());
     }
+    limits = read_memory_limits();
+    if (plan.engine == "cuda") limits.device_free = available_memory("cuda", plan.config.devices.front());
+    if (const auto why = memory_refusal(plan, limits)) throw UsageError(*why);
     if (root) {
-      check_output_directory(out, run_output_files(deck));
+      check_output_directory(out, plan.output_files);
       earlier = output_folder_contents(out);
       check_output_folder_is_free(out, earlier, o.force);
+      plan.force_removes = earlier.earlier_run;
     }
   });
-  // The model's own checks (materials, material combinations, sources in PEC) hold for a dry run too.
-  const Model model = agreed(world, [&] { return build_model(deck); });
+  // The model's own checks (materials, material combinations, sources in PEC) hold for a dry run
+  // too; a dry run's model has no source samples, so that it costs nothing per step.
+  const Model model = agreed(world, [&] { return build_model(deck, !o.dry_run); });
   if (o.dry_run) {
-    if (root)
-      std::printf(
-          "yeex: %s: %lld x %lld x %lld cells, %lld steps, about %s on the %s engine%s, %d subdomain(s), "
-          "exchange %s; nothing run (--dry-run)\n",
-          deck.title.c_str(), (long long)deck.grid.nx, (long long)deck.grid.ny, (long long)deck.grid.nz,
-          (long long)deck.step_count(), gib(need).c_str(), engine.c_str(),
-          engine == "cuda" ? " per GPU"
-          : world          ? " per node"
-                           : "",
-          slabs, chosen_exchange(config).c_str());
-    if (root && !earlier.earlier_run.empty())
-      std::printf("yeex: --force would remove the %zu file(s) of an earlier run from %s\n", earlier.earlier_run.size(),
-                  out.string().c_str());
+    if (root && o.json)
+      std::cout << plan_json(plan, limits).dump(2) << "\n";
+    else if (root)
+      std::fputs(plan_text(plan, limits).c_str(), stdout);
     return 0;
   }
   const std::filesystem::path made = first_missing_folder(out);  // empty: the folder exists
@@ -89,11 +85,8 @@ int run_command(const RunOptions& o, const ProcessGroup* world) {
                    earlier.earlier_run.size(), out.string().c_str());
     std::filesystem::create_directories(out);
   });
-
-  config.precision_bits = bits;
-  config.check_every = o.check_every;
-  config.progress = root && !o.quiet && !o.json;
-  config.output_dir = out;
+  const RunConfig& config = plan.config;
+  const std::string& engine = plan.engine;
   const RunResult result = [&] {
     const InterruptWatch watch;  // Ctrl-C: stop after the current chunk, remove the files begun
     try {

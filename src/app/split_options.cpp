@@ -1,12 +1,11 @@
 #include "src/app/split_options.hpp"
 
 #include <algorithm>
-#include <cstdio>
-#include <fstream>
 
 #include "decomposition/slab_decomposition.hpp"
 #include "src/app/mpi_mode.hpp"
 #include "src/exchange/registry.hpp"
+#include "src/plan/memory_limits.hpp"
 #include "src/solver/engines.hpp"
 #if YEEX_HAVE_CUDA
 #include "kernels/cuda/cuda_engine.hpp"
@@ -26,12 +25,6 @@ std::string resolve_engine(const std::string& requested) {
   throw UsageError("--engine " + name + ": unknown engine (yeex engines lists them)");
 }
 
-std::string gib(std::size_t bytes) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.2f GiB", bytes / double(1u << 30));
-  return b;
-}
-
 std::size_t available_memory(const std::string& engine, int device) {
 #if YEEX_HAVE_CUDA
   if (engine == "cuda") {
@@ -42,14 +35,7 @@ std::size_t available_memory(const std::string& engine, int device) {
 #endif
   (void)engine;
   (void)device;
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  std::size_t kib = 0;
-  while (meminfo >> key >> kib) {
-    if (key == "MemAvailable:") return kib * 1024;
-    meminfo.ignore(256, '\n');
-  }
-  return std::size_t(-1);
+  return read_memory_limits().available.value_or(std::size_t(-1));
 }
 
 namespace {

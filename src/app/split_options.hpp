@@ -15,8 +15,6 @@ namespace yeex {
 int precision_bits(const std::string& precision);
 // The engine named (empty: the default engine); throws UsageError for one unknown or unable to run here.
 std::string resolve_engine(const std::string& requested);
-// `bytes` as "1.23 GiB".
-std::string gib(std::size_t bytes);
 
 // Engine, GPUs, slabs and backend of a run; throws UsageError for what cannot run here.
 RunConfig resolve_split(const SplitOptions& o);

@@ -118,12 +118,14 @@ std::vector<Index> first_alike(const Model& model, int d, Index first, Index las
 
 }  // namespace
 
-std::array<Index, 3> Model::nearest_node(const Vec3& p) const {
+std::array<Index, 3> nearest_node(const GridShape& grid, const Vec3& cell, const Vec3& p) {
   std::array<Index, 3> n{};
   const auto cells = grid.as_array();
   for (int d = 0; d < 3; ++d) n[d] = std::clamp<Index>(static_cast<Index>(std::llround(p[d] / cell[d])), 0, cells[d]);
   return n;
 }
+
+std::array<Index, 3> Model::nearest_node(const Vec3& p) const { return yeex::nearest_node(grid, cell, p); }
 
 ClassKey Model::class_key(Index i, Index j, Index k) const {
   const std::array<Index, 3> n{i, j, k};
@@ -189,7 +191,7 @@ double waveform_value(WaveformKind kind, double f, double t) {
   return 0.0;
 }
 
-Model build_model(const Deck& deck) {
+Model build_model(const Deck& deck, bool with_samples) {
   Model model;
   model.deck = deck;
   model.grid = deck.grid;
@@ -249,8 +251,8 @@ Model build_model(const Deck& deck) {
       throw DeckError("source[" + std::to_string(s) + "].position",
                       "the source's E component lies inside a PEC object or on the PEC boundary");
     r.coefficient = source_coefficient(src.amplitude, src.polarisation, model.materials[m], model.dt, model.cell);
-    r.samples.resize(model.steps);
-    for (Index n = 0; n < model.steps; ++n)
+    if (with_samples) r.samples.resize(model.steps);
+    for (Index n = 0; n < Index(r.samples.size()); ++n)
       r.samples[n] = waveform_value(src.waveform, src.frequency, (n + 0.5) * model.dt);
     model.sources.push_back(std::move(r));
   }

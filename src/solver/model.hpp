@@ -61,8 +61,13 @@ struct Model {
   double constitutive(const ClassKey& key, Component c) const;
 };
 
+// Node nearest to a position (metres) on a grid of cells `cell`, clamped to the grid.
+std::array<Index, 3> nearest_node(const GridShape& grid, const Vec3& cell, const Vec3& position);
+
 // Resolves geometry into classes; throws DeckError (e.g. a source inside PEC, too many classes).
-Model build_model(const Deck& deck);
+// `with_samples` false leaves every ResolvedSource::samples empty: the model's checks alone, in
+// time and memory independent of the step count (a dry run).
+Model build_model(const Deck& deck, bool with_samples = true);
 
 // Engine input for the z-slab of global node planes [k_first, k_first + nodes_z) with `ghost`
 // pad planes (a single-domain run: k_first 0, nodes_z nz+1, ghost 1). The engine injects the

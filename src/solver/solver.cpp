@@ -1,13 +1,10 @@
 #include "src/solver/solver.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
 #include <exception>
 #include <limits>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <span>
@@ -21,6 +18,7 @@
 #include "src/exchange/registry.hpp"
 #include "src/solver/cpml_setup.hpp"
 #include "src/solver/field_stats.hpp"
+#include "src/solver/progress.hpp"
 
 namespace yeex {
 namespace {
@@ -40,36 +38,6 @@ double pseudo_uniform(std::uint64_t stream, std::uint64_t index) {
   z ^= z >> 31;
   return static_cast<double>(z >> 11) * 0x1.0p-52 - 1.0;  // 53 bits in [0, 2), shifted
 }
-
-// Physical memory of this host, bytes.
-std::size_t host_memory_bytes() {
-  return static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::size_t>(sysconf(_SC_PAGE_SIZE));
-}
-
-// Progress line with ETA: carriage-return updates on a terminal, a line every 10 s otherwise.
-class Progress {
- public:
-  Progress(bool enabled, Index steps, Index cells)
-      : enabled_(enabled), tty_(isatty(STDERR_FILENO)), steps_(steps), cells_(cells) {}
-
-  bool due() const { return enabled_ && seconds_since(last_) >= (tty_ ? 0.5 : 10.0) && seconds_since(start_) >= 2.0; }
-  void show(Index done) {
-    last_ = Clock::now();
-    const double elapsed = seconds_since(start_), rate = done / elapsed;
-    std::fprintf(stderr, "%sstep %lld/%lld (%3.0f%%)  %.2f Gcells/s  ETA %.0f s%s", tty_ ? "\r" : "",
-                 static_cast<long long>(done), static_cast<long long>(steps_), 100.0 * done / steps_,
-                 rate * cells_ / 1e9, (steps_ - done) / rate, tty_ ? "   " : "\n");
-    shown_ = true;
-  }
-  ~Progress() {
-    if (shown_ && tty_) std::fprintf(stderr, "\n");
-  }
-
- private:
-  bool enabled_, tty_, shown_ = false;
-  Index steps_, cells_;
-  Clock::time_point start_ = Clock::now(), last_ = Clock::now();
-};
 
 // One run of the time loop. This process holds the subdomains in local_ (threads mode: all of
 // them, one team thread each; MPI mode: subdomain r on rank r) and meets the other processes
@@ -109,7 +77,7 @@ class Run {
       engines_[s] = make_engine<Real>(config_.engine, setup, config_.cuda_engine);
     });
     for (auto& e : engines_) context.engines.push_back(e.get());
-    exchange_name_ = chosen_exchange(config_);
+    exchange_name_ = config_.planned_exchange.empty() ? chosen_exchange(config_) : config_.planned_exchange;
     exchange_ = make_exchange<Real>(exchange_name_, std::move(context));
     for (int s : local_) engines_[s]->synchronize();
     if (group_.rank() == 0) open_snapshots();
@@ -130,6 +98,8 @@ class Run {
     for (const auto& p : m.probes) {
       ProbeRecord r{p.name, p.position, p.node, p.components, {}};
       r.series.assign(p.components.size(), {});
+      if (group_.rank() == 0)  // probe_storage_bytes counts them at their length, not a vector's growth
+        for (auto& series : r.series) series.reserve(m.steps);
       result_.probes.probes.push_back(std::move(r));
     }
 
@@ -548,8 +518,7 @@ class Run {
     std::size_t largest = 0;
     for (int s : local_)
       largest = std::max(largest, static_cast<std::size_t>(engines_[s]->layout().elements()) * sizeof(Real));
-    // (Not on the kokkos engine: its copies are Kokkos dispatches, not for an OpenMP parallel region.)
-    if (ranks == 1 && config_.engine != "kokkos" && kComponentCount * largest <= host_memory_bytes() / 4) {
+    if (checksum_components_at_once(largest, ranks, config_.engine)) {
       std::array<std::exception_ptr, kComponentCount> failed;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(kComponentCount)
       for (int c = 0; c < kComponentCount; ++c) {
@@ -602,55 +571,12 @@ RunResult run_model(const Model& model, const RunConfig& config) {
   return Run<float>(model, config).execute();
 }
 
-ExchangeRequest exchange_request(const RunConfig& given) {
-  const RunConfig config = with_device_list(given);
-  const bool cuda = config.engine == "cuda";
-  const int slabs = config.processes ? config.processes->size()
-                    : cuda           ? static_cast<int>(config.devices.size())
-                                     : config.subdomains;
-  return {config.engine,
-          cuda ? config.devices : std::vector<int>{},
-          slabs,
-          config.halo_depth,
-          config.peer_access,
-          config.processes != nullptr};
-}
-
-std::string chosen_exchange(const RunConfig& config) {
-  const ExchangeRequest request = exchange_request(config);
-  const std::string name = config.exchange.empty() ? default_exchange(request) : config.exchange;
-  if (const std::string why = exchange_unavailable(name, request); !why.empty())
-    throw std::invalid_argument("--exchange " + name + ": " + why);
-  return name;
-}
-
-void check_run_config(const GridShape& grid, const RunConfig& config) {
-  const SlabDecomposition split(grid, exchange_request(config).subdomains, config.halo_depth);  // throws
-  chosen_exchange(config);
-}
-
 StepTiming time_model(const Model& model, const RunConfig& config, Index warmup, Index steps, int repeats,
                       bool verify) {
   if (model.steps < warmup + steps * repeats)
     throw std::invalid_argument("time_model: the model has fewer steps than warmup + steps * repeats");
   if (config.precision_bits == 64) return Run<double>(model, config).time_steps(warmup, steps, repeats, verify);
   return Run<float>(model, config).time_steps(warmup, steps, repeats, verify);
-}
-
-std::size_t estimate_engine_bytes(const Deck& deck, int precision_bits, int slabs, Index halo_depth) {
-  const std::size_t real = precision_bits / 8;
-  const GridShape& g = deck.grid;
-  // SlabDecomposition's split: nz / N planes a slab, one more for the first nz % N, the inert
-  // plane nz with the last: the largest stores nz / N + 1 planes.
-  const Index n = std::clamp<Index>(slabs, 1, std::max<Index>(g.nz, 1));
-  const Index planes = g.nz / n + 1;
-  const FieldLayout L = FieldLayout::make(g.nx + 1, g.ny + 1, planes, std::max<Index>(halo_depth, 1), real);
-  const std::size_t elements = static_cast<std::size_t>(L.elements());
-  const std::size_t sources = deck.sources.size() * static_cast<std::size_t>(deck.step_count()) * real;
-  // CPML: the first slab holds the z_min face, the last the z_max one; both the x and y faces.
-  const std::size_t psi = std::max(cpml_psi_elements(deck, L, 0), cpml_psi_elements(deck, L, g.nz + 1 - planes)) * real;
-  // The cuda engine's fields and class bytes, in its smallest arena where large.
-  return field_arena_bytes(elements, real, kSlotUnits[0]) + sources + psi + (std::size_t(1) << 20);
 }
 
 }  // namespace yeex

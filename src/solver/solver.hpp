@@ -1,5 +1,6 @@
 // The time loop of one run: H sweep, E sweep, sources, probes, snapshots, progress; at the end
-// the field checksum. Files go to RunConfig::output_dir, each written atomically.
+// the field checksum. Files go to RunConfig::output_dir, each written atomically. What a run is
+// given and the decisions taken from it are in run_config.hpp, its memory in memory_estimate.hpp.
 #pragma once
 
 #include <array>
@@ -10,38 +11,11 @@
 #include <vector>
 
 #include "io/probe_writer.hpp"
-#include "kernels/cuda/cuda_engine_options.hpp"
-#include "src/exchange/registry.hpp"
-#include "src/runtime/process_group.hpp"
+#include "src/solver/memory_estimate.hpp"
 #include "src/solver/model.hpp"
+#include "src/solver/run_config.hpp"
 
 namespace yeex {
-
-struct RunConfig {
-  std::string engine = "host";
-  int precision_bits = 32;   // 32 or 64
-  std::vector<int> devices;  // cuda engine: the GPU of each subdomain (empty: GPU 0 alone)
-  int subdomains = 1;        // host engine: z-slabs (the cuda engine has one per device)
-  std::string exchange;      // backend name; empty: default_exchange()
-  Index halo_depth = 1;
-  bool peer_access = true;                          // false (--no-peer): GPUs never enable peer access
-  bool progress = false;                            // progress line with ETA on stderr
-  std::optional<std::filesystem::path> output_dir;  // unset: write no files
-  Index probe_slots = 1024;                         // probe samples buffered on the device between fetches
-  // MPI mode: the ranks of the run, rank r holding z-slab r (`devices`: this rank's GPU alone);
-  // results, probes and snapshots come together on rank 0. Null: threads mode.
-  const ProcessGroup* processes = nullptr;
-  // > 0: record the discrete energy W^n (field_stats.hpp) at every step n that is a positive
-  // multiple of energy_every and not the last (W^n needs the state after step n + 1 too).
-  Index energy_every = 0;
-  // > 0: check the fields for NaN/Inf at least every check_every steps (a blow-up is then named
-  // to within that many steps); 0: after each chunk of steps (about four a second).
-  Index check_every = 0;
-  // What the run fixes instead of letting the engine and the backend choose (--arena-unit,
-  // --coop-form, --graph-steps, --b2r-transport), and the test seams (tests/gpu).
-  CudaEngineOptions cuda_engine;
-  ExchangeOptions exchange_options;
-};
 
 struct EnergySample {
   Index step = 0;       // n of W^n
@@ -106,23 +80,5 @@ StepTiming time_model(const Model& model, const RunConfig& config, Index warmup,
 // Steps a model for time_model should hold beyond warmup + steps * repeats, for the backend to
 // settle after the warm-up (StepTiming::settling_steps; coop's trials take at most 4 x 256).
 constexpr Index kSettlingSlack = 1024;
-
-// What a run of `config` asks of the exchange backends: engine, GPUs (an empty list: GPU 0),
-// slab count (one per GPU on the cuda engine, one per rank in MPI mode), halo depth, peer
-// access, process model.
-ExchangeRequest exchange_request(const RunConfig& config);
-// The backend a run of `config` uses (the named one, else the default); throws
-// std::invalid_argument when it cannot run.
-std::string chosen_exchange(const RunConfig& config);
-
-// Throws std::invalid_argument when the split or the exchange backend of `config` cannot run for
-// this grid (so a run can be refused before anything is written).
-void check_run_config(const GridShape& grid, const RunConfig& config);
-
-// Bytes of memory the largest slab's engine needs when a run of this deck is split into `slabs`
-// z-slabs with `halo_depth` ghost planes on each side (fields, classes, source samples, CPML psi,
-// each array rounded as the cuda engine allocates it); cheap, so that a deck can be refused before
-// the model is built. A split the grid cannot take is estimated as one slab of a plane.
-std::size_t estimate_engine_bytes(const Deck& deck, int precision_bits, int slabs = 1, Index halo_depth = 1);
 
 }  // namespace yeex

@@ -1,0 +1,74 @@
+#include "src/plan/run_plan.hpp"
+
+#include <algorithm>
+
+#include "decomposition/slab_decomposition.hpp"
+
+namespace yeex {
+
+RunPlan make_run_plan(const Deck& deck, const PlanRequest& request) {
+  RunPlan plan;
+  RunConfig& config = plan.config = request.split;
+  config.precision_bits = request.precision_bits;
+  config.check_every = request.check_every;
+  config.progress = request.progress;
+  config.output_dir = deck.output_dir;
+  const ExchangeRequest asked = exchange_request(config);
+  const SlabDecomposition split(deck.grid, asked.subdomains, config.halo_depth);  // throws for a split that cannot be
+  plan.exchange = choose_exchange(config);  // throws for a backend that cannot run
+  config.planned_exchange = plan.exchange.name;
+
+  const bool cuda = config.engine == "cuda";
+  plan.title = deck.title;
+  plan.mode = config.processes ? "mpi" : "threads";
+  plan.processes = config.processes ? config.processes->size() : 1;
+  plan.engine = config.engine;
+  plan.precision_bits = config.precision_bits;
+  if (cuda)
+    for (int d : asked.devices)
+      if (std::find(plan.devices.begin(), plan.devices.end(), d) == plan.devices.end()) plan.devices.push_back(d);
+  plan.peer_access = config.peer_access;
+  plan.grid = deck.grid;
+  plan.cells = deck.grid.cells();
+  plan.dt = deck.dt();
+  plan.steps = deck.step_count();
+  plan.halo_depth = config.halo_depth;
+  for (int s = 0; s < split.size(); ++s) {
+    const SlabSubdomain& sub = split.subdomain(s);
+    PlannedSlab slab{sub.k_begin, sub.k_end, sub.stored_planes, -1, config.processes ? s : 0};
+    // MPI mode: every rank knows its own GPU alone.
+    if (cuda && !config.processes) slab.device = asked.devices[s];
+    if (cuda && config.processes && s == config.processes->rank()) slab.device = asked.devices.front();
+    plan.slabs.push_back(slab);
+  }
+  plan.memory = estimate_run_memory(deck, config, split);
+  plan.output_dir = deck.output_dir;
+  plan.output_files = request.output_files;
+  return plan;
+}
+
+std::optional<std::string> memory_refusal(const RunPlan& plan, const MemoryLimits& limits) {
+  const MemoryEstimate& m = plan.memory;
+  const std::string cells = "(grid.cells " + std::to_string(plan.grid.nx) + " x " + std::to_string(plan.grid.ny) +
+                            " x " + std::to_string(plan.grid.nz) + ")";
+  const bool cuda = plan.engine == "cuda";
+  // The engine's own memory: the GPU's, or on a CPU engine the host's (every slab of the node).
+  const std::size_t engine_need = cuda ? m.device_total() : m.node_total();
+  const std::optional<std::size_t> engine_have = cuda ? limits.device_free : limits.available;
+  if (engine_have && engine_need > *engine_have)
+    return "the model needs about " + gib(engine_need) + " on the " + plan.engine + " engine but only " +
+           gib(*engine_have) + " is available " + cells;
+  if (cuda && limits.available && m.node_total() > *limits.available)
+    return "the model needs about " + gib(m.node_total()) + " of host memory but only " + gib(*limits.available) +
+           " is available (MemAvailable in /proc/meminfo) " + cells;
+  if (limits.cgroup && m.node_total() > *limits.cgroup)
+    return "the model needs about " + gib(m.node_total()) + " of host memory but the cgroup memory limit is " +
+           gib(*limits.cgroup) + " (" + limits.cgroup_file + ") " + cells;
+  if (limits.address_space && m.host_total() > *limits.address_space)
+    return "the model needs about " + gib(m.host_total()) +
+           " of host memory in this process but its address-space limit (RLIMIT_AS, ulimit -v) is " +
+           gib(*limits.address_space) + " " + cells;
+  return std::nullopt;
+}
+
+}  // namespace yeex
