@@ -1,10 +1,22 @@
 #include "src/plan/run_plan.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "decomposition/slab_decomposition.hpp"
 
 namespace yeex {
+namespace {
+
+std::string split_source(const RunConfig& config, int slabs) {
+  const std::string n = std::to_string(slabs);
+  if (config.processes) return n + " MPI ranks (one slab each)";
+  if (config.engine == "cuda") return n + " slabs (--gpus, --devices or --subdomains)";
+  return "--subdomains " + n;
+}
+
+}  // namespace
 
 RunPlan make_run_plan(const Deck& deck, const PlanRequest& request) {
   RunPlan plan;
@@ -14,7 +26,16 @@ RunPlan make_run_plan(const Deck& deck, const PlanRequest& request) {
   config.progress = request.progress;
   config.output_dir = deck.output_dir;
   const ExchangeRequest asked = exchange_request(config);
-  const SlabDecomposition split(deck.grid, asked.subdomains, config.halo_depth);  // throws for a split that cannot be
+  // A split that cannot be is refused naming what asked for it: the option, or the ranks.
+  const SlabDecomposition split = [&] {
+    try {
+      return SlabDecomposition(deck.grid, asked.subdomains, config.halo_depth);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(split_source(config, asked.subdomains) + " with grid.cells " +
+                                  std::to_string(deck.grid.nx) + " x " + std::to_string(deck.grid.ny) + " x " +
+                                  std::to_string(deck.grid.nz) + ": " + e.what());
+    }
+  }();
   plan.exchange = choose_exchange(config);  // throws for a backend that cannot run
   config.planned_exchange = plan.exchange.name;
 

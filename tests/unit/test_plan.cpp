@@ -105,7 +105,9 @@ TEST(RunPlan, SaysWhichBackendAndWhy) {
 TEST(RunPlan, RefusesWithTheMessagesOfTheChecks) {
   const Deck deck = deck_with_nz(12);
   EXPECT_EQ(refusal(deck, host_slabs(13)),
-            "a grid of 12 cells along z cannot be split into 13 slabs: every slab needs at least one cell plane");
+            "--subdomains 13 with grid.cells " + std::to_string(deck.grid.nx) + " x " + std::to_string(deck.grid.ny) +
+                " x 12: a grid of 12 cells along z cannot be split into 13 slabs: every slab needs at least one cell "
+                "plane");
   EXPECT_THAT(refusal(deck, host_slabs(4, "b2r", 4)), HasSubstr("halo depth R=4 is larger than the thinnest slab (3"));
   EXPECT_THAT(refusal(deck, host_slabs(2, "p2p")), HasSubstr("--exchange p2p: "));
   EXPECT_THAT(refusal(deck, host_slabs(2, "b2r")), HasSubstr("--exchange b2r: "));
