@@ -1,5 +1,6 @@
 // The time loop of one run: H sweep, E sweep, sources, probes, snapshots, progress; at the end
-// the field checksum. Files go to RunConfig::output_dir, each written atomically.
+// the field checksum. Files go to RunConfig::output_dir, each written atomically (the caller puts
+// the folder in place as a whole: src/app/run_command.cpp).
 #pragma once
 
 #include <array>
@@ -68,7 +69,7 @@ struct RunResult {
   double seconds_wait = 0;       // slowest subdomain: waiting at barriers for the other GPUs
   std::array<std::uint64_t, kComponentCount> component_checksums{};
   std::uint64_t checksum = 0;
-  ProbeFile probes;
+  ProbeFile probes;  // the series only without an output folder (then they go to probes.h5 as they come)
   std::vector<EnergySample> energy;          // RunConfig::energy_every
   std::vector<std::filesystem::path> files;  // written, final names
 };
