@@ -103,20 +103,22 @@ struct ProbeWriter::State {
         for (int d = 0; d < 3; ++d) positions.push_back((double(probe.node[d]) + stagger(c)[d]) * header.cell_size[d]);
       hdf5::write_attribute(group, "component_positions", positions, {probe.components.size(), 3});
       for (Component c : probe.components) {
-        hdf5::Object dataset =
-            hdf5::create_growing_dataset<double>(group, std::string(component_name(c)), hsize_t(chunk));
+        const std::string name(component_name(c));
+        const hdf5::Object dataset = hdf5::create_growing_dataset<double>(group, name, hsize_t(chunk));
         hdf5::write_attribute(dataset, "units", units_of(c));
         hdf5::write_attribute(dataset, "time_offset", time_of_first_sample(c, header.dt));
-        datasets.push_back(std::move(dataset));
+        datasets.push_back(probe.name + "/" + name);
       }
     }
   }
 
-  // The held samples of every series, appended to its dataset.
+  // The held samples of every series, appended to its dataset. Each dataset is open only while it
+  // is written: an open one holds about 16 KB in HDF5, which 10^4 probes would multiply.
   void write_held() {
     if (filled == 0) return;
+    const hdf5::Object probes = hdf5::open_object(root, "probes");
     for (std::size_t s = 0; s < series; ++s)
-      hdf5::append_to_dataset(datasets[s], hsize_t(written),
+      hdf5::append_to_dataset(hdf5::open_object(probes, datasets[s]), hsize_t(written),
                               std::span<const double>(held.data() + s * std::size_t(chunk), std::size_t(filled)));
     written += filled;
     filled = 0;
@@ -126,11 +128,11 @@ struct ProbeWriter::State {
   std::size_t series = 0;
   Index chunk = 1;
   AtomicFile file;
-  hdf5::Object root;                   // after `file`: closed before an uncommitted temporary is removed
-  std::vector<hdf5::Object> datasets;  // after `root`: closed before it
-  std::vector<double> held;            // [series][chunk]
-  Index filled = 0;                    // samples held per series
-  Index written = 0;                   // samples per series in the file
+  hdf5::Object root;                  // after `file`: closed before an uncommitted temporary is removed
+  std::vector<std::string> datasets;  // each series' dataset, NAME/COMPONENT under /probes
+  std::vector<double> held;           // [series][chunk]
+  Index filled = 0;                   // samples held per series
+  Index written = 0;                  // samples per series in the file
   bool finished = false;
 };
 
@@ -159,7 +161,6 @@ void ProbeWriter::commit() {
   if (s.written != s.steps)
     throw std::invalid_argument("probe file: " + std::to_string(s.written) + " samples for " + std::to_string(s.steps) +
                                 " steps");
-  s.datasets.clear();
   s.root.close();
   s.file.commit();
 }

@@ -142,7 +142,9 @@ void check_run_output_folder(const std::filesystem::path& dir, const std::vector
   const fs::path target = normal_folder_path(dir);
   // The run writes a staging folder beside the output folder and renames it into place
   // (io/atomic_file.hpp): an existing folder is replaced as a whole, from its parent.
-  const long name_max = pathconf(target.parent_path().c_str(), _PC_NAME_MAX);
+  const auto missing = missing_folders(target);  // none above the parent: the deepest folder there is
+  const fs::path nearest = missing.empty() ? target.parent_path() : missing.back().parent_path();
+  const long name_max = pathconf(nearest.c_str(), _PC_NAME_MAX);
   const std::string staging = staging_folder_of(target, getpid()).filename().string();
   if (name_max > 0 && static_cast<long>(staging.size()) > name_max)
     throw UsageError(where + ": the name '" + target.filename().string().substr(0, 40) +
