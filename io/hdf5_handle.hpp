@@ -106,8 +106,8 @@ class Object {
     if (status < 0) fail(action);
     return status;
   }
-  void close() {
-    if (!handle_.close()) fail("close " + path_);
+  void close() {  // a file's close writes what HDF5 still holds: where a full disk shows
+    if (!handle_.close()) fail(path_ == "/" ? std::string("write and close the file") : "close " + path_);
   }
 
  private:

@@ -139,6 +139,7 @@ def check(ctx, case):
     for step in case.get("setup", []):
         step(ctx)
     before = snapshot(ctx.out)
+    entries = set(os.listdir(ctx.work))
     code, output = run(ctx, case, [ctx.expand(a) for a in case["args"]])
     expected = case["exit"]
     if code < 0 and code != expected:
@@ -168,6 +169,9 @@ def check(ctx, case):
         after = snapshot(ctx.out)
         if after != before:
             problems.append("the output folder changed: %s" % ("created" if before is None else "modified"))
+        made = set(os.listdir(ctx.work)) - entries - {os.path.basename(ctx.out)}
+        if made:
+            problems.append("written beside it: %s" % ", ".join(sorted(made)))
     left = leftovers(ctx.work)
     if left:
         problems.append("left behind: %s" % ", ".join(left))
