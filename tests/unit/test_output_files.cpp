@@ -208,6 +208,26 @@ TEST_F(OutputFiles, ProbeWriterAppendsInChunks) {
   }
 }
 
+// Memory holds series x chunk samples: the chunk shrinks for many series, never grows with the steps.
+TEST_F(OutputFiles, ProbeWriterHoldsABoundedChunk) {
+  ProbeFile header = sample_probe_file();
+  header.probes.clear();
+  for (int p = 0; p < 10000; ++p)
+    header.probes.push_back({"p" + std::to_string(p), {0.001, 0.002, 0.004}, {1, 1, 1}, {Component::Ez}, {}});
+  header.steps = 1000000;
+  {
+    ProbeWriter many(dir_ / "many.h5", header);
+    EXPECT_EQ(many.series(), 10000u);
+    EXPECT_LE(std::size_t(many.chunk()) * many.series() * sizeof(double), std::size_t(64) << 20);
+    EXPECT_GE(many.chunk(), 64);
+  }
+  header.probes.resize(2);
+  EXPECT_EQ(ProbeWriter(dir_ / "few.h5", header).chunk(), kProbeChunk);
+  header.steps = 7;
+  EXPECT_EQ(ProbeWriter(dir_ / "short.h5", header).chunk(), 7);
+  EXPECT_TRUE(listing().empty()) << "nothing committed, nothing left";
+}
+
 TEST_F(OutputFiles, ProbeWriterWithMissingStepsLeavesNothing) {
   ProbeFile header = sample_probe_file();
   for (auto& probe : header.probes) probe.series.clear();
