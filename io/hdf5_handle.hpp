@@ -1,8 +1,11 @@
 // A thin RAII layer over the HDF5 C API, private to io/ (probe and snapshot writers).
 //
-// Every identifier closes itself, and every failure throws std::runtime_error naming the file
-// and the object ("HDF5: cannot create dataset /step_00000010/Ez in out/fields.h5.partial-42").
-// HDF5's own error-stack printing is switched off so that the exception is the only report.
+// Every identifier closes itself, and every failure throws std::runtime_error naming the file,
+// the object and the system's reason where HDF5 recorded one ("HDF5: cannot write dataset
+// /probes/rx/Ez in out/probes.h5: File too large"). HDF5's own error-stack printing is switched
+// off so that the exception is the only report, and HDF5 does not clean up at exit: after a
+// failed H5Fclose (a full disk) its clean-up would touch the half-closed file and crash, and
+// every file yeex writes is closed, or abandoned with the staging folder, before the end.
 // Only the HDF5 1.10 API is used.
 #pragma once
 
@@ -11,6 +14,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <ranges>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -18,6 +22,42 @@
 #include <vector>
 
 namespace yeex::hdf5 {
+
+namespace detail {
+
+// Before the first other HDF5 call (it initialises the library).
+inline void start_library() {
+  static const bool started = [] {
+    H5dont_atexit();
+    return H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr) >= 0;
+  }();
+  (void)started;
+}
+
+// The system's reason HDF5 recorded for the failure just seen ("error message = '...'" in the
+// description of a failed system call), else the innermost error's own words; the error stack is
+// cleared.
+inline std::string failure_reason() {
+  struct Found {
+    std::string system, innermost;
+  } found;
+  H5Ewalk2(
+      H5E_DEFAULT, H5E_WALK_DOWNWARD,
+      [](unsigned, const H5E_error2_t* error, void* data) -> herr_t {
+        auto& f = *static_cast<Found*>(data);
+        const std::string text = error->desc ? error->desc : "";
+        if (f.innermost.empty()) f.innermost = text.substr(0, text.find(','));
+        const std::string key = "error message = '";
+        if (const auto at = text.find(key); at != std::string::npos && f.system.empty())
+          f.system = text.substr(at + key.size(), text.find('\'', at + key.size()) - at - key.size());
+        return 0;
+      },
+      &found);
+  H5Eclear2(H5E_DEFAULT);
+  return found.system.empty() ? found.innermost : found.system;
+}
+
+}  // namespace detail
 
 // Owns one hid_t and releases it with the matching H5?close function.
 class Handle {
@@ -57,7 +97,8 @@ class Object {
   std::string child_path(const std::string& name) const { return (path_ == "/" ? "/" : path_ + "/") + name; }
 
   [[noreturn]] void fail(const std::string& action) const {
-    throw std::runtime_error("HDF5: cannot " + action + " in " + file_);
+    const std::string reason = detail::failure_reason();
+    throw std::runtime_error("HDF5: cannot " + action + " in " + file_ + (reason.empty() ? "" : ": " + reason));
   }
   // Returns `status`, or throws when HDF5 reported a failure (a negative id or herr_t).
   template <class Status>
@@ -65,8 +106,8 @@ class Object {
     if (status < 0) fail(action);
     return status;
   }
-  void close() {
-    if (!handle_.close()) fail("close " + path_);
+  void close() {  // a file's close writes what HDF5 still holds: where a full disk shows
+    if (!handle_.close()) fail(path_ == "/" ? std::string("write and close the file") : "close " + path_);
   }
 
  private:
@@ -76,11 +117,6 @@ class Object {
 };
 
 namespace detail {
-
-inline void silence_error_stack() {
-  static const bool silenced = H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr) >= 0;
-  (void)silenced;
-}
 
 template <class T>
 hid_t memory_type() {
@@ -138,16 +174,16 @@ inline Handle open_attribute(const Object& object, const std::string& name) {
 }  // namespace detail
 
 inline Object create_file(const std::filesystem::path& path) {
-  detail::silence_error_stack();
+  detail::start_library();
   const hid_t id = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  if (id < 0) throw std::runtime_error("HDF5: cannot create file " + path.string());
+  if (id < 0) throw std::runtime_error("HDF5: cannot create file " + path.string() + ": " + detail::failure_reason());
   return {Handle{id, H5Fclose}, path.string(), "/"};
 }
 
 inline Object open_file(const std::filesystem::path& path) {
-  detail::silence_error_stack();
+  detail::start_library();
   const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (id < 0) throw std::runtime_error("HDF5: cannot open file " + path.string());
+  if (id < 0) throw std::runtime_error("HDF5: cannot open file " + path.string() + ": " + detail::failure_reason());
   return {Handle{id, H5Fclose}, path.string(), "/"};
 }
 
@@ -254,6 +290,40 @@ Object write_dataset(const Object& parent, const std::string& name, const Values
         H5Dwrite(dataset.id(), detail::memory_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, std::ranges::data(values)),
         "write dataset " + path);
   return dataset;
+}
+
+// An empty 1-D dataset of `Stored` that grows by append_to_dataset, stored in chunks of `chunk`
+// values, without a chunk cache: appends of whole chunks go straight to the file, so that many
+// open datasets hold no memory beyond their handles.
+template <class Stored>
+Object create_growing_dataset(const Object& parent, const std::string& name, hsize_t chunk) {
+  const std::string path = parent.child_path(name);
+  const hsize_t none = 0, unlimited = H5S_UNLIMITED;
+  const Handle space{parent.check(H5Screate_simple(1, &none, &unlimited), "create the dataspace of dataset " + path),
+                     H5Sclose};
+  const Handle create{parent.check(H5Pcreate(H5P_DATASET_CREATE), "create properties for dataset " + path), H5Pclose};
+  parent.check(H5Pset_chunk(create.get(), 1, &chunk), "set the chunks of dataset " + path);
+  const Handle access{parent.check(H5Pcreate(H5P_DATASET_ACCESS), "create properties for dataset " + path), H5Pclose};
+  parent.check(H5Pset_chunk_cache(access.get(), 0, 0, 1.0), "set the chunk cache of dataset " + path);
+  const hid_t id = H5Dcreate2(parent.id(), name.c_str(), detail::file_type<Stored>(), space.get(), H5P_DEFAULT,
+                              create.get(), access.get());
+  return {Handle{parent.check(id, "create dataset " + path), H5Dclose}, parent.file(), path};
+}
+
+// Grows a dataset of create_growing_dataset to `at` + values.size() values and writes `values`
+// from index `at`.
+template <class T>
+void append_to_dataset(const Object& dataset, hsize_t at, std::span<const T> values) {
+  const std::string what = "dataset " + dataset.path();
+  const hsize_t count = values.size(), end = at + count;
+  dataset.check(H5Dset_extent(dataset.id(), &end), "extend " + what);
+  const Handle file_space{dataset.check(H5Dget_space(dataset.id()), "read the shape of " + what), H5Sclose};
+  dataset.check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, &at, nullptr, &count, nullptr),
+                "select samples of " + what);
+  const Handle memory_space = detail::dataspace(dataset, {count}, what);
+  dataset.check(H5Dwrite(dataset.id(), detail::memory_type<T>(), memory_space.get(), file_space.get(), H5P_DEFAULT,
+                         values.data()),
+                "write " + what);
 }
 
 // All values of a dataset, flattened (row-major), converted to double.

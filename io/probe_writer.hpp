@@ -6,10 +6,15 @@
 // component_positions (m, each component's own staggered location); one 1-D dataset per
 // component (Ex .. Hz) of length steps, value at step n = field after step n (E at (n+1) dt,
 // H at (n+1/2) dt), with attributes units and time_offset.
+//
+// A run writes the file as it goes (ProbeWriter): the series are stored in chunks, appended every
+// chunk of steps, so memory holds one chunk per series whatever the run's length.
 #pragma once
 
 #include <array>
 #include <filesystem>
+#include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,7 +43,39 @@ struct ProbeFile {
   std::vector<ProbeRecord> probes;
 };
 
-// Writes the file atomically (temporary name, then rename). Throws std::runtime_error.
+// probes.h5 written while a run goes, then renamed into place (AtomicFile).
+class ProbeWriter {
+ public:
+  // `header`: title, dt, steps, cell size and the probes (their series are not used). `chunk`:
+  // samples of a series held before they are written; 0 chooses (kProbeChunk, fewer for very many
+  // series, never more than the steps). Throws std::invalid_argument for a probe name HDF5
+  // cannot take, std::runtime_error when the file cannot be written.
+  ProbeWriter(std::filesystem::path path, const ProbeFile& header, Index chunk = 0);
+  ~ProbeWriter();  // without commit(): removes the temporary file
+  ProbeWriter(const ProbeWriter&) = delete;
+  ProbeWriter& operator=(const ProbeWriter&) = delete;
+
+  // The samples after the next step: one per series, probe by probe, each probe's components in
+  // its order. Throws std::invalid_argument for another count or a step beyond `steps`.
+  void append(std::span<const double> samples);
+  // Writes what is held, closes the file and renames it into place; throws unless `steps`
+  // samples came.
+  void commit();
+
+  std::size_t series() const;  // components summed over the probes
+  Index chunk() const;         // samples per series held between writes
+  const std::filesystem::path& path() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// Samples of a series a ProbeWriter holds between writes, when the series are not too many.
+inline constexpr Index kProbeChunk = 4096;
+
+// Writes the file atomically (temporary name, then rename), through a ProbeWriter. Throws
+// std::runtime_error, std::invalid_argument for series of another length than `steps`.
 void write_probe_file(const std::filesystem::path& path, const ProbeFile& file);
 // Reads a file written by write_probe_file (for tests and tools). Throws std::runtime_error.
 ProbeFile read_probe_file(const std::filesystem::path& path);

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <limits>
 #include <map>
@@ -84,7 +85,7 @@ std::optional<std::string> empty_list_element(const CLI::App& app, int argc, cha
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int yeex_main(int argc, char** argv) {
   using namespace yeex;
   const MpiLaunch launch = detect_mpi_launch();
   if (launch.launched && !mpi_built() && launch.size != 1) {
@@ -457,4 +458,17 @@ int main(int argc, char** argv) {
     if (world && world->size() > 1) world->abort(problem.exit_code);
     return problem.exit_code;
   }
+}
+
+// What was printed must reach stdout (yeex run --json > /dev/full): a failed write is an I/O
+// error, exit 1, said on stderr.
+int main(int argc, char** argv) {
+  const int code = yeex_main(argc, argv);
+  if (code != 0) return code;  // the failure was reported
+  errno = 0;
+  const bool flushed = std::fflush(stdout) == 0;
+  if (flushed && !std::ferror(stdout)) return code;
+  std::fprintf(stderr, "yeex: cannot write to standard output: %s\n",
+               flushed ? "an earlier write failed" : std::strerror(errno));
+  return 1;
 }

@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/atomic_file.hpp"
 #include "io/probe_writer.hpp"
 #include "src/app/commands.hpp"
 
@@ -28,8 +29,9 @@ namespace {
 std::vector<std::filesystem::path> missing_folders(const std::filesystem::path& dir) {
   std::error_code ec;
   std::vector<std::filesystem::path> missing;
-  for (auto path = std::filesystem::absolute(dir, ec); !path.empty() && !std::filesystem::exists(path, ec);
-       path = path.parent_path()) {
+  auto start = std::filesystem::absolute(dir, ec).lexically_normal();
+  if (start.filename().empty() && start != start.root_path()) start = start.parent_path();  // "out/"
+  for (auto path = start; !path.empty() && !std::filesystem::exists(path, ec); path = path.parent_path()) {
     missing.push_back(path);
     if (path.parent_path() == path) break;
   }
@@ -64,6 +66,27 @@ std::string why_not_replaceable(const std::filesystem::path& dir, const std::str
   return attribute.empty() ? "" : "is " + attribute + " (chattr +" + attribute.substr(0, 1) + ")";
 }
 
+// Creates and removes a file in `dir`: permissions alone do not tell for root or read-only mounts.
+void try_writing(const std::filesystem::path& dir, const std::string& where) {
+  const std::filesystem::path trial = dir / (".yeex-write-test-" + std::to_string(getpid()));
+  const int fd = open(trial.c_str(), O_CREAT | O_EXCL | O_WRONLY, 0600);
+  if (fd < 0) throw UsageError(where + " is not writable ('" + dir.string() + "': " + std::strerror(errno) + ")");
+  close(fd);
+  std::error_code ec;
+  std::filesystem::remove(trial, ec);
+}
+
+// Absolute, normalised, without a trailing separator, a link to a folder resolved: the folder a
+// StagedFolder replaces.
+std::filesystem::path normal_folder_path(const std::filesystem::path& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path path = fs::absolute(dir, ec).lexically_normal();
+  if (path.filename().empty() && path.has_parent_path() && path != path.root_path()) path = path.parent_path();
+  if (fs::is_symlink(fs::symlink_status(path, ec)) && fs::is_directory(path, ec)) path = fs::canonical(path, ec);
+  return path;
+}
+
 }  // namespace
 
 void check_output_directory(const std::filesystem::path& dir, const std::vector<std::string>& files) {
@@ -71,7 +94,7 @@ void check_output_directory(const std::filesystem::path& dir, const std::vector<
   std::error_code ec;
   const std::string where = "output directory '" + dir.string() + "'";
   if (dir.empty()) throw UsageError("output directory: the path is empty");
-  const fs::path target = fs::absolute(dir, ec);
+  const fs::path target = normal_folder_path(dir);
   if (fs::exists(target, ec) && !fs::is_directory(target, ec)) throw UsageError(where + " exists and is not a folder");
   // The deepest folder that exists; below it the run creates the rest.
   const auto missing = missing_folders(target);
@@ -108,12 +131,43 @@ void check_output_directory(const std::filesystem::path& dir, const std::vector<
     if (!why.empty())
       throw UsageError(where + ": '" + (target / file).string() + "' " + why + ": it cannot be replaced");
   }
-  // Try it for real (permissions alone do not tell for root or read-only mounts).
-  const fs::path trial = probe / (".yeex-write-test-" + std::to_string(getpid()));
-  const int fd = open(trial.c_str(), O_CREAT | O_EXCL | O_WRONLY, 0600);
-  if (fd < 0) throw UsageError(where + " is not writable ('" + probe.string() + "': " + std::strerror(errno) + ")");
-  close(fd);
-  fs::remove(trial, ec);
+  try_writing(probe, where);
+}
+
+void check_run_output_folder(const std::filesystem::path& dir, const std::vector<std::string>& files) {
+  namespace fs = std::filesystem;
+  check_output_directory(dir, files);
+  std::error_code ec;
+  const std::string where = "output directory '" + dir.string() + "'";
+  const fs::path target = normal_folder_path(dir);
+  // The run writes a staging folder beside the output folder and renames it into place
+  // (io/atomic_file.hpp): an existing folder is replaced as a whole, from its parent.
+  const auto missing = missing_folders(target);  // none above the parent: the deepest folder there is
+  const fs::path nearest = missing.empty() ? target.parent_path() : missing.back().parent_path();
+  const long name_max = pathconf(nearest.c_str(), _PC_NAME_MAX);
+  const std::string staging = staging_folder_of(target, getpid()).filename().string();
+  if (name_max > 0 && static_cast<long>(staging.size()) > name_max)
+    throw UsageError(where + ": the name '" + target.filename().string().substr(0, 40) +
+                     "...' is too long for the run's staging folder beside it ('" + staging.substr(0, 60) +
+                     "...'); the file system allows " + std::to_string(name_max) + " bytes");
+  if (fs::exists(target, ec)) {
+    if (target == target.root_path()) throw UsageError(where + ": the run cannot replace the root folder");
+    const fs::path parent = target.parent_path();
+    const std::string why = why_not_replaceable(parent, target.filename().string());
+    if (!why.empty()) throw UsageError(where + " " + why + ": the run cannot replace it");
+    const std::string parent_attribute = locking_attribute(parent);
+    if (!parent_attribute.empty())
+      throw UsageError(where + ": its parent '" + parent.string() + "' is " + parent_attribute +
+                       ", so the run cannot put its output folder in place");
+    struct stat folder {
+    }, above{};
+    if (stat(target.c_str(), &folder) == 0 && stat(parent.c_str(), &above) == 0 && folder.st_dev != above.st_dev)
+      throw UsageError(where +
+                       " is a mount point: a run's output appears by renaming a whole folder into place, "
+                       "which cannot cross file systems; name a folder inside it (--output " +
+                       (target / "run").string() + ")");
+    try_writing(parent, where + ": its parent");
+  }
 }
 
 void check_output_file(const std::filesystem::path& file, const std::string& option) {
@@ -144,8 +198,10 @@ std::filesystem::path first_missing_folder(const std::filesystem::path& dir) {
 void remove_empty_folders(const std::filesystem::path& dir, const std::filesystem::path& top) {
   if (top.empty()) return;
   std::error_code ec;
-  for (auto path = std::filesystem::absolute(dir, ec); !ec; path = path.parent_path()) {
-    if (!std::filesystem::remove(path, ec) || path == top) return;
+  for (auto path = std::filesystem::absolute(dir, ec).lexically_normal(); !ec; path = path.parent_path()) {
+    std::error_code missing;
+    const bool there = std::filesystem::exists(std::filesystem::symlink_status(path, missing));
+    if ((there && !std::filesystem::remove(path, ec)) || path == top || path == path.parent_path()) return;
   }
 }
 
@@ -161,6 +217,7 @@ bool is_unfinished_file(const std::string& name) {
   const std::string partial = ".partial-", trial = ".yeex-write-test-";
   const auto at = name.rfind(partial);
   if (at != std::string::npos && at > 0 && all_digits(name.substr(at + partial.size()))) return true;
+  if (name == ".yeex-carried") return true;  // a swap's list of carried files (io/atomic_file.cpp)
   return name.rfind(trial, 0) == 0 && all_digits(name.substr(trial.size()));
 }
 
@@ -254,14 +311,6 @@ void check_output_folder_is_free(const std::filesystem::path& dir, const OutputF
     const std::string why = why_not_replaceable(dir, name);
     if (!why.empty())
       throw UsageError(where + ": '" + (dir / name).string() + "' " + why + ": --force cannot remove it");
-  }
-}
-
-void clear_earlier_run(const std::filesystem::path& dir, const OutputFolderContents& contents) {
-  for (const std::string& name : contents.earlier_run) {
-    std::error_code ec;
-    std::filesystem::remove(dir / name, ec);
-    if (ec) throw std::runtime_error("--force: cannot remove '" + (dir / name).string() + "': " + ec.message());
   }
 }
 

@@ -1,4 +1,7 @@
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <optional>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
@@ -60,7 +63,7 @@ int run_command(const RunOptions& o, const ProcessGroup* world) {
     if (plan.engine == "cuda") limits.device_free = available_memory("cuda", plan.config.devices.front());
     if (const auto why = memory_refusal(plan, limits)) throw UsageError(*why);
     if (root) {
-      check_output_directory(out, plan.output_files);
+      check_run_output_folder(out, plan.output_files);
       earlier = output_folder_contents(out);
       check_output_folder_is_free(out, earlier, o.force);
       plan.force_removes = earlier.earlier_run;
@@ -76,53 +79,68 @@ int run_command(const RunOptions& o, const ProcessGroup* world) {
       std::fputs(plan_text(plan, limits).c_str(), stdout);
     return 0;
   }
+  // The output is staged beside the folder and put in place whole at the end (io/atomic_file.hpp).
   const std::filesystem::path made = first_missing_folder(out);  // empty: the folder exists
+  std::optional<StagedFolder> staged;                            // rank 0
+  const auto discard = [&] {  // a failed run leaves no staging folder and no folder it made
+    staged.reset();
+    if (root) remove_empty_folders(out, made);
+  };
   agreed(world, [&] {
     if (!root) return;
-    clear_earlier_run(out, earlier);  // --force: the folder never holds two runs' files
+    for (const std::string& note : clean_stale_staging(out))
+      if (!o.quiet) std::fprintf(stderr, "yeex: %s\n", note.c_str());
+    try {
+      staged.emplace(out);
+    } catch (...) {
+      discard();
+      throw;
+    }
+  });
+  RunConfig config = plan.config;
+  const std::string& engine = plan.engine;
+  config.output_dir = root ? staged->path() : out;
+  try {
+    const InterruptWatch watch;  // Ctrl-C: stop after the current chunk; the staging folder goes
+    const RunResult result = run_model(model, config);
+    const nlohmann::json ranks = world ? rank_table(*world, engine == "cuda" ? config.devices.front() : -1) : nullptr;
+    if (!root) return 0;
+    nlohmann::json report = run_report(model, result, o.command_line);
+    report["run"]["mode"] = world ? "mpi" : "threads";
+    if (world) {
+      report["mpi"] = mpi_report(ranks);
+      report["mpi"]["halo_path"] = halo_path(config, result.exchange);
+      if (engine == "cuda") {
+        report["run"]["devices"] = nlohmann::json::array();
+        for (const auto& r : ranks) report["run"]["devices"].push_back(r["gpu"]["index"]);
+      }
+    }
+    write_text_atomically(staged->path() / kRunReportName, report.dump(2) + "\n");  // last: the run is complete
+    if (o.json) {  // before the commit: a report that cannot be printed fails the run
+      std::cout << report.dump(2) << "\n" << std::flush;
+      if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout))
+        throw std::runtime_error(std::string("cannot write run.json to standard output: ") + std::strerror(errno));
+    }
+    if (const int signal = interrupt_signal()) throw RunInterrupted(signal, result.steps, result.steps);
+    std::vector<std::string> carried;  // --force: files yeex did not write stay in the folder
+    for (std::string name : earlier.other) {
+      if (name.ends_with('/')) name.pop_back();
+      carried.push_back(name);
+    }
+    const std::string warning = staged->commit(carried);
+    if (!warning.empty()) std::fprintf(stderr, "yeex: warning: %s\n", warning.c_str());
     if (!o.quiet && !earlier.earlier_run.empty())
       std::fprintf(stderr, "yeex: --force: removed the %zu file(s) of an earlier run from %s\n",
                    earlier.earlier_run.size(), out.string().c_str());
-    std::filesystem::create_directories(out);
-  });
-  const RunConfig& config = plan.config;
-  const std::string& engine = plan.engine;
-  const RunResult result = [&] {
-    const InterruptWatch watch;  // Ctrl-C: stop after the current chunk, remove the files begun
-    try {
-      return run_model(model, config);
-    } catch (...) {
-      if (root) remove_empty_folders(out, made);  // a failed run leaves no empty output folder behind
-      throw;
+    if (!o.json && !o.quiet) {
+      print_run_summary(model, result, &out);
+      if (world)
+        std::printf("  mpi       %d ranks, %s, halos: %s\n", group.size(), mpi_library_version().c_str(),
+                    report["mpi"]["halo_path"].get<std::string>().c_str());
     }
-  }();
-  const nlohmann::json ranks = world ? rank_table(*world, engine == "cuda" ? config.devices.front() : -1) : nullptr;
-  if (!root) return 0;
-  nlohmann::json report = run_report(model, result, o.command_line);
-  report["run"]["mode"] = world ? "mpi" : "threads";
-  if (world) {
-    report["mpi"] = mpi_report(ranks);
-    report["mpi"]["halo_path"] = halo_path(config, result.exchange);
-    if (engine == "cuda") {
-      report["run"]["devices"] = nlohmann::json::array();
-      for (const auto& r : ranks) report["run"]["devices"].push_back(r["gpu"]["index"]);
-    }
-  }
-  try {
-    write_text_atomically(out / kRunReportName, report.dump(2) + "\n");
-  } catch (...) {  // e.g. a full disk: no output without its run.json, no half of a run's output
-    std::error_code ec;
-    for (const auto& file : result.files) std::filesystem::remove(file, ec);
-    remove_empty_folders(out, made);
+  } catch (...) {
+    discard();
     throw;
-  }
-  if (o.json) {
-    std::cout << report.dump(2) << "\n";
-  } else if (!o.quiet) {
-    print_run_summary(model, result, &out);
-    if (world)
-      std::printf("  mpi       %d ranks, %s, halos: %s\n", group.size(), mpi_library_version().c_str(),
-                  report["mpi"]["halo_path"].get<std::string>().c_str());
   }
   return 0;
 }

@@ -102,6 +102,10 @@ class Run {
         for (auto& series : r.series) series.reserve(m.steps);
       result_.probes.probes.push_back(std::move(r));
     }
+    // With an output folder rank 0 writes the series as they come, a chunk at a time, instead of
+    // holding them (result_.probes keeps the probes without their series).
+    if (config_.output_dir && group_.rank() == 0 && !m.probes.empty())
+      probe_file_ = std::make_unique<ProbeWriter>(*config_.output_dir / kProbeFileName, result_.probes);
 
     Progress progress(config_.progress && group_.rank() == 0, m.steps, m.grid.cells());
     Index chunk = 8;                            // grows so that a chunk takes about a quarter of a second
@@ -343,7 +347,9 @@ class Run {
     const std::vector<std::vector<double>> by_rank = gather_to_root(mine);
     if (group_.rank() != 0) return;
     std::vector<std::size_t> next(by_rank.size(), 0);
-    for (Index slot = 0; slot < slots; ++slot)
+    std::vector<double> samples;  // one step's, every series in order
+    for (Index slot = 0; slot < slots; ++slot) {
+      samples.clear();
       for (std::size_t p = 0; p < result_.probes.probes.size(); ++p) {
         auto& probe = result_.probes.probes[p];
         const int r = rank_of(owner(model_.probes[p].node[2]));
@@ -352,9 +358,14 @@ class Run {
           if (!std::isfinite(v))
             throw std::runtime_error("the fields blew up: probe '" + probe.name + "' reads " + std::to_string(v) +
                                      " after step " + std::to_string(first_step + slot + 1));
-          series.push_back(v);
+          if (probe_file_)
+            samples.push_back(v);
+          else
+            series.push_back(v);
         }
       }
+      if (probe_file_) probe_file_->append(samples);
+    }
   }
 
   // Every process's `mine`, in rank order, on rank 0 (an empty list elsewhere).
@@ -491,10 +502,9 @@ class Run {
       result_.files.push_back(s->h5_path());
       result_.files.push_back(s->xdmf_path());
     }
-    if (!result_.probes.probes.empty()) {
-      const auto path = *config_.output_dir / kProbeFileName;
-      write_probe_file(path, result_.probes);
-      result_.files.push_back(path);
+    if (probe_file_) {
+      probe_file_->commit();
+      result_.files.push_back(probe_file_->path());
     }
   }
 
@@ -555,6 +565,7 @@ class Run {
   std::string exchange_name_;
   std::unique_ptr<HaloExchange<Real>> exchange_;
   std::vector<std::unique_ptr<SnapshotWriter>> snapshots_;    // rank 0 only
+  std::unique_ptr<ProbeWriter> probe_file_;                   // rank 0, with an output folder and probes
   std::vector<Real> host_;                                    // one whole array, reused for every download
   std::vector<std::vector<Real>> scratch_;                    // per subdomain, for time_steps
   std::vector<std::vector<std::vector<Real>>> energy_state_;  // per subdomain: E^n, H^{n-1/2} (kAllComponents order)

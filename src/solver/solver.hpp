@@ -1,6 +1,7 @@
 // The time loop of one run: H sweep, E sweep, sources, probes, snapshots, progress; at the end
-// the field checksum. Files go to RunConfig::output_dir, each written atomically. What a run is
-// given and the decisions taken from it are in run_config.hpp, its memory in memory_estimate.hpp.
+// the field checksum. Files go to RunConfig::output_dir, each written atomically (the caller puts
+// the folder in place as a whole: src/app/run_command.cpp). What a run is given and the decisions
+// taken from it are in run_config.hpp, its memory in memory_estimate.hpp.
 #pragma once
 
 #include <array>
@@ -42,7 +43,7 @@ struct RunResult {
   double seconds_wait = 0;       // slowest subdomain: waiting at barriers for the other GPUs
   std::array<std::uint64_t, kComponentCount> component_checksums{};
   std::uint64_t checksum = 0;
-  ProbeFile probes;
+  ProbeFile probes;  // the series only without an output folder (then they go to probes.h5 as they come)
   std::vector<EnergySample> energy;          // RunConfig::energy_every
   std::vector<std::filesystem::path> files;  // written, final names
 };

@@ -1,4 +1,5 @@
-// Output files: atomic creation, the probe file layout, and HDF5 + XDMF snapshots.
+// Output files: atomic creation, staged folders, the probe file layout and its chunked writer, and
+// HDF5 + XDMF snapshots.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -40,6 +41,9 @@ class OutputFiles : public ::testing::Test {
 
   fs::path dir_;
 };
+
+#define EXPECT_THAT_TEXT(text, part) \
+  EXPECT_NE(std::string(text).find(part), std::string::npos) << "'" << (text) << "' lacks '" << (part) << "'"
 
 std::string read_text(const fs::path& path) {
   std::ifstream in(path);
@@ -167,6 +171,156 @@ TEST_F(OutputFiles, UnwritableDirectoryThrowsNamingThePath) {
   expect_failure_naming_path([&] {
     SnapshotWriter(bad, "fields", {{2, 2, 2}, {}, {1, 1, 1}, 1.0}, {Component::Ez}, 32);
   });
+}
+
+TEST_F(OutputFiles, Hdf5FailureNamesTheSystemsReason) {
+  try {
+    write_probe_file(dir_ / "missing" / "probes.h5", sample_probe_file());
+    ADD_FAILURE() << "no exception";
+  } catch (const std::runtime_error& error) {
+    EXPECT_THAT_TEXT(error.what(), "probes.h5");
+    EXPECT_THAT_TEXT(error.what(), "No such file or directory");
+  }
+}
+
+// A run's samples arrive step by step; the file holds them whatever the chunk size.
+TEST_F(OutputFiles, ProbeWriterAppendsInChunks) {
+  const ProbeFile written = sample_probe_file();
+  for (const Index chunk : {1, 2, 3, 5, 100}) {
+    const fs::path path = dir_ / ("probes" + std::to_string(chunk) + ".h5");
+    ProbeFile header = written;
+    for (auto& probe : header.probes) probe.series.clear();
+    ProbeWriter writer(path, header, chunk);
+    EXPECT_EQ(writer.series(), 4u);
+    EXPECT_EQ(writer.chunk(), std::min<Index>(chunk, written.steps));
+    for (Index n = 0; n < written.steps; ++n) {
+      std::vector<double> samples;
+      for (const auto& probe : written.probes)
+        for (const auto& series : probe.series) samples.push_back(series[n]);
+      writer.append(samples);
+    }
+    EXPECT_THROW(writer.append(std::vector<double>(4, 0.0)), std::invalid_argument) << "more samples than steps";
+    EXPECT_FALSE(fs::exists(path)) << "not before commit()";
+    writer.commit();
+    const ProbeFile read = read_probe_file(path);
+    ASSERT_EQ(read.probes.size(), written.probes.size());
+    for (std::size_t p = 0; p < read.probes.size(); ++p) EXPECT_EQ(read.probes[p].series, written.probes[p].series);
+  }
+}
+
+// Memory holds series x chunk samples: the chunk shrinks for many series, never grows with the steps.
+TEST_F(OutputFiles, ProbeWriterHoldsABoundedChunk) {
+  ProbeFile header = sample_probe_file();
+  header.probes.clear();
+  for (int p = 0; p < 10000; ++p)
+    header.probes.push_back({"p" + std::to_string(p), {0.001, 0.002, 0.004}, {1, 1, 1}, {Component::Ez}, {}});
+  header.steps = 1000000;
+  {
+    ProbeWriter many(dir_ / "many.h5", header);
+    EXPECT_EQ(many.series(), 10000u);
+    EXPECT_LE(std::size_t(many.chunk()) * many.series() * sizeof(double), std::size_t(64) << 20);
+    EXPECT_GE(many.chunk(), 64);
+  }
+  header.probes.resize(2);
+  EXPECT_EQ(ProbeWriter(dir_ / "few.h5", header).chunk(), kProbeChunk);
+  header.steps = 7;
+  EXPECT_EQ(ProbeWriter(dir_ / "short.h5", header).chunk(), 7);
+  EXPECT_TRUE(listing().empty()) << "nothing committed, nothing left";
+}
+
+TEST_F(OutputFiles, ProbeWriterWithMissingStepsLeavesNothing) {
+  ProbeFile header = sample_probe_file();
+  for (auto& probe : header.probes) probe.series.clear();
+  {
+    ProbeWriter writer(dir_ / "probes.h5", header, 2);
+    EXPECT_THROW(writer.append(std::vector<double>(3, 0.0)), std::invalid_argument) << "one sample per series";
+    for (int n = 0; n < 3; ++n) writer.append(std::vector<double>(4, 1.0));
+    EXPECT_THROW(writer.commit(), std::invalid_argument);
+  }
+  EXPECT_TRUE(listing().empty());
+}
+
+// The staging folder, beside the target and hidden, takes the target's name only on commit().
+TEST_F(OutputFiles, StagedFolderAppearsWholeOnCommit) {
+  const fs::path target = dir_ / "a" / "out";
+  {
+    StagedFolder folder(target);
+    EXPECT_EQ(folder.path(), staging_folder_of(target, ::getpid()));
+    EXPECT_EQ(folder.path().filename(), ".out.yeex-staging-" + std::to_string(::getpid()));
+    std::ofstream(folder.path() / "run.json") << "{}";
+    EXPECT_FALSE(fs::exists(target));
+    EXPECT_EQ(folder.commit(), "");
+  }
+  EXPECT_EQ(read_text(target / "run.json"), "{}");
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_ / "a"), {}), 1) << "no staging folder left";
+  {
+    StagedFolder never(dir_ / "b");
+    std::ofstream(never.path() / "run.json") << "{}";
+  }
+  EXPECT_EQ(listing(), std::vector<std::string>{"a"});
+}
+
+TEST_F(OutputFiles, StagedFolderReplacesAnEarlierFolderAndCarriesOtherFiles) {
+  const fs::path target = dir_ / "out";
+  fs::create_directories(target / "plots");
+  std::ofstream(target / "run.json") << "earlier";
+  std::ofstream(target / "notes.txt") << "mine";
+  StagedFolder folder(target);
+  std::ofstream(folder.path() / "run.json") << "new";
+  EXPECT_EQ(folder.commit({"notes.txt", "plots"}), "");
+  EXPECT_EQ(read_text(target / "run.json"), "new");
+  EXPECT_EQ(read_text(target / "notes.txt"), "mine");
+  EXPECT_TRUE(fs::is_directory(target / "plots"));
+  EXPECT_EQ(std::distance(fs::directory_iterator(target), {}), 3) << "no list of carried files left";
+  EXPECT_EQ(listing(), std::vector<std::string>{"out"}) << "the earlier folder is gone";
+}
+
+TEST_F(OutputFiles, StagedFolderThatCannotCommitLeavesTheEarlierFolder) {
+  const fs::path target = dir_ / "out";
+  fs::create_directories(target);
+  std::ofstream(target / "run.json") << "earlier";
+  std::ofstream(target / "notes.txt") << "mine";
+  {
+    StagedFolder folder(target);
+    std::ofstream(folder.path() / "run.json") << "new";
+    try {
+      folder.commit({"notes.txt", "vanished.txt"});
+      ADD_FAILURE() << "no exception";
+    } catch (const std::runtime_error& error) {
+      EXPECT_THAT_TEXT(error.what(), "vanished.txt");
+      EXPECT_THAT_TEXT(error.what(), "No such file or directory");
+    }
+  }
+  EXPECT_EQ(read_text(target / "run.json"), "earlier");
+  EXPECT_EQ(read_text(target / "notes.txt"), "mine");
+  EXPECT_EQ(listing(), std::vector<std::string>{"out"});
+}
+
+// What killed runs left beside the target: removed, put back or kept, each said.
+TEST_F(OutputFiles, CleanStaleStagingRemovesWhatDeadRunsLeft) {
+  const fs::path target = dir_ / "out";
+  const long dead = 999999999;  // above any pid_max
+  fs::create_directories(staging_folder_of(target, dead));
+  std::ofstream(staging_folder_of(target, dead) / "probes.h5") << "half";
+  fs::create_directories(dir_ / ".out.yeex-old-999999998");
+  std::ofstream(dir_ / ".out.yeex-old-999999998" / "run.json") << "earlier";
+  fs::create_directories(dir_ / ".out.yeex-staging-999999997");
+  std::ofstream(dir_ / ".out.yeex-staging-999999997" / ".yeex-carried") << "notes.txt\n";
+  fs::create_directories(dir_ / ".other.yeex-staging-999999996");  // another target's: not this run's business
+  const std::vector<std::string> notes = clean_stale_staging(target);
+  ASSERT_EQ(notes.size(), 3u);
+  EXPECT_EQ(listing(),
+            (std::vector<std::string>{".other.yeex-staging-999999996", ".out.yeex-staging-999999997", "out"}));
+  EXPECT_EQ(read_text(target / "run.json"), "earlier") << "the aside folder is put back";
+  EXPECT_THAT_TEXT(notes[0], "put '");
+  EXPECT_THAT_TEXT(notes[1], "holds files carried from");
+  EXPECT_THAT_TEXT(notes[2], "removed '");
+  fs::create_directories(staging_folder_of(target, ::getppid()));  // a live process's
+  const std::vector<std::string> again = clean_stale_staging(target);
+  EXPECT_EQ(std::ranges::count_if(
+                again, [](const std::string& note) { return note.find("still running") != std::string::npos; }),
+            1);
+  EXPECT_TRUE(fs::exists(staging_folder_of(target, ::getppid())));
 }
 
 // Snapshots, for each precision and for a plane and a volume.
