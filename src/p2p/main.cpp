@@ -12,7 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "io/atomic_file.hpp"
-#include "src/app/commands.hpp"
+#include "src/cli/output_paths.hpp"
+#include "src/cli/usage_error.hpp"
 #include "src/cli/help_formatter.hpp"
 #include "src/p2p/options.hpp"
 #include "src/p2p/p2p_test.hpp"
