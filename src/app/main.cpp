@@ -45,6 +45,23 @@ const CLI::Validator non_empty_path(
     [](std::string& text) -> std::string { return text.empty() ? "must not be empty" : ""; }, "PATH");
 
 // CLI11 answers a mistyped command ("yeex runn") with "A subcommand is required"; this names it.
+// CLI11's parse errors, said as yeex says the others: prefixed, and naming what to do.
+std::string parse_error_message(const CLI::ParseError& e) {
+  const std::string what = e.what();
+  const std::string help = " (yeex --help, or yeex COMMAND --help)";
+  if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
+    const std::size_t colon = what.find(": ");
+    return "unknown option or extra argument: " + (colon == std::string::npos ? what : what.substr(colon + 2)) + help;
+  }
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) && what.find(" missing") != std::string::npos) {
+    const std::size_t colon = what.find(": ");
+    return (colon == std::string::npos ? std::string("an option") : what.substr(0, colon)) + " needs a value" + help;
+  }
+  if (dynamic_cast<const CLI::RequiredError*>(&e) && what.find("subcommand") != std::string::npos)
+    return "name a command: run, bench, validate, engines or exchanges" + help;
+  return what + help;
+}
+
 std::optional<std::string> unknown_command(const CLI::App& app, int argc, char** argv) {
   if (argc < 2) return std::nullopt;
   const std::string first = argv[1];
@@ -241,9 +258,9 @@ static int yeex_main(int argc, char** argv) {
       ->check(non_empty_path)
       ->option_text("DIR");
   run_cmd->add_flag("--force", run.force,
-                    "Write into an output folder that already holds files: first remove the files an earlier yeex "
-                    "run left there (run.json, the files it lists, probes.h5, snapshots); files yeex did not write "
-                    "stay");
+                    "Replace an output folder that already holds files: the run writes a new folder beside it and "
+                    "puts it in place at the end, the earlier run's files (run.json, the files it lists, probes.h5, "
+                    "snapshots) going with the old one; files yeex did not write are carried into the new folder");
   run_cmd->add_flag("--json", run.json,
                     "Print run.json on stdout instead of the summary (with --dry-run: the plan as one JSON object)");
   run_cmd->add_flag("--quiet,-q", run.quiet, "No progress line and no summary");
@@ -394,8 +411,9 @@ static int yeex_main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     // MPI mode: the ranks have the same arguments, so they all fail alike; rank 0 tells.
-    const int code = root ? app.exit(e) : e.get_exit_code();
-    return code == 0 ? 0 : 2;
+    if (e.get_exit_code() == 0) return root ? app.exit(e) : 0;  // --help, --version
+    if (root) std::fprintf(stderr, "yeex: %s\n", parse_error_message(e).c_str());
+    return 2;
   }
 
   // The YEEX_ environment variables (src/runtime/environment.hpp): a bad value stops the run, an
