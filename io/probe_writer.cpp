@@ -59,16 +59,13 @@ void check_record(const ProbeRecord& probe, Index steps) {
                                   " samples for " + std::to_string(steps) + " steps");
 }
 
-// The values held per series: kProbeChunk, or fewer so that all series together hold at most
-// kHeldValues (10^4 series: about 800 samples each, 64 MiB), but at least kFewestHeld; never
-// more than the steps.
-Index choose_chunk(std::size_t series, Index steps) {
+}  // namespace
+
+Index probe_chunk(std::size_t series, Index steps) {
   constexpr Index kHeldValues = Index(8) << 20, kFewestHeld = 64;
   const Index spread = kHeldValues / Index(std::max<std::size_t>(series, 1));
   return std::max<Index>(1, std::min({kProbeChunk, std::max(kFewestHeld, spread), steps}));
 }
-
-}  // namespace
 
 struct ProbeWriter::State {
   State(std::filesystem::path path, const ProbeFile& header, Index chunk_)
@@ -77,7 +74,7 @@ struct ProbeWriter::State {
       check_name(probe);
       series += probe.components.size();
     }
-    chunk = chunk_ > 0 ? std::min(chunk_, std::max<Index>(steps, 1)) : choose_chunk(series, steps);
+    chunk = chunk_ > 0 ? std::min(chunk_, std::max<Index>(steps, 1)) : probe_chunk(series, steps);
     held.assign(series * std::size_t(chunk), 0.0);
     write_header(header);
   }

@@ -73,6 +73,10 @@ class ProbeWriter {
 
 // Samples of a series a ProbeWriter holds between writes, when the series are not too many.
 inline constexpr Index kProbeChunk = 4096;
+// The values ProbeWriter holds per series between writes: kProbeChunk, or fewer so that all
+// `series` together hold at most 8 Mi values (10^4 series: about 800 samples each, 64 MiB), but at
+// least 64; never more than the steps.
+Index probe_chunk(std::size_t series, Index steps);
 
 // Writes the file atomically (temporary name, then rename), through a ProbeWriter. Throws
 // std::runtime_error, std::invalid_argument for series of another length than `steps`.

@@ -25,6 +25,13 @@ RunPlan make_run_plan(const Deck& deck, const PlanRequest& request) {
   config.check_every = request.check_every;
   config.progress = request.progress;
   config.output_dir = deck.output_dir;
+  // Many probes: fewer samples buffered between fetches, so that the engines' buffers and their
+  // host copies hold about 2 Mi values at most (the memory then grows linearly with the probes).
+  std::size_t probe_components = 0;
+  for (const auto& p : deck.probes) probe_components += p.components.size();
+  if (probe_components > 0)
+    config.probe_slots =
+        std::clamp<Index>((Index(2) << 20) / static_cast<Index>(probe_components), 16, config.probe_slots);
   const ExchangeRequest asked = exchange_request(config);
   // A split that cannot be is refused naming what asked for it: the option, or the ranks.
   const SlabDecomposition split = [&] {

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "decomposition/halo_plan.hpp"
+#include "io/probe_writer.hpp"
 #include "kernels/engine.hpp"
 #include "kernels/field_layout.hpp"
 #include "src/solver/cpml_setup.hpp"
@@ -30,12 +31,18 @@ std::size_t estimate_engine_bytes(const Deck& deck, int precision_bits, int slab
   return field_arena_bytes(elements, real, kSlotUnits[0]) + sources + psi + (std::size_t(1) << 20);
 }
 
-ProbeStorage probe_storage_bytes(std::size_t probe_components, Index steps, Index probe_slots, std::size_t real) {
+ProbeStorage probe_storage_bytes(std::size_t probe_components, Index steps, Index probe_slots, std::size_t real,
+                                 bool to_file) {
   const std::size_t slots = static_cast<std::size_t>(std::max<Index>(probe_slots, 1));
   ProbeStorage p;
   p.engine_buffer = probe_components * (slots * real + sizeof(ProbePoint));
   p.host_drain = probe_components * slots * (real + 2 * sizeof(double));
-  p.host_series = probe_components * static_cast<std::size_t>(steps) * sizeof(double);
+  const Index held = to_file ? probe_chunk(probe_components, steps) : steps;
+  p.host_series = probe_components * static_cast<std::size_t>(held) * sizeof(double);
+  // HDF5's own state for each dataset of probes.h5 (metadata cache, free lists): an allowance per
+  // series, from measured runs (docs/limits.md, "Probes").
+  constexpr std::size_t kHdf5BytesPerSeries = 20 << 10;
+  if (to_file) p.host_series += probe_components * kHdf5BytesPerSeries;
   return p;
 }
 
@@ -102,7 +109,7 @@ MemoryEstimate estimate_run_memory(const Deck& deck, const RunConfig& config, co
     std::size_t components = 0;
     for (const auto& [k, count] : probe_plane)
       if (own.k0 <= k && k < own.k1) components += count;
-    slab[s].probes = probe_storage_bytes(components, Index(steps), slots, real).engine_buffer;
+    slab[s].probes = probe_storage_bytes(components, Index(steps), slots, real, false).engine_buffer;
     slab[s].cpml = cpml_psi_elements(deck, L, sub.k_begin) * real;
   }
 
@@ -149,7 +156,8 @@ MemoryEstimate estimate_run_memory(const Deck& deck, const RunConfig& config, co
           slab[s].elements * (kComponentCount * real + 1) + slab[s].sources + slab[s].cpml + slab[s].probes;
   }
   m.host_sources = deck.sources.size() * steps * sizeof(double);
-  const ProbeStorage probes = probe_storage_bytes(probe_components, Index(steps), slots, real);
+  const ProbeStorage probes =
+      probe_storage_bytes(probe_components, Index(steps), slots, real, config.output_dir.has_value());
   m.host_probes = probes.host_drain + probes.host_series;
   // One whole array kept for downloads, then the larger of: the checksum's six buffers, or a
   // snapshot's box and the piece of it being cut (MPI mode: rank 0 also gathers the ranks' pieces

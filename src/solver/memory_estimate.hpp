@@ -19,17 +19,18 @@ namespace yeex {
 // as one slab of a plane. (bench's rows; a run's whole need is estimate_run_memory's.)
 std::size_t estimate_engine_bytes(const Deck& deck, int precision_bits, int slabs = 1, Index halo_depth = 1);
 
-// The probes' memory as the solver stores them today: each engine buffers `probe_slots` samples
-// of its probe components (on its GPU; in host memory on a CPU engine); each drain copies them to
-// the host as Real, into the process's list as double and, gathered, into one more copy; rank 0
-// keeps every component's whole series (double, every step) until probes.h5 is written at the
-// end. The one place to change when probe output is written in chunks.
+// The probes' memory: each engine buffers `probe_slots` samples of its probe components (on its
+// GPU; in host memory on a CPU engine); each drain copies them to the host as Real, into the
+// process's list as double and, gathered, into one more copy; rank 0 then holds, as double, one
+// chunk per series (probe_chunk) when it writes probes.h5 as it goes (`to_file`), else every
+// series whole.
 struct ProbeStorage {
   std::size_t engine_buffer = 0;  // the engines' buffers, with their probe points
   std::size_t host_drain = 0;     // one drain's host copies
-  std::size_t host_series = 0;    // rank 0: the whole series
+  std::size_t host_series = 0;    // rank 0: a chunk of each series, or the whole series
 };
-ProbeStorage probe_storage_bytes(std::size_t probe_components, Index steps, Index probe_slots, std::size_t real);
+ProbeStorage probe_storage_bytes(std::size_t probe_components, Index steps, Index probe_slots, std::size_t real,
+                                 bool to_file);
 
 // `bytes` as "1.23 GiB".
 std::string gib(std::size_t bytes);

@@ -98,7 +98,9 @@ class Run {
     for (const auto& p : m.probes) {
       ProbeRecord r{p.name, p.position, p.node, p.components, {}};
       r.series.assign(p.components.size(), {});
-      if (group_.rank() == 0)  // probe_storage_bytes counts them at their length, not a vector's growth
+      // Without an output folder rank 0 keeps the whole series (probe_storage_bytes counts them at
+      // their length, not a vector's growth); with one, ProbeWriter holds a chunk at a time.
+      if (group_.rank() == 0 && !config_.output_dir)
         for (auto& series : r.series) series.reserve(m.steps);
       result_.probes.probes.push_back(std::move(r));
     }

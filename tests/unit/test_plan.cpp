@@ -172,7 +172,7 @@ TEST(MemoryEstimate, ProbesCostLinearlyInTheirNumberAndSteps) {
   const MemoryEstimate none = estimate(0, 100), some = estimate(5000, 100), more = estimate(10000, 100);
   EXPECT_EQ(more.host_probes - some.host_probes, some.host_probes - none.host_probes);
   EXPECT_EQ(more.host_engines - some.host_engines, some.host_engines - none.host_engines);
-  const ProbeStorage each = probe_storage_bytes(2, 100, config.probe_slots, 4);
+  const ProbeStorage each = probe_storage_bytes(2, 100, config.probe_slots, 4, false);
   EXPECT_EQ(more.host_probes, 10000 * (each.host_drain + each.host_series));
   EXPECT_EQ(more.host_probes - none.host_probes, 10000 * (each.host_drain + each.host_series));
   // The series: 2 components x steps x 8 bytes a probe.
@@ -181,6 +181,13 @@ TEST(MemoryEstimate, ProbesCostLinearlyInTheirNumberAndSteps) {
   const MemoryEstimate long_run = estimate(10000, 1000000000);
   EXPECT_EQ(long_run.host_probes - more.host_probes, std::size_t(10000) * 2 * (1000000000 - 100) * sizeof(double));
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 30.0);
+  // Written to probes.h5 as the run goes, the series cost one bounded chunk whatever the steps.
+  config.output_dir = "out";
+  const MemoryEstimate to_file = estimate(10000, 1000000000);
+  const ProbeStorage drains = probe_storage_bytes(20000, 1000000000, config.probe_slots, 4, true);
+  EXPECT_EQ(to_file.host_probes, drains.host_drain + drains.host_series);
+  EXPECT_LE(drains.host_series, (std::size_t(64) << 20) + 20000 * (std::size_t(20) << 10));
+  EXPECT_EQ(estimate(10000, 100000).host_probes, to_file.host_probes);
 }
 
 TEST(MemoryEstimate, SourcesCostEveryStepOnTheHostAndInTheirSlab) {
