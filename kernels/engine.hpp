@@ -165,6 +165,24 @@ class Engine {
         .count();
   }
 
+  // Trace points (yeex run --trace, src/runtime/trace.hpp): trace_mark(lane) notes a time point
+  // on `lane` after the work issued there so far and returns its number; trace_times() waits for
+  // every point noted since its last call and returns their times (index = number) in
+  // microseconds on the host's steady clock, and forgets them. The default, for an engine whose
+  // work is done when its call returns: the host's clock at the call. A device engine records
+  // timing events and maps them onto the host's clock, so that every GPU shares one time axis.
+  virtual int trace_mark(Lane lane) {
+    (void)lane;
+    trace_points_.push_back(
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now().time_since_epoch()).count());
+    return static_cast<int>(trace_points_.size()) - 1;
+  }
+  virtual std::vector<double> trace_times() {
+    std::vector<double> times;
+    times.swap(trace_points_);
+    return times;
+  }
+
   // Whether every value of the six field arrays is finite (pads and ghost planes included: pads
   // hold zero, ghosts copies of a neighbour's nodes), after all work issued so far: the solver's
   // health check between chunks of steps. The default scans the arrays where they are on a host
@@ -196,6 +214,7 @@ class Engine {
  private:
   std::array<Index, 2> host_cursor_{};                                            // step, slot (the default cursor)
   std::array<std::chrono::steady_clock::time_point, kTimeStamps> host_stamps_{};  // the default stamps
+  std::vector<double> trace_points_;  // the default trace points, microseconds
 };
 
 }  // namespace yeex

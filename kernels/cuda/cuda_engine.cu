@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -104,6 +105,9 @@ class CudaEngine final : public Engine<Real> {
     for (cudaEvent_t e : marks_) cudaEventDestroy(e);
     for (cudaEvent_t e : {shell_fork_, shell_join_, lane_fork_, lane_join_}) cudaEventDestroy(e);
     for (cudaEvent_t e : stamps_) cudaEventDestroy(e);
+    for (cudaEvent_t e : trace_events_) cudaEventDestroy(e);
+    if (trace_anchor_) cudaEventDestroy(trace_anchor_);
+    if (trace_stream_) cudaStreamDestroy(trace_stream_);
   }
 
   std::string name() const override { return "cuda"; }
@@ -210,6 +214,46 @@ class CudaEngine final : public Engine<Real> {
     YEEX_CUDA(
         cudaEventElapsedTime(&ms, stamps_.at(static_cast<std::size_t>(a)), stamps_.at(static_cast<std::size_t>(b))));
     return 1e-3 * ms;
+  }
+
+  // Trace points: timing events from a pool (made as a batch first needs them, reused by the next
+  // batches) recorded on the lane's stream. The first point of a batch also records an anchor on
+  // an otherwise idle stream and spins until the GPU has passed it: the host's clock then is the
+  // anchor's time, and each point lies the events' elapsed time after it.
+  int trace_mark(Lane lane) override {
+    YEEX_CUDA(cudaSetDevice(device_));
+    if (trace_used_ == 0) {
+      if (!trace_stream_) {
+        YEEX_CUDA(cudaStreamCreateWithFlags(&trace_stream_, cudaStreamNonBlocking));
+        YEEX_CUDA(cudaEventCreate(&trace_anchor_));
+      }
+      YEEX_CUDA(cudaEventRecord(trace_anchor_, trace_stream_));
+      cudaError_t state = cudaErrorNotReady;
+      while ((state = cudaEventQuery(trace_anchor_)) == cudaErrorNotReady) {}
+      YEEX_CUDA(state);
+      trace_anchor_us_ =
+          std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    }
+    if (trace_used_ == trace_events_.size()) {
+      cudaEvent_t e = nullptr;
+      YEEX_CUDA(cudaEventCreate(&e));
+      trace_events_.push_back(e);
+    }
+    YEEX_CUDA(cudaEventRecord(trace_events_[trace_used_], stream(lane)));
+    return static_cast<int>(trace_used_++);
+  }
+  std::vector<double> trace_times() override {
+    std::vector<double> times(trace_used_);
+    if (trace_used_ == 0) return times;
+    YEEX_CUDA(cudaSetDevice(device_));
+    for (std::size_t i = 0; i < trace_used_; ++i) {
+      YEEX_CUDA(cudaEventSynchronize(trace_events_[i]));
+      float ms = 0;
+      YEEX_CUDA(cudaEventElapsedTime(&ms, trace_anchor_, trace_events_[i]));
+      times[i] = trace_anchor_us_ + 1e3 * ms;
+    }
+    trace_used_ = 0;
+    return times;
   }
 
   // One scan kernel over the six arrays on the bulk stream, one flag back.
@@ -475,6 +519,11 @@ class CudaEngine final : public Engine<Real> {
   DeviceArray<unsigned> flag_;                                   // fields_finite's
   std::array<cudaEvent_t, Engine<Real>::kTimeStamps> stamps_{};  // stamp's, with timing
   std::array<cudaEvent_t, kLaneMarks> marks_{};  // Engine::mark, timing disabled (cheaper to record and wait)
+  std::vector<cudaEvent_t> trace_events_;        // trace_mark's pool, with timing
+  std::size_t trace_used_ = 0;                   // points of the batch trace_times has not returned yet
+  cudaStream_t trace_stream_ = nullptr;          // idle but for the anchors
+  cudaEvent_t trace_anchor_ = nullptr;           // the batch's first point's anchor
+  double trace_anchor_us_ = 0;                   // its time on the host's steady clock, microseconds
   FieldStorage<Real> storage_;                   // the fields and class bytes (field_arena.hpp)
   DeviceArray<CellCoefficients<Real>> classes_;  // for view() (coop's kernel)
   DeviceArray<PhaseCoefficients<Real>> phases_;  // the sweep kernels' (phase_table)

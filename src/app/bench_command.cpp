@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -17,6 +18,7 @@
 #include "src/exchange/registry.hpp"
 #include "src/runtime/mpi_launch.hpp"
 #include "src/runtime/provenance.hpp"
+#include "src/runtime/trace.hpp"
 #include "src/solver/engines.hpp"
 #include "src/solver/field_stats.hpp"
 #include "src/solver/solver.hpp"
@@ -133,6 +135,15 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
       const std::size_t have = available_memory(b.engine, b.devices.empty() ? 0 : b.devices.front());
       if (need > have)
         throw UsageError(grid_label(n, grid) + ": needs about " + gib(need) + ", " + gib(have) + " available");
+    }
+    if (o.trace) {
+      if (world) throw UsageError("--trace: threads mode only (start yeex without mpirun)");
+      if (o.steps > kMaxTraceSteps)
+        throw UsageError("--trace traces one repeat of --steps steps: at most " + std::to_string(kMaxTraceSteps) +
+                         ", got " + std::to_string(o.steps));
+      if (std::none_of(b.counts.begin(), b.counts.end(), [](int n) { return n > 1; }))
+        throw UsageError("--trace traces the first row with more than one slab; --counts has none");
+      check_output_file(*o.trace, "--trace");
     }
     if (o.json && root) check_output_file(*o.json, "--json");
     if (o.markdown && root) check_output_file(*o.markdown, "--markdown");
@@ -264,7 +275,28 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
          {"checksum_after_warmup", r.checksum ? nlohmann::json(hex(*r.checksum)) : nlohmann::json()},
          {"bits", r.bits}});
   };
-  const std::vector<BenchRow> measured = run_bench(b, report);
+  std::optional<Trace> trace;
+  if (o.trace) trace.emplace(0, 0);  // time_model moves its window onto the traced repeat
+  BenchConfig traced = b;
+  traced.trace = trace ? &*trace : nullptr;
+  const std::vector<BenchRow> measured = run_bench(traced, report);
+  // --trace: the traced row's trace, written as run --trace writes its own.
+  for (const BenchRow& r : measured)
+    if (trace && r.traced_seconds_per_step > 0) {
+      trace->set_metadata("deck", b.deck ? b.deck->title : "bench: the built-in box");
+      trace->set_metadata("engine", b.engine);
+      trace->set_metadata("backend", r.exchange);
+      trace->set_metadata("subdomains", r.count);
+      trace->set_metadata("grid", {r.grid.nx, r.grid.ny, r.grid.nz});
+      trace->set_metadata("precision", b.precision_bits == 64 ? "f64" : "f32");
+      trace->set_metadata("provenance", provenance());
+      write_text_atomically(*o.trace, trace->json().dump() + "\n");
+      std::fprintf(stderr, "yeex: %s %s on %d slabs: %s\n", r.scaling.c_str(), r.exchange.c_str(), r.count,
+                   trace_summary(*trace, r.traced_seconds_per_step, r.seconds_per_step, o.trace->string()).c_str());
+    }
+  if (trace && trace->size() == 0 && root)
+    std::fprintf(stderr, "yeex: --trace: no row with more than one slab ran; nothing traced, %s not written\n",
+                 o.trace->string().c_str());
   if ((o.json || o.markdown) && root) {
     nlohmann::json j{
         {"format", "yeex-bench-2"},

@@ -51,6 +51,8 @@ struct RunOptions {
   bool dry_run = false;   // check the deck, the split and the memory, print the plan, run nothing
   bool force = false;     // write into a folder that holds files, removing an earlier run's first
   Index check_every = 0;  // NaN/Inf checks at least every N steps (0: after each chunk, RunConfig::check_every)
+  std::optional<std::filesystem::path> trace;  // --trace FILE: the phases of a window of steps (src/runtime/trace.hpp)
+  std::string trace_steps;                     // --trace-steps FIRST:COUNT; empty: trace_window's default
   std::string command_line;
 };
 
@@ -71,6 +73,8 @@ struct BenchOptions {
   bool verify = false;  // hash every row's fields after the warm-up and compare them (BenchConfig::verify)
   bool csv = false;
   std::optional<std::filesystem::path> p2p_json;  // a yeex-p2p sweep: predicted exchange per row
+  // --trace FILE: one more repeat of the first row with more than one slab, traced (src/runtime/trace.hpp)
+  std::optional<std::filesystem::path> trace;
   std::string command_line;
 };
 

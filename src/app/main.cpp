@@ -273,6 +273,21 @@ static int yeex_main(int argc, char** argv) {
   run_cmd->add_flag("--dry-run", run.dry_run,
                     "Check the deck, the split, the memory and the output folder, print the plan (slabs, backend, "
                     "memory per GPU and per process, files), run and write nothing");
+  std::string trace_path;
+  auto* trace_option =
+      run_cmd
+          ->add_option("--trace", trace_path,
+                       "Write what every slab's GPU streams and host thread did, phase by phase, during a few steps "
+                       "as Chrome/Perfetto trace JSON to FILE (ui.perfetto.dev; scripts/plot_timeline.py draws it), "
+                       "and print what tracing cost")
+          ->check(non_empty_path)
+          ->option_text("FILE");
+  run_cmd
+      ->add_option("--trace-steps", run.trace_steps,
+                   "With --trace: the steps traced, FIRST:COUNT (COUNT from 1 to 1000). Default: 4 steps after the "
+                   "first 10 (fewer, earlier, in a shorter run)")
+      ->needs(trace_option)
+      ->option_text("FIRST:COUNT");
   add_split_options(run_cmd, run.split);
   add_choice_options(run_cmd, run.split);
 
@@ -368,6 +383,14 @@ static int yeex_main(int argc, char** argv) {
                    "each row")
       ->check(non_empty_path)
       ->option_text("FILE");
+  std::string bench_trace_path;
+  bench_cmd
+      ->add_option("--trace", bench_trace_path,
+                   "After the timed repeats of the first row with more than one slab, one more repeat traced: "
+                   "what every slab's GPU streams and host thread did, as Chrome/Perfetto trace JSON to FILE "
+                   "(--steps at most 1000)")
+      ->check(non_empty_path)
+      ->option_text("FILE");
   add_split_options(bench_cmd, bench.split);
   add_choice_options(bench_cmd, bench.split);
 
@@ -445,6 +468,7 @@ static int yeex_main(int argc, char** argv) {
       if (!deck.empty()) run.deck = deck;
       if (!output.empty()) run.output = output;
       if (steps > 0) run.steps = steps;
+      if (!trace_path.empty()) run.trace = trace_path;
       return run_command(run, world);
     }
     if (*validate_cmd) {
@@ -460,6 +484,7 @@ static int yeex_main(int argc, char** argv) {
       if (!markdown_path.empty()) bench.markdown = markdown_path;
       if (!p2p_json_path.empty()) bench.p2p_json = p2p_json_path;
       if (!bench_deck_path.empty()) bench.deck = bench_deck_path;
+      if (!bench_trace_path.empty()) bench.trace = bench_trace_path;
       return bench_command(bench, world);
     }
     return root ? engines_command() : 0;

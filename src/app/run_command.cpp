@@ -17,10 +17,34 @@
 #include "src/plan/run_plan.hpp"
 #include "src/runtime/interrupts.hpp"
 #include "src/runtime/mpi_launch.hpp"
+#include "src/runtime/provenance.hpp"
+#include "src/runtime/trace.hpp"
 #include "src/solver/engines.hpp"
 #include "src/solver/solver.hpp"
 
 namespace yeex {
+namespace {
+
+// --trace: the run's trace into `file` (atomically), and what tracing cost on stderr.
+void write_trace(Trace& trace, const std::filesystem::path& file, const Model& model, const RunResult& result,
+                 bool quiet) {
+  trace.set_metadata("deck", model.deck.title);
+  trace.set_metadata("engine", result.engine);
+  trace.set_metadata("backend", result.exchange);
+  trace.set_metadata("subdomains", result.subdomains);
+  trace.set_metadata("grid", {model.grid.nx, model.grid.ny, model.grid.nz});
+  trace.set_metadata("precision", result.precision_bits == 64 ? "f64" : "f32");
+  trace.set_metadata("provenance", provenance());
+  write_text_atomically(file, trace.json().dump() + "\n");
+  if (quiet) return;
+  const auto per_step = [](double seconds, Index steps) { return steps > 0 ? seconds / steps : 0.0; };
+  std::fprintf(stderr, "yeex: %s\n",
+               trace_summary(trace, per_step(result.traced_seconds, result.traced_steps),
+                             per_step(result.untraced_seconds, result.untraced_steps), file.string())
+                   .c_str());
+}
+
+}  // namespace
 
 int run_command(const RunOptions& o, const ProcessGroup* world) {
   const SingleProcessGroup alone;
@@ -72,6 +96,18 @@ int run_command(const RunOptions& o, const ProcessGroup* world) {
   // The model's own checks (materials, material combinations, sources in PEC) hold for a dry run
   // too; a dry run's model has no source samples, so that it costs nothing per step.
   const Model model = agreed(world, [&] { return build_model(deck, !o.dry_run); });
+  std::optional<Trace> trace;  // --trace: its window checked before anything is written
+  agreed(world, [&] {
+    if (!o.trace) return;
+    if (world) throw UsageError("--trace: threads mode only (start yeex without mpirun)");
+    try {
+      const auto [first, count] = trace_window(o.trace_steps, model.steps);
+      trace.emplace(first, count);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+    if (root) check_output_file(*o.trace, "--trace");
+  });
   if (o.dry_run) {
     if (root && o.json)
       std::cout << plan_json(plan, limits).dump(2) << "\n";
@@ -98,6 +134,7 @@ int run_command(const RunOptions& o, const ProcessGroup* world) {
     }
   });
   RunConfig config = plan.config;
+  if (trace) config.trace = &*trace;
   const std::string& engine = plan.engine;
   config.output_dir = root ? staged->path() : out;
   try {
@@ -129,6 +166,7 @@ int run_command(const RunOptions& o, const ProcessGroup* world) {
     }
     const std::string warning = staged->commit(carried);
     if (!warning.empty()) std::fprintf(stderr, "yeex: warning: %s\n", warning.c_str());
+    if (trace) write_trace(*trace, *o.trace, model, result, o.quiet);
     if (!o.quiet && !earlier.earlier_run.empty())
       std::fprintf(stderr, "yeex: --force: removed the %zu file(s) of an earlier run from %s\n",
                    earlier.earlier_run.size(), out.string().c_str());

@@ -87,11 +87,13 @@ std::string unavailable(const BenchRow& row, const RunConfig& config) {
   return "";
 }
 
-BenchRow measure(const BenchConfig& b, BenchRow row, const ProcessGroup* group) {
-  const RunConfig config = row_config(b, row, group);
+// `trace`: the row's traced repeat (time_model), or null.
+BenchRow measure(const BenchConfig& b, BenchRow row, const ProcessGroup* group, Trace* trace = nullptr) {
+  RunConfig config = row_config(b, row, group);
   row.skipped = unavailable(row, config);
   if (!row.skipped.empty()) return row;
-  const Index steps = b.warmup + b.steps * b.repeats + kSettlingSlack;
+  config.trace = trace;
+  const Index steps = b.warmup + b.steps * (b.repeats + (trace ? 1 : 0)) + kSettlingSlack;
   const auto t0 = Clock::now();
   const Model model =
       build_model(b.deck ? stretch_deck(*b.deck, row.grid, steps) : bench_deck(row.grid, steps, b.cpml_cells));
@@ -111,6 +113,7 @@ BenchRow measure(const BenchConfig& b, BenchRow row, const ProcessGroup* group) 
   row.wait_per_step = t.wait_per_step;
   row.exchange_choices = t.exchange_choices;
   row.settling_steps = t.settling_steps;
+  row.traced_seconds_per_step = t.traced_seconds_per_step;
   row.gcells_per_second = double(row.grid.cells()) / row.seconds_per_step / 1e9;
   return row;
 }
@@ -183,8 +186,13 @@ std::vector<BenchRow> run_bench(const BenchConfig& b, const std::function<void(c
   if (b.processes)
     for (int count : b.counts) groups[count] = b.processes->first(count);
   if (b.processes && !groups.count(1)) groups[1] = b.processes->first(1);
+  bool traced = false;  // BenchConfig::trace: the first row with more than one slab that runs
   const auto measure_on = [&](BenchRow row) {
-    if (!b.processes) return measure(b, std::move(row), nullptr);
+    if (!b.processes) {
+      Trace* trace = b.trace && !traced && row.count > 1 && row_unavailable(b, row).empty() ? b.trace : nullptr;
+      traced |= trace != nullptr;
+      return measure(b, std::move(row), nullptr, trace);
+    }
     const ProcessGroup* group = groups.at(row.count).get();
     return group ? measure(b, std::move(row), group) : row;  // not in this row: go on to the next
   };

@@ -18,6 +18,7 @@
 #include "kernels/cuda/cuda_engine_options.hpp"
 #include "src/exchange/halo_exchange.hpp"
 #include "src/runtime/process_group.hpp"
+#include "src/runtime/trace.hpp"
 
 namespace yeex {
 
@@ -53,6 +54,9 @@ struct BenchConfig {
   // MPI mode: the ranks, one device (or slab) each; a row of N devices runs on ranks 0..N-1 (a
   // group of their own) while the other ranks wait. `devices` is this rank's GPU. Null: threads.
   const ProcessGroup* processes = nullptr;
+  // --trace: the first row with more than one slab that runs gets one more repeat, traced here
+  // (RunConfig::trace; threads mode). Null: none.
+  Trace* trace = nullptr;
 };
 
 struct BenchRow {
@@ -75,7 +79,8 @@ struct BenchRow {
       std::numeric_limits<double>::quiet_NaN();  // against this backend's own 1-device row (NaN: none)
   std::string skipped;                           // why the row did not run, if it did not
   std::optional<std::uint64_t> checksum;         // verify: the fields' checksum after the warm-up
-  std::string bits;  // verify: "same" as the grid's first row (or "first"), "DIFFERS"; "" unverified
+  std::string bits;                    // verify: "same" as the grid's first row (or "first"), "DIFFERS"; "" unverified
+  double traced_seconds_per_step = 0;  // the row BenchConfig::trace traced: its traced repeat's (else 0)
 };
 
 // The grids of a bench, each with its cube edge: a cube per size, or, with a deck and no sizes,

@@ -68,6 +68,7 @@ class B2rExchange final : public HaloExchange<Real> {
 
   // R steps a block: the transport runs the halo plan's step loop at depth R.
   void advance(int s, Index first, Index count) override { transport_->advance(s, first, count); }
+  void resolve_trace(int s) override { transport_->resolve_trace(s); }  // the transport noted the phases
 
  private:
   std::string name_;

@@ -1,6 +1,7 @@
 #include "src/exchange/border_first_exchange.hpp"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 
 namespace yeex {
@@ -47,7 +48,10 @@ void BorderFirstExchange<Real>::advance(int s, Index first, Index count) {
   const Index block = replay_block_;
   if (replay) engine.set_cursor(first, 0);
   for (Index n = first; n < first + count;) {
-    if (replay && exchange_due(R, n) && first + count - n >= block && direct_steps_[s] >= R) {
+    // Traced steps are issued directly: a replayed recording is one launch, whose phases no mark
+    // could separate.
+    const bool traced = this->context_.trace && this->context_.trace->meets(n, block);
+    if (replay && !traced && exchange_due(R, n) && first + count - n >= block && direct_steps_[s] >= R) {
       if (recording_[s] < 0) {
         engine.record_begin();
         for (Index k = 0; k < block; ++k) step(s, n + k, first, true);
@@ -71,6 +75,8 @@ void BorderFirstExchange<Real>::step(int s, Index n, Index first, bool cursor) {
   const SlabDecomposition& d = *this->context_.decomposition;
   const Index R = this->context_.plan.halo_depth;
   Engine<Real>& engine = *this->context_.engines[s];
+  using Span = typename HaloExchange<Real>::TraceSpan;
+  const typename HaloExchange<Real>::HostSpan issuing(*this, s, n, "issue step");  // the host's share
   if (cursor)  // into the E sweeps where the engine can (Engine::fold_sources)
     engine.fold_sources_at_cursor();
   else
@@ -81,53 +87,83 @@ void BorderFirstExchange<Real>::step(int s, Index n, Index first, bool cursor) {
   if (exchange_due(R, n) && exchanges_any_) {
     if (pushing_sweeps()) {
       const SweepRanges ranges = update_ranges(d, s, R, 0);
+      const Span span(*this, s, n, Lane::bulk, "pushing sweeps H and E");
       sweep_pushing(s, d.to_local(s, ranges.h), d.to_local(s, ranges.e));
     } else {
-      exchanging_step(s);
+      exchanging_step(s, n);
     }
   } else {
     const SweepRanges ranges = update_ranges(d, s, R, n % R);
-    engine.update_h(d.to_local(s, ranges.h), Lane::bulk);
+    {
+      const Span span(*this, s, n, Lane::bulk, "H");
+      engine.update_h(d.to_local(s, ranges.h), Lane::bulk);
+    }
+    const Span span(*this, s, n, Lane::bulk, "E");
     engine.update_e(d.to_local(s, ranges.e), Lane::bulk);
   }
-  if (cursor) {
-    engine.inject_sources_at_cursor();
-    engine.sample_probes_at_cursor();
-  } else {
-    engine.inject_sources(n);
-    engine.sample_probes(n - first);
+  {
+    const Span span(*this, s, n, Lane::bulk, "sources");
+    if (cursor)
+      engine.inject_sources_at_cursor();
+    else
+      engine.inject_sources(n);
   }
+  const Span span(*this, s, n, Lane::bulk, "probes");
+  if (cursor)
+    engine.sample_probes_at_cursor();
+  else
+    engine.sample_probes(n - first);
 }
 
 // The sweeps of a step that exchanges, up to (not including) its sources: the diagram in the header.
+// Traced (yeex run --trace): each sweep part that is not empty, each issue and each await on the
+// border lane (an await's span is the time that lane stood waiting for a neighbour's planes).
 template <typename Real>
-void BorderFirstExchange<Real>::exchanging_step(int s) {
+void BorderFirstExchange<Real>::exchanging_step(int s, Index n) {
   Engine<Real>& engine = *this->context_.engines[s];
   const BorderSplit& cut = splits_[s];
+  using Span = typename HaloExchange<Real>::TraceSpan;
+  constexpr std::array<const char*, kHaloPhaseCount> transfer = {"transfer before-block", "transfer before-h",
+                                                                 "transfer before-e"};
+  constexpr std::array<const char*, kHaloPhaseCount> awaiting = {"await before-block", "await before-h",
+                                                                 "await before-e"};
+  const auto issue_phase = [&](HaloPhase phase) {
+    const Span span(*this, s, n, Lane::border, transfer[static_cast<int>(phase)]);
+    issue(s, phase);
+  };
+  const auto await_phase = [&](HaloPhase phase) {
+    const Span span(*this, s, n, Lane::border, awaiting[static_cast<int>(phase)]);
+    await(s, phase);
+  };
   const auto exchange = [&](HaloPhase phase) {
     if (!exchanges_[static_cast<int>(phase)]) return;
-    issue(s, phase);
-    await(s, phase);
+    issue_phase(phase);
+    await_phase(phase);
+  };
+  const auto sweep = [&](bool h, const NodeRange& range, Lane lane, const char* name) {
+    if (range.empty()) return (void)(h ? engine.update_h(range, lane) : engine.update_e(range, lane));
+    const Span span(*this, s, n, lane, name);
+    h ? engine.update_h(range, lane) : engine.update_e(range, lane);
   };
   engine.mark(Lane::bulk, kBulkDone);
   engine.follow(Lane::border, kBulkDone);
   // ---- H half-step: the borders behind the exchange before H, the bulk beside it ----
   exchange(HaloPhase::BeforeBlock);
   exchange(HaloPhase::BeforeH);
-  engine.update_h(cut.h.lower, Lane::border);
-  engine.update_h(cut.h.upper, Lane::border);
+  sweep(true, cut.h.lower, Lane::border, "H lower border");
+  sweep(true, cut.h.upper, Lane::border, "H upper border");
   const bool before_e = exchanges_[static_cast<int>(HaloPhase::BeforeE)];
-  if (before_e) issue(s, HaloPhase::BeforeE);  // right behind the H borders it sends
-  engine.update_h(cut.h.bulk, Lane::bulk);
+  if (before_e) issue_phase(HaloPhase::BeforeE);  // right behind the H borders it sends
+  sweep(true, cut.h.bulk, Lane::bulk, "H bulk");
   engine.mark(Lane::bulk, kBulkHDone);
-  if (before_e) await(s, HaloPhase::BeforeE);
+  if (before_e) await_phase(HaloPhase::BeforeE);
   // ---- E half-step: the borders after both H parts and the exchange before E; the bulk beside,
   // right behind the bulk H it alone reads (the split gives it no plane that reads a border H) ----
   engine.follow(Lane::border, kBulkHDone);
-  engine.update_e(cut.e.lower, Lane::border);
-  engine.update_e(cut.e.upper, Lane::border);
+  sweep(false, cut.e.lower, Lane::border, "E lower border");
+  sweep(false, cut.e.upper, Lane::border, "E upper border");
   engine.mark(Lane::border, kBorderEDone);
-  engine.update_e(cut.e.bulk, Lane::bulk);
+  sweep(false, cut.e.bulk, Lane::bulk, "E bulk");
   engine.follow(Lane::bulk, kBorderEDone);  // the sources and probes that follow see every E plane
 }
 

@@ -63,7 +63,8 @@
 // launch instead of some twenty API calls a step). The steps before the first recording are
 // issued directly, through the same cursor, so that every kernel a recording holds has run once.
 // Replay changes when the work is issued, not what it is: the same sweeps, transfers and waits in
-// the same order on each lane.
+// the same order on each lane. Steps in a trace window (yeex run --trace) are issued directly,
+// never recorded or replayed: a replay is one launch, whose phases no mark could separate.
 //
 // Pushing sweeps (the graph backend at halo depth 1 without CPML, on small planes;
 // graph_exchange.cu says when it takes them): the border split above costs a GPU that holds one
@@ -125,7 +126,7 @@ class BorderFirstExchange : public HaloExchange<Real> {
 
  private:
   void step(int s, Index n, Index first, bool cursor);
-  void exchanging_step(int s);
+  void exchanging_step(int s, Index n);
 
   Index replay_block_ = 0;                         // steps a recording holds
   std::vector<int> recording_;                     // [subdomain]: its recorded steps (Engine::record_end), -1: none yet

@@ -179,10 +179,15 @@ class CoopExchange final : public HaloExchange<Real> {
       params.probe_first = call_first;
       void* args[] = {&params};
       const auto stream = static_cast<cudaStream_t>(me.stream);
-      // me.grid fits either form of the kernel (blocks_per_sm).
-      YEEX_CUDA(cudaLaunchCooperativeKernel(me.kernels[calls_sources], dim3(me.grid),
-                                            dim3(block_size<Real>(params.cpml.faces > 0, me.pair_block)), args,
-                                            me.shared_bytes, stream));
+      {
+        // Traced (yeex run --trace): the launch is one phase, all its steps; its sweeps, planes and
+        // waits happen inside the kernel, where no host-side mark reaches.
+        const typename HaloExchange<Real>::TraceSpan span(*this, s, first, Lane::bulk, "kernel", count);
+        // me.grid fits either form of the kernel (blocks_per_sm).
+        YEEX_CUDA(cudaLaunchCooperativeKernel(me.kernels[calls_sources], dim3(me.grid),
+                                              dim3(block_size<Real>(params.cpml.faces > 0, me.pair_block)), args,
+                                              me.shared_bytes, stream));
+      }
       YEEX_CUDA(cudaMemcpyAsync(me.status, me.signals, sizeof(CoopSignals), cudaMemcpyDeviceToHost, stream));
       YEEX_CUDA(cudaStreamSynchronize(stream));
     } catch (...) {

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -18,6 +19,10 @@
 #include "kernels/engine.hpp"
 #include "src/runtime/process_group.hpp"
 #include "src/runtime/thread_team.hpp"
+#include "src/runtime/trace.hpp"
+#if YEEX_HAVE_CUDA
+#include <nvtx3/nvToolsExt.h>
+#endif
 
 namespace yeex {
 
@@ -65,6 +70,7 @@ struct ExchangeContext {
   const ProcessGroup* processes = nullptr;  // MPI mode: the ranks; null in threads mode
   bool peer_access = true;                  // false (--no-peer): never enable peer access; copies go through the host
   ExchangeOptions options;
+  Trace* trace = nullptr;  // yeex run --trace: the window of steps whose phases the backend notes (TraceSpan)
 };
 
 // Time of one subdomain's step split by what it waited for (seconds, host clock).
@@ -101,6 +107,26 @@ class HaloExchange {
   virtual void advance(int s, Index first, Index count) = 0;
 
   const ExchangeContext<Real>& context() const { return context_; }
+  // Adds the phases subdomain s noted since the last call to context().trace, once their times
+  // are known (Engine::trace_times waits for them). The solver calls it after each advance() that
+  // meets the trace window, from s's thread, outside the steps it times: what the printed
+  // overhead counts is the marks alone. A backend that runs another (b2r) forwards it.
+  virtual void resolve_trace(int s) {
+    std::vector<PendingPhase>& pending = pending_[s];
+    if (!context_.trace || pending.empty()) return;
+    const std::vector<double> times = context_.engines[s]->trace_times();
+    std::vector<TracePhase> phases;
+    phases.reserve(pending.size());
+    for (const PendingPhase& p : pending) {
+      phases.push_back(p.phase);
+      if (p.begin_mark >= 0) {
+        phases.back().begin_us = times.at(static_cast<std::size_t>(p.begin_mark));
+        phases.back().end_us = times.at(static_cast<std::size_t>(p.end_mark));
+      }
+    }
+    pending.clear();
+    context_.trace->add(phases);
+  }
   // Accumulated per subdomain since construction (backends that can tell them apart).
   virtual const std::vector<ExchangeTimes>& times() const { return times_; }
 
@@ -125,9 +151,77 @@ class HaloExchange {
   }
 
  protected:
+  // A phase of step n of subdomain s, from the span's construction to its end (yeex run --trace):
+  // where n is in the trace window, a time point on `lane` of s's engine at each end
+  // (Engine::trace_mark), resolved later (resolve_trace); elsewhere a null check. `name` is a
+  // literal whose first word is the phase's kind (H, E, transfer, await, sources, probes, kernel:
+  // Trace's colour classes). CUDA builds also push an NVTX range named so around the issue, on the
+  // host thread, whatever the window (NVTX costs nothing without a profiler attached).
+  class TraceSpan {
+   public:
+    TraceSpan(HaloExchange& x, int s, Index n, Lane lane, const char* name, Index steps = 1)
+        : x_(x.context_.trace && x.context_.trace->meets(n, steps) ? &x : nullptr), s_(s), lane_(lane) {
+#if YEEX_HAVE_CUDA
+      nvtxRangePushA(name);
+#endif
+      if (!x_) return;
+      Engine<Real>& engine = *x.context_.engines[s];
+      phase_ = {engine.device(), s, lane == Lane::border ? TraceLane::border : TraceLane::bulk, name, n, 0, 0, steps};
+      begin_ = engine.trace_mark(lane);
+    }
+    ~TraceSpan() {
+#if YEEX_HAVE_CUDA
+      nvtxRangePop();
+#endif
+      if (!x_) return;
+      try {  // unwinding from a failed step: the phase is dropped, the failure stands
+        const int end = x_->context_.engines[s_]->trace_mark(lane_);
+        x_->pending_[s_].push_back({phase_, begin_, end});
+      } catch (...) {}
+    }
+    TraceSpan(const TraceSpan&) = delete;
+    TraceSpan& operator=(const TraceSpan&) = delete;
+
+   private:
+    HaloExchange* x_;
+    int s_;
+    Lane lane_;
+    TracePhase phase_;
+    int begin_ = -1;
+  };
+  // The same on the host thread that drives subdomain s, timed by the host's clock: barriers,
+  // waits for the engine, the host's share of issuing a transfer.
+  class HostSpan {
+   public:
+    HostSpan(HaloExchange& x, int s, Index n, const char* name)
+        : x_(x.context_.trace && x.context_.trace->covers(n) ? &x : nullptr) {
+#if YEEX_HAVE_CUDA
+      nvtxRangePushA(name);
+#endif
+      if (!x_) return;
+      phase_ = {x.context_.engines[s]->device(), s, TraceLane::host_thread, name, n, host_microseconds(), 0, 1};
+    }
+    ~HostSpan() {
+#if YEEX_HAVE_CUDA
+      nvtxRangePop();
+#endif
+      if (!x_) return;
+      phase_.end_us = host_microseconds();
+      try {
+        x_->pending_[phase_.slab].push_back({phase_, -1, -1});
+      } catch (...) {}
+    }
+    HostSpan(const HostSpan&) = delete;
+    HostSpan& operator=(const HostSpan&) = delete;
+
+   private:
+    HaloExchange* x_;
+    TracePhase phase_;
+  };
+
   // The halo plan's step loop for subdomain s (see decomposition/halo_plan.hpp), for backends
-  // that move planes between the sweeps; exchange(phase) moves that phase's planes (and returns
-  // at once for a phase without transfers of its own).
+  // that move planes between the sweeps; exchange(phase, n) moves that phase's planes in step n
+  // (and returns at once for a phase without transfers of its own).
   template <typename ExchangePhase>
   void plan_steps(int s, Index first, Index count, ExchangePhase exchange) {
     const SlabDecomposition& d = *context_.decomposition;
@@ -135,14 +229,24 @@ class HaloExchange {
     const Index R = context_.plan.halo_depth;
     for (Index n = first; n < first + count; ++n) {
       // ---- one Yee step of subdomain s ----
-      if (exchange_due(R, n)) exchange(HaloPhase::BeforeBlock);
+      if (exchange_due(R, n)) exchange(HaloPhase::BeforeBlock, n);
       const SweepRanges ranges = update_ranges(d, s, R, n % R);
-      exchange(HaloPhase::BeforeH);
-      engine.update_h(d.to_local(s, ranges.h));
-      exchange(HaloPhase::BeforeE);
+      exchange(HaloPhase::BeforeH, n);
+      {
+        const TraceSpan span(*this, s, n, Lane::bulk, "H");
+        engine.update_h(d.to_local(s, ranges.h));
+      }
+      exchange(HaloPhase::BeforeE, n);
       engine.fold_sources(n);
-      engine.update_e(d.to_local(s, ranges.e));
-      engine.inject_sources(n);
+      {
+        const TraceSpan span(*this, s, n, Lane::bulk, "E");
+        engine.update_e(d.to_local(s, ranges.e));
+      }
+      {
+        const TraceSpan span(*this, s, n, Lane::bulk, "sources");
+        engine.inject_sources(n);
+      }
+      const TraceSpan span(*this, s, n, Lane::bulk, "probes");
       engine.sample_probes(n - first);
     }
   }
@@ -184,6 +288,17 @@ class HaloExchange {
   std::vector<ExchangeTimes> times_ = std::vector<ExchangeTimes>(context_.engines.size());
 
  private:
+  // A traced phase whose times come from its engine's marks (begin_mark >= 0) or are known.
+  struct PendingPhase {
+    TracePhase phase;
+    int begin_mark = -1, end_mark = -1;
+  };
+  static double host_microseconds() {
+    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  }
+  std::vector<std::vector<PendingPhase>> pending_ =
+      std::vector<std::vector<PendingPhase>>(context_.engines.size());  // [subdomain]: noted, not yet resolved
+
   std::vector<CpmlChunk<Real>> chunks_of(const HaloTransfer& t, int s) const {
     if (t.phase != HaloPhase::BeforeBlock || t.components.empty() || !context_.engines[s]) return {};
     const SlabDecomposition& d = *context_.decomposition;
@@ -219,7 +334,12 @@ class SynchronousExchange : public HaloExchange<Real> {
   // The team's barrier, its time counted as subdomain s's wait (not as exchange time, also when
   // transfer() calls it).
   void meet(int s);
-  void exchange(int s, HaloPhase phase);
+  void exchange(int s, HaloPhase phase, Index n);
+
+ private:
+  using typename HaloExchange<Real>::HostSpan;
+  using typename HaloExchange<Real>::TraceSpan;
+  std::vector<Index> step_ = std::vector<Index>(this->context_.engines.size());  // [subdomain]: the step exchanging
 };
 
 }  // namespace yeex

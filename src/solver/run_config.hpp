@@ -13,6 +13,7 @@
 #include "kernels/cuda/cuda_engine_options.hpp"
 #include "src/exchange/registry.hpp"
 #include "src/runtime/process_group.hpp"
+#include "src/runtime/trace.hpp"
 
 namespace yeex {
 
@@ -43,6 +44,10 @@ struct RunConfig {
   // --coop-form, --graph-steps, --b2r-transport), and the test seams (tests/gpu).
   CudaEngineOptions cuda_engine;
   ExchangeOptions exchange_options;
+  // yeex run --trace (bench --trace): the backend notes every phase of the window's steps here
+  // (src/runtime/trace.hpp); run_model also times the window against as many untraced steps.
+  // Threads mode only. Null: no trace, and no cost.
+  Trace* trace = nullptr;
 };
 
 // What a run of `config` asks of the exchange backends: engine, GPUs (an empty list: GPU 0),

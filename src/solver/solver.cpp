@@ -8,6 +8,7 @@
 #include <cstring>
 #include <memory>
 #include <span>
+#include <utility>
 #include <stdexcept>
 
 #include "io/probe_writer.hpp"
@@ -63,6 +64,7 @@ class Run {
     context.processes = config_.processes;
     context.peer_access = config_.peer_access;
     context.options = config_.exchange_options;
+    context.trace = config_.trace;
     engines_.resize(d.size());
     probe_counts_.assign(d.size(), 0);
     // Each subdomain's thread builds its engine: the GPUs' contexts, allocations and uploads (the
@@ -113,8 +115,9 @@ class Run {
     Index chunk = 8;                            // grows so that a chunk takes about a quarter of a second
     double since_check = 0, check_seconds = 0;  // stepping since the last health check; what it took
     for (Index n = 0; n < m.steps;) {
-      const Index count = std::min({chunk, config_.probe_slots, m.steps - n, steps_to_next_snapshot(n),
-                                    steps_to_next_energy(n), config_.check_every > 0 ? config_.check_every : m.steps});
+      const Index count =
+          std::min({chunk, config_.probe_slots, m.steps - n, steps_to_next_snapshot(n), steps_to_next_energy(n),
+                    config_.check_every > 0 ? config_.check_every : m.steps, steps_to_trace_boundary(n)});
       const auto t0 = Clock::now();
       // ---- every subdomain's thread advances its slab by `count` steps ----
       team_.run([&](int member) {
@@ -125,6 +128,7 @@ class Run {
       // The slowest process's time: every rank then picks the same next chunk.
       const double seconds = group_.max(seconds_since(t0));
       result_.seconds_stepping += seconds;
+      time_trace_window(n, count, seconds);
       chunk = std::clamp<Index>(static_cast<Index>(count * 0.25 / std::max(seconds, 1e-6)), 1, config_.probe_slots);
       steps_done_ = n + count;
       // The health check is due once the steps since the last one took kCheckSpacing times what
@@ -164,8 +168,40 @@ class Run {
     return result_;
   }
 
+  // The trace window (RunConfig::trace) and its untraced reference, each its own chunks: the
+  // steps to the next of their boundaries from step n.
+  Index steps_to_trace_boundary(Index n) const {
+    Index steps = std::numeric_limits<Index>::max();
+    if (!config_.trace) return steps;
+    const auto [begin, end] = untraced_reference();
+    for (Index boundary : {Index(config_.trace->first()), Index(config_.trace->end()), begin, end})
+      if (boundary > n) steps = std::min(steps, boundary - n);
+    return steps;
+  }
+  // As many steps as the window right after it, or right before it where the run ends with it.
+  std::pair<Index, Index> untraced_reference() const {
+    const Index first = config_.trace->first(), end = config_.trace->end(), count = config_.trace->count();
+    if (end < model_.steps) return {end, std::min(end + count, model_.steps)};
+    return {std::max<Index>(0, first - count), first};
+  }
+  // After the chunk of steps [n, n + count), `seconds` long: the window's phases added to the
+  // trace (outside the time), and its time or the reference's kept.
+  void time_trace_window(Index n, Index count, double seconds) {
+    if (!config_.trace) return;
+    const auto [begin, end] = untraced_reference();
+    if (config_.trace->meets(n, count)) {
+      team_.run([&](int member) { exchange_->resolve_trace(local_[member]); });
+      result_.traced_steps += count;
+      result_.traced_seconds += seconds;
+    } else if (n >= begin && n + count <= end) {
+      result_.untraced_steps += count;
+      result_.untraced_seconds += seconds;
+    }
+  }
+
   StepTiming time_steps(Index warmup, Index steps, int repeats, bool verify) {
     StepTiming t;
+    if (config_.trace) config_.trace->set_window(0, 0);  // nothing traced before the traced repeat
     const auto t0 = Clock::now();
     randomise_fields();
     t.seconds_setup = result_.seconds_setup + group_.max(seconds_since(t0));
@@ -191,7 +227,9 @@ class Run {
     // source samples reach (time_model's callers leave kSettlingSlack steps for it).
     double settle = 0;
     for (int s : local_) settle = std::max(settle, static_cast<double>(exchange_->settling_steps(s)));
-    t.settling_steps = std::min(static_cast<Index>(group_.max(settle)), model_.steps - (warmup + steps * repeats));
+    const Index traced = config_.trace ? steps : 0;  // the traced repeat's
+    t.settling_steps =
+        std::min(static_cast<Index>(group_.max(settle)), model_.steps - (warmup + steps * repeats + traced));
     if (t.settling_steps > 0) advance(warmup, t.settling_steps);
     warmup += t.settling_steps;
     t.exchange = exchange_name_;
@@ -207,6 +245,16 @@ class Run {
       double slowest = 0;
       for (int s : local_) slowest = std::max(slowest, engines_[s]->seconds_between(0, 1));
       t.seconds_per_step.push_back(group_.max(slowest) / steps);
+    }
+    if (config_.trace) {  // after the timed repeats, so that none of them is traced
+      const Index first = warmup + repeats * steps;
+      config_.trace->set_window(first, steps);
+      group_.barrier();
+      advance(first, steps, true);
+      team_.run([&](int member) { exchange_->resolve_trace(local_[member]); });
+      double slowest = 0;
+      for (int s : local_) slowest = std::max(slowest, engines_[s]->seconds_between(0, 1));
+      t.traced_seconds_per_step = group_.max(slowest) / steps;
     }
     t.exchange_choices = exchange_->choices();
     for (int s : local_) {
@@ -586,8 +634,10 @@ RunResult run_model(const Model& model, const RunConfig& config) {
 
 StepTiming time_model(const Model& model, const RunConfig& config, Index warmup, Index steps, int repeats,
                       bool verify) {
-  if (model.steps < warmup + steps * repeats)
-    throw std::invalid_argument("time_model: the model has fewer steps than warmup + steps * repeats");
+  if (model.steps < warmup + steps * (repeats + (config.trace ? 1 : 0)))
+    throw std::invalid_argument(
+        "time_model: the model has fewer steps than warmup + steps * repeats (and a traced "
+        "repeat)");
   if (config.precision_bits == 64) return Run<double>(model, config).time_steps(warmup, steps, repeats, verify);
   return Run<float>(model, config).time_steps(warmup, steps, repeats, verify);
 }

@@ -46,6 +46,10 @@ struct RunResult {
   ProbeFile probes;  // the series only without an output folder (then they go to probes.h5 as they come)
   std::vector<EnergySample> energy;          // RunConfig::energy_every
   std::vector<std::filesystem::path> files;  // written, final names
+  // RunConfig::trace: the window's steps, timed by the host's clock around their chunks, against
+  // as many untraced steps right after the window (before it where the run ends with it).
+  Index traced_steps = 0, untraced_steps = 0;
+  double traced_seconds = 0, untraced_seconds = 0;
 };
 
 // Runs the model on config.subdomains (host) or config.devices.size() (cuda) z-slabs, or in MPI
@@ -73,9 +77,12 @@ struct StepTiming {
   double wait_per_step = 0;                   // slowest subdomain, waiting at barriers (else 0)
   double seconds_setup = 0;                   // slowest process: engines, exchange, pseudo-random fields
   std::optional<std::uint64_t> checksum;      // verify: the fields' checksum (RunResult::checksum's) after the warm-up
+  double traced_seconds_per_step = 0;         // RunConfig::trace: the traced repeat's, as seconds_per_step
 };
 // verify: the fields' checksum after the warm-up too; the pseudo-random fields are a function of
 // the global node, so it is the same, bit for bit, on every split and backend (not timed).
+// config.trace: one more repeat after the timed ones, traced (the trace's window is set to it;
+// the model holds `steps` more steps).
 StepTiming time_model(const Model& model, const RunConfig& config, Index warmup, Index steps, int repeats,
                       bool verify = false);
 // Steps a model for time_model should hold beyond warmup + steps * repeats, for the backend to
