@@ -25,6 +25,7 @@ RunPlan make_run_plan(const Deck& deck, const PlanRequest& request) {
   config.check_every = request.check_every;
   config.progress = request.progress;
   config.output_dir = deck.output_dir;
+  config.checkpoint = request.checkpoint;
   const ExchangeRequest asked = exchange_request(config);
   // A split that cannot be is refused naming what asked for it: the option, or the ranks.
   const SlabDecomposition split = [&] {
@@ -65,6 +66,8 @@ RunPlan make_run_plan(const Deck& deck, const PlanRequest& request) {
   plan.memory = estimate_run_memory(deck, config, split);
   plan.output_dir = deck.output_dir;
   plan.output_files = request.output_files;
+  plan.checkpoint_file = config.checkpoint.file;
+  plan.resume_file = config.checkpoint.resume;
   return plan;
 }
 
