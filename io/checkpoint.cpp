@@ -210,9 +210,8 @@ void CheckpointWriter::write_probe_series(std::size_t series, std::span<const do
   dataset.check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr),
                 "select a series of " + dataset.path());
   const hdf5::Handle memory{dataset.check(H5Screate_simple(2, count, nullptr), "create a dataspace"), H5Sclose};
-  dataset.check(
-      H5Dwrite(dataset.id(), H5T_NATIVE_DOUBLE, memory.get(), file_space.get(), H5P_DEFAULT, samples.data()),
-      "write " + dataset.path());
+  dataset.check(H5Dwrite(dataset.id(), H5T_NATIVE_DOUBLE, memory.get(), file_space.get(), H5P_DEFAULT, samples.data()),
+                "write " + dataset.path());
 }
 
 void CheckpointWriter::write_snapshot(const std::string& name, Index step, Component c, std::span<const double> values,
@@ -224,7 +223,8 @@ void CheckpointWriter::write_snapshot(const std::string& name, Index step, Compo
   const hdf5::Object at =
       hdf5::has_child(group, step_name) ? hdf5::open_object(group, step_name) : hdf5::create_group(group, step_name);
   if (!hdf5::has_child(at, "step")) hdf5::write_attribute(at, "step", step);
-  write_checked<double>(at, std::string(component_name(c)), values, {hsize_t(zyx[0]), hsize_t(zyx[1]), hsize_t(zyx[2])});
+  write_checked<double>(at, std::string(component_name(c)), values,
+                        {hsize_t(zyx[0]), hsize_t(zyx[1]), hsize_t(zyx[2])});
 }
 
 void CheckpointWriter::write_energy(const std::vector<std::pair<Index, double>>& samples) {
@@ -450,10 +450,11 @@ void CheckpointReader::check_matches(const std::array<Index, 3>& cells, int prec
            " (--precision): a run resumes in the precision it started in");
   for (Component c : kAllComponents) s.dataset("fields/" + std::string(component_name(c)), s.field_dims());
   for (int face = 0; face < 6; ++face) {
-    const auto wanted = std::find_if(psi_faces.begin(), psi_faces.end(), [&](const auto& f) { return f.first == face; });
+    const auto wanted =
+        std::find_if(psi_faces.begin(), psi_faces.end(), [&](const auto& f) { return f.first == face; });
     const bool held = has_psi(face);
-    if (wanted == psi_faces.end() && held) s.fail("it holds CPML on face " + std::string(cpml_face_name(face)) +
-                                                  ", which the run's deck does not have");
+    if (wanted == psi_faces.end() && held)
+      s.fail("it holds CPML on face " + std::string(cpml_face_name(face)) + ", which the run's deck does not have");
     if (wanted == psi_faces.end()) continue;
     if (!held) s.fail("it holds no CPML state for face " + std::string(cpml_face_name(face)));
     const auto d = wanted->second;

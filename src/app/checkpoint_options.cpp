@@ -121,24 +121,25 @@ CheckpointConfig checkpoint_config(const RunOptions& o, const Deck& deck, const 
   if (every.empty() && resume) every = resume->run.value("checkpoint_every", std::string());
   if (resume) c.resume = resume->file;
   if (every.empty()) {
-    if (o.checkpoint_dir) throw UsageError("--checkpoint-dir needs --checkpoint-every (or --resume of a run that had it)");
+    if (o.checkpoint_dir)
+      throw UsageError("--checkpoint-dir needs --checkpoint-every (or --resume of a run that had it)");
     return c;
   }
   const CheckpointInterval interval = parse_checkpoint_interval(every);
   c.every_steps = interval.steps;
   c.every_seconds = interval.seconds;
-  const std::filesystem::path folder =
-      o.checkpoint_dir ? *o.checkpoint_dir
-                       : resume && !o.checkpoint_dir ? resume->file.parent_path()
-                                                     : default_checkpoint_folder(deck.output_dir);
+  const std::filesystem::path folder = o.checkpoint_dir              ? *o.checkpoint_dir
+                                       : resume && !o.checkpoint_dir ? resume->file.parent_path()
+                                                                     : default_checkpoint_folder(deck.output_dir);
   c.file = (folder.empty() ? std::filesystem::path(".") : folder) / kCheckpointFileName;
   std::error_code ec;
   if (std::filesystem::exists(folder, ec) && !std::filesystem::is_directory(folder, ec))
     throw UsageError("checkpoint folder '" + folder.string() + "' is a file, not a folder (--checkpoint-dir DIR)");
   const bool same = resume && std::filesystem::equivalent(resume->file, *c.file, ec);
   if (!same && !o.force && std::filesystem::exists(*c.file, ec))
-    throw UsageError("checkpoint folder '" + folder.string() + "' holds the checkpoint of an earlier run: resume it (yeex run --resume " +
-                     folder.string() + "), name another folder (--checkpoint-dir DIR), or pass --force to replace it");
+    throw UsageError("checkpoint folder '" + folder.string() +
+                     "' holds the checkpoint of an earlier run: resume it (yeex run --resume " + folder.string() +
+                     "), name another folder (--checkpoint-dir DIR), or pass --force to replace it");
   c.deck_text = deck_text;
   c.deck_origin = deck_origin;
   const std::filesystem::path output = std::filesystem::absolute(deck.output_dir, ec);

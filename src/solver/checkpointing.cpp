@@ -67,8 +67,8 @@ void check_checkpoint_fits(const CheckpointReader& checkpoint, const Deck& deck,
   for (const auto& s : deck.snapshots) snapshots.push_back(s.name);
   std::size_t series = 0;
   for (const auto& p : deck.probes) series += p.components.size();
-  checkpoint.check_matches({deck.grid.nx, deck.grid.ny, deck.grid.nz}, precision_bits, cpml_global_shapes(deck),
-                           series, snapshots);
+  checkpoint.check_matches({deck.grid.nx, deck.grid.ny, deck.grid.nz}, precision_bits, cpml_global_shapes(deck), series,
+                           snapshots);
   const Index step = checkpoint.header().step, steps = deck.step_count();
   if (step >= steps)
     throw CheckpointError("checkpoint " + checkpoint.path().string() + " holds step " + std::to_string(step) +

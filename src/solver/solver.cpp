@@ -110,7 +110,8 @@ class Run {
     if (config_.output_dir && group_.rank() == 0 && !m.probes.empty())
       probe_file_ = std::make_unique<ProbeWriter>(*config_.output_dir / kProbeFileName, result_.probes);
 
-    const Index first = config_.checkpoint.resume ? timed_output([&] { return restore(); }) : 0;
+    Index first = 0;  // the step a resumed run starts from
+    if (config_.checkpoint.resume) timed_output([&] { first = restore(); });
     Progress progress(config_.progress && group_.rank() == 0, m.steps, m.grid.cells());
     Index chunk = 8;                            // grows so that a chunk takes about a quarter of a second
     double since_check = 0, check_seconds = 0;  // stepping since the last health check; what it took
@@ -327,18 +328,13 @@ class Run {
   }
 
   template <typename Work>
-  auto timed_output(Work work) {
+  void timed_output(Work work) {
     const auto t0 = Clock::now();
-    struct Add {  // also when work() throws or returns a value
-      double& seconds;
-      std::chrono::steady_clock::time_point t0;
-      ~Add() { seconds += seconds_since(t0); }
-    } add{result_.seconds_output, t0};
-    return work();
+    work();
+    result_.seconds_output += seconds_since(t0);
   }
 
   // ---- checkpoints (src/solver/checkpointing.hpp) ----
-  std::chrono::steady_clock::time_point last_checkpoint_ = Clock::now();
   Index steps_to_next_checkpoint(Index n) const {
     const Index every = config_.checkpoint.file ? config_.checkpoint.every_steps : 0;
     if (every <= 0) return std::numeric_limits<Index>::max();
@@ -632,6 +628,7 @@ class Run {
   Index energy_step_ = 0;                                     // the n of energy_state_
   Index steps_done_ = 0;                                      // steps the fields have taken (for messages)
   Index steps_finite_ = 0;                                    // the last step a health check passed
+  Clock::time_point last_checkpoint_ = Clock::now();          // or the start: --checkpoint-every TIME
   RunResult result_;
 };
 

@@ -31,9 +31,8 @@ class ResumeGpu : public ::testing::Test {
  protected:
   void SetUp() override {
     if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device visible";
-    const auto whole =
-        run_yeex("run " + deck() + " --engine cuda --gpus 1 --steps " + kSteps + " --quiet --output '" +
-                 (dir_ / "whole").string() + "'");
+    const auto whole = run_yeex("run " + deck() + " --engine cuda --gpus 1 --steps " + kSteps + " --quiet --output '" +
+                                (dir_ / "whole").string() + "'");
     ASSERT_EQ(whole.exit_code, 0) << whole.output;
   }
   // Kills a run on `gpus` GPUs once its first checkpoint exists; the checkpoint's folder.

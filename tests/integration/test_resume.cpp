@@ -62,8 +62,8 @@ TEST_F(Resume, AKilledRunLeavesItsCheckpointAndNoOutput) {
 TEST_F(Resume, OnThreeSlabsEndsAsTheUninterruptedRun) {
   ASSERT_TRUE(killed_);
   const fs::path from = checkpoint_copy("three.checkpoint");
-  const auto r = run_yeex("run --resume '" + from.string() + "' --engine host --subdomains 3 --quiet --output " +
-                          q("three"));
+  const auto r =
+      run_yeex("run --resume '" + from.string() + "' --engine host --subdomains 3 --quiet --output " + q("three"));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(output_differences(*dir_ / "whole", *dir_ / "three"), "");
   EXPECT_FALSE(fs::exists(from)) << "a completed run removes the checkpoint it resumed from";
@@ -106,7 +106,8 @@ TEST_F(Resume, BadInputExitsTwoAndWritesNothing) {
       {fresh + " --checkpoint-every 10x", "--checkpoint-every '10x'"},
       {fresh + " --checkpoint-every 1.5h", "a wall time (90s, 30m, 2h)"},
       {fresh + " --checkpoint-dir " + q("x"), "--checkpoint-dir needs --checkpoint-every"},
-      {deck() + " --engine host --checkpoint-every 10 --output " + q("taken"), "holds the checkpoint of an earlier run"},
+      {deck() + " --engine host --checkpoint-every 10 --output " + q("taken"),
+       "holds the checkpoint of an earlier run"},
       {"run --resume " + q("nowhere") + " --engine host --output " + q("bad-out"), "no such file"},
       {"run --resume " + q("truncated") + " --engine host --output " + q("bad-out"), "truncated"},
       {resume + " --precision f64", "holds f32 fields"},

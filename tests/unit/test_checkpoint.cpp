@@ -63,7 +63,8 @@ TEST(Checkpoint, FileRoundTrip) {
   for (std::size_t i = 0; i < psi.size(); ++i) psi[i] = -double(i);
   {
     CheckpointWriter w(dir / "c.h5", h);
-    for (Component c : kAllComponents) w.write_field(c, std::span<const double>(c == Component::Ex ? ex : std::vector<double>(nodes)));
+    for (Component c : kAllComponents)
+      w.write_field(c, std::span<const double>(c == Component::Ex ? ex : std::vector<double>(nodes)));
     w.write_psi(1, {2, 2, 4}, std::span<const double>(psi));
     w.begin_probes(2, 3);
     w.write_probe_series(0, std::vector<double>{1, 2, 3});
