@@ -163,6 +163,19 @@ void ProbeWriter::commit() {
 }
 
 std::size_t ProbeWriter::series() const { return state_->series; }
+Index ProbeWriter::samples() const { return state_->written + state_->filled; }
+
+std::vector<double> ProbeWriter::series_samples(std::size_t series) const {
+  const State& s = *state_;
+  if (series >= s.series) throw std::out_of_range("probe file: no series " + std::to_string(series));
+  std::vector<double> values;
+  if (s.written > 0)
+    values = hdf5::read_dataset(hdf5::open_object(hdf5::open_object(s.root, "probes"), s.datasets[series]));
+  const double* held = s.held.data() + series * std::size_t(s.chunk);
+  values.insert(values.end(), held, held + s.filled);
+  return values;
+}
+
 Index ProbeWriter::chunk() const { return state_->chunk; }
 const std::filesystem::path& ProbeWriter::path() const { return state_->file.final_path(); }
 

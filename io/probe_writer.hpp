@@ -63,7 +63,10 @@ class ProbeWriter {
   void commit();
 
   std::size_t series() const;  // components summed over the probes
-  Index chunk() const;         // samples per series held between writes
+  Index samples() const;       // samples a series has so far (written and held)
+  // Series s's samples so far (a checkpoint's copy; src/solver/checkpointing.cpp).
+  std::vector<double> series_samples(std::size_t s) const;
+  Index chunk() const;  // samples per series held between writes
   const std::filesystem::path& path() const;
 
  private:

@@ -200,6 +200,19 @@ void SnapshotWriter::commit() {
 std::filesystem::path SnapshotWriter::h5_path() const { return state_->h5.final_path(); }
 std::filesystem::path SnapshotWriter::xdmf_path() const { return state_->xdmf_path; }
 
+const SnapshotGeometry& SnapshotWriter::geometry() const { return state_->geometry; }
+
+std::vector<std::pair<Index, std::vector<Component>>> SnapshotWriter::written() const {
+  std::vector<std::pair<Index, std::vector<Component>>> steps;
+  for (const WrittenStep& w : state_->steps) steps.emplace_back(w.step, w.components);
+  return steps;
+}
+
+std::vector<double> SnapshotWriter::read(Index step, Component component) const {
+  return hdf5::read_dataset(
+      hdf5::open_object(state_->file, step_group(step) + "/" + std::string(component_name(component))));
+}
+
 std::vector<double> read_snapshot_dataset(const std::filesystem::path& h5, Index step, Component component) {
   const hdf5::Object file = hdf5::open_file(h5);
   return hdf5::read_dataset(hdf5::open_object(file, step_group(step) + "/" + std::string(component_name(component))));

@@ -23,6 +23,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "decomposition/grid.hpp"
@@ -56,6 +57,12 @@ class SnapshotWriter {
 
   std::filesystem::path h5_path() const;
   std::filesystem::path xdmf_path() const;
+  const SnapshotGeometry& geometry() const;
+
+  // What was written so far, for a checkpoint's copy (src/solver/checkpointing.cpp): the steps
+  // with their components in the order written, and one dataset back as double.
+  std::vector<std::pair<Index, std::vector<Component>>> written() const;
+  std::vector<double> read(Index step, Component component) const;
 
  private:
   struct State;

@@ -43,9 +43,12 @@ void apply_choices(const SplitOptions& o, RunConfig& config);
 struct RunOptions {
   std::optional<std::filesystem::path> deck;  // unset: the built-in default problem
   SplitOptions split;
-  std::string precision = "f32";
+  std::string precision;  // f32 or f64; empty: f32, or with --resume the checkpoint's
   std::optional<Index> steps;
   std::optional<std::filesystem::path> output;
+  std::string checkpoint_every;                         // --checkpoint-every: steps or a wall time; empty: none
+  std::optional<std::filesystem::path> checkpoint_dir;  // default: OUTPUT.checkpoint
+  std::optional<std::filesystem::path> resume;          // --resume: a checkpoint file or its folder
   bool json = false;
   bool quiet = false;
   bool dry_run = false;   // check the deck, the split and the memory, print the plan, run nothing

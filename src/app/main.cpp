@@ -244,7 +244,9 @@ static int yeex_main(int argc, char** argv) {
                                           "Input deck, a TOML file: inputs/ has examples, docs/decks.md every key. "
                                           "Without one: the built-in dipole in a PEC box (inputs/dipole_box.toml)");
   if (!world) deck_option->check(CLI::ExistingFile);  // MPI mode: rank 0 reads it, the others need not see it
-  run_cmd->add_option("--precision", run.precision, "Field precision: f32 (default) or f64")
+  run_cmd
+      ->add_option("--precision", run.precision,
+                   "Field precision: f32 (default; with --resume, the checkpoint's) or f64")
       ->check(CLI::IsMember(precisions))
       ->option_text("f32|f64");
   run_cmd->add_option("--steps", steps, "Run N time steps instead of the deck's time.steps or time.duration")
@@ -288,6 +290,28 @@ static int yeex_main(int argc, char** argv) {
                    "first 10 (fewer, earlier, in a shorter run)")
       ->needs(trace_option)
       ->option_text("FIRST:COUNT");
+  std::string checkpoint_dir, resume;
+  run_cmd
+      ->add_option("--checkpoint-every", run.checkpoint_every,
+                   "Write a checkpoint every N steps (500) or every wall time (90s, 30m, 2h) into "
+                   "OUTPUT.checkpoint/checkpoint.h5, beside the output folder; only the last is kept, and it is "
+                   "removed when the run completes. 'yeex run --resume DIR' continues from it")
+      ->option_text("N|TIME")
+      ->group("Checkpoints");
+  run_cmd
+      ->add_option("--checkpoint-dir", checkpoint_dir,
+                   "Folder for the checkpoint (default: the output folder's name + .checkpoint, beside it)")
+      ->check(non_empty_path)
+      ->option_text("DIR")
+      ->group("Checkpoints");
+  run_cmd
+      ->add_option("--resume", resume,
+                   "Continue the run a checkpoint folder (or file) holds, on any engine, GPU count or split: the "
+                   "deck, steps, precision and output folder come from it; the result is the uninterrupted run's, "
+                   "bit for bit")
+      ->check(non_empty_path)
+      ->option_text("DIR")
+      ->group("Checkpoints");
   add_split_options(run_cmd, run.split);
   add_choice_options(run_cmd, run.split);
 
@@ -469,6 +493,8 @@ static int yeex_main(int argc, char** argv) {
       if (!output.empty()) run.output = output;
       if (steps > 0) run.steps = steps;
       if (!trace_path.empty()) run.trace = trace_path;
+      if (!checkpoint_dir.empty()) run.checkpoint_dir = checkpoint_dir;
+      if (!resume.empty()) run.resume = resume;
       return run_command(run, world);
     }
     if (*validate_cmd) {

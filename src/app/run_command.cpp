@@ -8,6 +8,7 @@
 
 #include "io/atomic_file.hpp"
 #include "io/deck.hpp"
+#include "src/app/checkpoint_options.hpp"
 #include "src/app/commands.hpp"
 #include "src/app/mpi_mode.hpp"
 #include "src/app/run_report.hpp"
@@ -19,6 +20,7 @@
 #include "src/runtime/mpi_launch.hpp"
 #include "src/runtime/provenance.hpp"
 #include "src/runtime/trace.hpp"
+#include "src/solver/checkpointing.hpp"
 #include "src/solver/engines.hpp"
 #include "src/solver/solver.hpp"
 
@@ -50,14 +52,28 @@ int run_command(const RunOptions& o, const ProcessGroup* world) {
   const SingleProcessGroup alone;
   const ProcessGroup& group = world ? *world : alone;
   const bool root = group.rank() == 0;
+  agreed(world, [&] {
+    if (world && (o.resume || !o.checkpoint_every.empty()))
+      throw UsageError("--checkpoint-every and --resume run in threads mode (start yeex without mpirun)");
+  });
+  // --resume: the deck, its steps, the precision and the output folder come from the checkpoint.
+  const std::optional<ResumeSource> resume =
+      o.resume ? std::optional<ResumeSource>(open_resume(*o.resume)) : std::nullopt;
+  std::string precision = o.precision.empty() ? "f32" : o.precision;
   // Rank 0 reads the deck; every rank parses rank 0's text (the file need exist on rank 0 only).
   const std::string text =
-      broadcast_string(group, agreed(world, [&] { return o.deck && root ? read_deck_file(*o.deck) : std::string(); }));
-  Deck deck = agreed(world, [&] { return o.deck ? parse_deck_string(text, o.deck->string()) : default_deck(); });
+      resume ? resume->header.deck_text
+             : broadcast_string(
+                   group, agreed(world, [&] { return o.deck && root ? read_deck_file(*o.deck) : std::string(); }));
+  const std::string origin = resume ? resume->header.deck_origin : o.deck ? o.deck->string() : std::string();
+  Deck deck = agreed(world, [&] {
+    if (resume) return resumed_deck(*resume, o, precision);
+    return o.deck ? parse_deck_string(text, o.deck->string()) : default_deck();
+  });
   if (!o.quiet && root)
     for (const std::string& warning : deck.warnings) std::cerr << "yeex: " << warning << "\n";
   agreed(world, [&] {
-    if (o.steps) {
+    if (o.steps && !resume) {
       if (*o.steps < 1 || *o.steps > kMaxSteps)
         throw UsageError("--steps must be from 1 to " + std::to_string(kMaxSteps) + ", got " +
                          std::to_string(*o.steps));
@@ -65,11 +81,12 @@ int run_command(const RunOptions& o, const ProcessGroup* world) {
       deck.duration.reset();
     }
   });
-  if (o.output) deck.output_dir = o.output->string();
+  if (o.output && !resume) deck.output_dir = o.output->string();
   // The run, planned once: every decision and every check before anything is written.
   PlanRequest request;
   request.split = resolve_any_split(o.split, world);
-  request.precision_bits = precision_bits(o.precision);
+  request.precision_bits = precision_bits(precision);
+  request.checkpoint = checkpoint_config(o, deck, text, origin, precision, resume);
   request.check_every = o.check_every;
   request.progress = root && !o.quiet && !o.json;
   request.output_files = run_output_files(deck);
@@ -86,6 +103,13 @@ int run_command(const RunOptions& o, const ProcessGroup* world) {
     limits = read_memory_limits();
     if (plan.engine == "cuda") limits.device_free = available_memory("cuda", plan.config.devices.front());
     if (const auto why = memory_refusal(plan, limits)) throw UsageError(*why);
+    if (resume) {  // the checkpoint's structure against the run's, before anything is written
+      try {
+        check_checkpoint_fits(CheckpointReader(resume->file), deck, plan.precision_bits);
+      } catch (const CheckpointError& e) {
+        throw UsageError(std::string("--resume: ") + e.what());
+      }
+    }
     if (root) {
       check_run_output_folder(out, plan.output_files);
       earlier = output_folder_contents(out);
@@ -118,9 +142,14 @@ int run_command(const RunOptions& o, const ProcessGroup* world) {
   // The output is staged beside the folder and put in place whole at the end (io/atomic_file.hpp).
   const std::filesystem::path made = first_missing_folder(out);  // empty: the folder exists
   std::optional<StagedFolder> staged;                            // rank 0
+  const CheckpointConfig& checkpoint = plan.config.checkpoint;
+  const std::filesystem::path made_checkpoint =
+      checkpoint.file ? first_missing_folder(checkpoint.file->parent_path()) : std::filesystem::path();
   const auto discard = [&] {  // a failed run leaves no staging folder and no folder it made
     staged.reset();
     if (root) remove_empty_folders(out, made);
+    // its last checkpoint stays, for --resume
+    if (root && checkpoint.file) remove_empty_folders(checkpoint.file->parent_path(), made_checkpoint);
   };
   agreed(world, [&] {
     if (!root) return;
@@ -128,6 +157,7 @@ int run_command(const RunOptions& o, const ProcessGroup* world) {
       if (!o.quiet) std::fprintf(stderr, "yeex: %s\n", note.c_str());
     try {
       staged.emplace(out);
+      prepare_checkpoint_folder(checkpoint);
     } catch (...) {
       discard();
       throw;
@@ -139,7 +169,13 @@ int run_command(const RunOptions& o, const ProcessGroup* world) {
   config.output_dir = root ? staged->path() : out;
   try {
     const InterruptWatch watch;  // Ctrl-C: stop after the current chunk; the staging folder goes
-    const RunResult result = run_model(model, config);
+    const RunResult result = [&] {
+      try {
+        return run_model(model, config);
+      } catch (const CheckpointError& e) {  // a checkpoint whose data cannot be read: bad input
+        throw UsageError(std::string("--resume: ") + e.what());
+      }
+    }();
     const nlohmann::json ranks = world ? rank_table(*world, engine == "cuda" ? config.devices.front() : -1) : nullptr;
     if (!root) return 0;
     nlohmann::json report = run_report(model, result, o.command_line);
@@ -165,6 +201,7 @@ int run_command(const RunOptions& o, const ProcessGroup* world) {
       carried.push_back(name);
     }
     const std::string warning = staged->commit(carried);
+    remove_checkpoint(checkpoint);
     if (!warning.empty()) std::fprintf(stderr, "yeex: warning: %s\n", warning.c_str());
     if (trace) write_trace(*trace, *o.trace, model, result, o.quiet);
     if (!o.quiet && !earlier.earlier_run.empty())

@@ -57,7 +57,7 @@ std::string plan_text(const RunPlan& p, const MemoryLimits& limits) {
        (p.mode == "mpi" ? " a process, " + size_text(m.node_total()) + " a node" : std::string()) +
        (cuda ? ": engine set-ups " + size_text(m.host_setup) : ": engines " + size_text(m.host_engines)) +
        ", source samples " + size_text(m.host_sources) + ", probes " + size_text(m.host_probes) + ", staging " +
-       size_text(m.host_staging) + "\n";
+       size_text(m.host_staging) + (m.host_checkpoint ? ", checkpoint " + size_text(m.host_checkpoint) : "") + "\n";
   t += "            may use:";
   if (cuda) t += " GPU free " + (limits.device_free ? size_text(*limits.device_free) : std::string("unknown")) + ",";
   t += " available " + (limits.available ? size_text(*limits.available) : std::string("unknown"));
@@ -65,6 +65,13 @@ std::string plan_text(const RunPlan& p, const MemoryLimits& limits) {
   if (limits.address_space) t += ", RLIMIT_AS " + size_text(*limits.address_space);
   t += "\n";
   t += "  output    " + p.output_dir.string() + ": " + joined(p.output_files) + "\n";
+  if (p.resume_file) t += "  resume    from " + p.resume_file->string() + "\n";
+  if (p.checkpoint_file) {
+    const CheckpointConfig& c = p.config.checkpoint;
+    t += "  checkpoint " + p.checkpoint_file->string() + ", every " +
+         (c.every_steps > 0 ? std::to_string(c.every_steps) + " steps" : printf_string("%g s", c.every_seconds)) +
+         " (removed when the run completes)\n";
+  }
   if (!p.force_removes.empty())
     t += printf_string("yeex: --force would remove the %zu file(s) of an earlier run from %s: ", p.force_removes.size(),
                        p.output_dir.string().c_str()) +
@@ -111,6 +118,7 @@ nlohmann::json plan_json(const RunPlan& p, const MemoryLimits& limits) {
           {"sources", m.host_sources},
           {"probes", m.host_probes},
           {"staging", m.host_staging},
+          {"checkpoint", m.host_checkpoint},
           {"total", m.host_total()},
           {"node_total", m.node_total()}}},
         {"limits",
@@ -119,7 +127,12 @@ nlohmann::json plan_json(const RunPlan& p, const MemoryLimits& limits) {
           {"cgroup", optional_bytes(limits.cgroup)},
           {"cgroup_file", limits.cgroup ? nlohmann::json(limits.cgroup_file) : nlohmann::json(nullptr)},
           {"address_space", optional_bytes(limits.address_space)}}}}},
-      {"output", {{"folder", p.output_dir.string()}, {"files", p.output_files}, {"force_removes", p.force_removes}}}};
+      {"output", {{"folder", p.output_dir.string()}, {"files", p.output_files}, {"force_removes", p.force_removes}}},
+      {"checkpoint",
+       {{"file", p.checkpoint_file ? nlohmann::json(p.checkpoint_file->string()) : nlohmann::json(nullptr)},
+        {"every_steps", p.config.checkpoint.every_steps},
+        {"every_seconds", p.config.checkpoint.every_seconds},
+        {"resume_from", p.resume_file ? nlohmann::json(p.resume_file->string()) : nlohmann::json(nullptr)}}}};
 }
 
 }  // namespace yeex

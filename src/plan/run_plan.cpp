@@ -32,6 +32,7 @@ RunPlan make_run_plan(const Deck& deck, const PlanRequest& request) {
   if (probe_components > 0)
     config.probe_slots =
         std::clamp<Index>((Index(2) << 20) / static_cast<Index>(probe_components), 16, config.probe_slots);
+  config.checkpoint = request.checkpoint;
   const ExchangeRequest asked = exchange_request(config);
   // A split that cannot be is refused naming what asked for it: the option, or the ranks.
   const SlabDecomposition split = [&] {
@@ -72,6 +73,8 @@ RunPlan make_run_plan(const Deck& deck, const PlanRequest& request) {
   plan.memory = estimate_run_memory(deck, config, split);
   plan.output_dir = deck.output_dir;
   plan.output_files = request.output_files;
+  plan.checkpoint_file = config.checkpoint.file;
+  plan.resume_file = config.checkpoint.resume;
   return plan;
 }
 

@@ -46,9 +46,11 @@ struct RunPlan {
   ExchangeChoice exchange;
   MemoryEstimate memory;
   std::filesystem::path output_dir;
-  std::vector<std::string> output_files;   // names in output_dir
-  std::vector<std::string> force_removes;  // an earlier run's files there, which --force removes first
-  RunConfig config;                        // what the solver runs: filled here and nowhere else
+  std::vector<std::string> output_files;                 // names in output_dir
+  std::vector<std::string> force_removes;                // an earlier run's files there, which --force removes first
+  std::optional<std::filesystem::path> checkpoint_file;  // --checkpoint-every: where checkpoints go
+  std::optional<std::filesystem::path> resume_file;      // --resume: the checkpoint the run starts from
+  RunConfig config;                                      // what the solver runs: filled here and nowhere else
 };
 
 // What make_run_plan takes besides the deck (whose steps and output folder the options have set).
@@ -58,6 +60,7 @@ struct PlanRequest {
   Index check_every = 0;    // RunConfig::check_every
   bool progress = false;    // RunConfig::progress
   std::vector<std::string> output_files;  // the names the run writes (run_output_files)
+  CheckpointConfig checkpoint;            // RunConfig::checkpoint
 };
 
 // The plan of a run of `deck`; throws std::invalid_argument with the message of the refusal when

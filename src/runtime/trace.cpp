@@ -65,8 +65,8 @@ std::pair<std::int64_t, std::int64_t> trace_window(const std::string& spec, std:
     throw std::invalid_argument("--trace-steps " + spec + ": COUNT must be from 1 to " +
                                 std::to_string(kMaxTraceSteps));
   if (first + count > steps)
-    throw std::invalid_argument("--trace-steps " + spec + ": the run has " + std::to_string(steps) +
-                                " steps (0 to " + std::to_string(steps - 1) + ")");
+    throw std::invalid_argument("--trace-steps " + spec + ": the run has " + std::to_string(steps) + " steps (0 to " +
+                                std::to_string(steps - 1) + ")");
   return {first, count};
 }
 
@@ -112,7 +112,8 @@ nlohmann::json Trace::json() const {
 
   nlohmann::json events = nlohmann::json::array();
   for (const auto& [device, id] : pid) {
-    events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", id}, {"args", {{"name", trace_process_label(device)}}}});
+    events.push_back(
+        {{"name", "process_name"}, {"ph", "M"}, {"pid", id}, {"args", {{"name", trace_process_label(device)}}}});
     events.push_back({{"name", "process_sort_index"}, {"ph", "M"}, {"pid", id}, {"args", {{"sort_index", id}}}});
   }
   for (const auto& [key, id] : tid_of) {

@@ -84,6 +84,12 @@ std::vector<Real> extract(std::span<const Real> field, const FieldLayout& L, con
   return out;
 }
 
+template <typename Real>
+void insert(std::span<const Real> values, std::span<Real> field, const FieldLayout& L, const NodeRange& r) {
+  std::size_t at = 0;
+  for_each_node(L, r, [&](Index, Index, Index, Index c) { field[c] = values[at++]; });
+}
+
 #define YEEX_INSTANTIATE(Real)                                                                                       \
   template std::uint64_t checksum<Real>(std::span<const Real>, const FieldLayout&, const NodeRange&, std::uint64_t); \
   template std::optional<std::array<Index, 3>> find_non_finite<Real>(std::span<const Real>, const FieldLayout&,      \
@@ -91,7 +97,8 @@ std::vector<Real> extract(std::span<const Real> field, const FieldLayout& L, con
   template double discrete_energy<Real>(                                                                             \
       const Model&, const FieldLayout&, Index, const NodeRange&, const std::array<std::span<const Real>, 3>&,        \
       const std::array<std::span<const Real>, 3>&, const std::array<std::span<const Real>, 3>&);                     \
-  template std::vector<Real> extract<Real>(std::span<const Real>, const FieldLayout&, const NodeRange&);
+  template std::vector<Real> extract<Real>(std::span<const Real>, const FieldLayout&, const NodeRange&);             \
+  template void insert<Real>(std::span<const Real>, std::span<Real>, const FieldLayout&, const NodeRange&);
 YEEX_INSTANTIATE(float)
 YEEX_INSTANTIATE(double)
 #undef YEEX_INSTANTIATE

@@ -41,5 +41,8 @@ double discrete_energy(const Model& model, const FieldLayout& layout, Index k_fi
 // Copies the nodes of `range` out of a whole array, x fastest.
 template <typename Real>
 std::vector<Real> extract(std::span<const Real> field, const FieldLayout& layout, const NodeRange& range);
+// extract's inverse: `values` (x fastest) into the nodes of `range` of a whole array.
+template <typename Real>
+void insert(std::span<const Real> values, std::span<Real> field, const FieldLayout& layout, const NodeRange& range);
 
 }  // namespace yeex

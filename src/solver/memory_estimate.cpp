@@ -10,6 +10,7 @@
 #include "io/probe_writer.hpp"
 #include "kernels/engine.hpp"
 #include "kernels/field_layout.hpp"
+#include "src/solver/checkpointing.hpp"
 #include "src/solver/cpml_setup.hpp"
 #include "src/solver/model.hpp"
 
@@ -170,6 +171,15 @@ MemoryEstimate estimate_run_memory(const Deck& deck, const RunConfig& config, co
   std::size_t snapshot = 0;
   for (const auto& s : deck.snapshots) snapshot = std::max(snapshot, snapshot_nodes(g, s) * real * (mpi ? 3 : 2));
   m.host_staging = largest + std::max(checksum, snapshot);
+  if (config.checkpoint.file || config.checkpoint.resume) {
+    const std::size_t nodes = std::size_t(g.nx + 1) * std::size_t(g.ny + 1) * std::size_t(g.nz + 1);
+    std::size_t psi = 0;
+    for (const auto& [face, shape] : cpml_global_shapes(deck))
+      psi = std::max(psi, std::size_t(4 * shape[0] * shape[1] * shape[2]) * real);
+    std::size_t frame = 0;
+    for (const auto& s : deck.snapshots) frame = std::max(frame, snapshot_nodes(g, s) * sizeof(double));
+    m.host_checkpoint = nodes * real + largest + psi + std::max(steps * sizeof(double), frame);
+  }
   return m;
 }
 

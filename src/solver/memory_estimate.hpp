@@ -56,12 +56,17 @@ struct MemoryEstimate {
   std::size_t host_sources = 0;    // the model's source samples (double, every source and step)
   std::size_t host_probes = 0;     // probe drains and series (probe_storage_bytes)
   std::size_t host_staging = 0;    // downloads for the checksum and the snapshots
+  // Checkpoints (written or resumed from): one component over the whole grid and a slab's array,
+  // a CPML face's psi over the whole grid, one probe series or snapshot dataset (as double).
+  std::size_t host_checkpoint = 0;
   int processes_per_node = 1;
 
   std::size_t device_total() const {
     return device_fields + device_sources + device_cpml + device_probes + device_reserve;
   }
-  std::size_t host_total() const { return host_engines + host_setup + host_sources + host_probes + host_staging; }
+  std::size_t host_total() const {
+    return host_engines + host_setup + host_sources + host_probes + host_staging + host_checkpoint;
+  }
   std::size_t node_total() const { return host_total() * static_cast<std::size_t>(processes_per_node); }
 };
 

@@ -17,6 +17,17 @@
 
 namespace yeex {
 
+// Checkpoints a run writes, and the one it starts from (io/checkpoint.hpp; threads mode).
+struct CheckpointConfig {
+  std::optional<std::filesystem::path> file;    // write checkpoints here (its folder exists); unset: none
+  Index every_steps = 0;                        // > 0: after every step that is a multiple of it
+  double every_seconds = 0;                     // > 0: once this much wall time passed since the last one
+  std::string deck_text, deck_origin;           // what a resume rebuilds the model from
+  std::string run_json;                         // the options that matter and the build (JSON)
+  std::optional<std::filesystem::path> resume;  // start from this checkpoint file instead of step 0
+  bool due_every() const { return every_steps > 0 || every_seconds > 0; }
+};
+
 struct RunConfig {
   std::string engine = "host";
   int precision_bits = 32;   // 32 or 64
@@ -48,6 +59,7 @@ struct RunConfig {
   // (src/runtime/trace.hpp); run_model also times the window against as many untraced steps.
   // Threads mode only. Null: no trace, and no cost.
   Trace* trace = nullptr;
+  CheckpointConfig checkpoint;
 };
 
 // What a run of `config` asks of the exchange backends: engine, GPUs (an empty list: GPU 0),

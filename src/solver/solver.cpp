@@ -17,6 +17,7 @@
 #include "src/runtime/interrupts.hpp"
 #include "src/solver/engines.hpp"
 #include "src/exchange/registry.hpp"
+#include "src/solver/checkpointing.hpp"
 #include "src/solver/cpml_setup.hpp"
 #include "src/solver/field_stats.hpp"
 #include "src/solver/progress.hpp"
@@ -54,6 +55,8 @@ class Run {
         decomposition_(model.grid, exchange_request(config_).subdomains, config_.halo_depth),
         local_(local_subdomains()),
         team_(static_cast<int>(local_.size())) {
+    if (group_.size() > 1 && (config_.checkpoint.file || config_.checkpoint.resume))
+      throw std::invalid_argument("checkpoints are written and resumed in threads mode only");
     const auto t0 = Clock::now();
     const SlabDecomposition& d = decomposition_;
     ExchangeContext<Real> context;
@@ -111,13 +114,16 @@ class Run {
     if (config_.output_dir && group_.rank() == 0 && !m.probes.empty())
       probe_file_ = std::make_unique<ProbeWriter>(*config_.output_dir / kProbeFileName, result_.probes);
 
+    Index first = 0;  // the step a resumed run starts from
+    if (config_.checkpoint.resume) timed_output([&] { first = restore(); });
     Progress progress(config_.progress && group_.rank() == 0, m.steps, m.grid.cells());
     Index chunk = 8;                            // grows so that a chunk takes about a quarter of a second
     double since_check = 0, check_seconds = 0;  // stepping since the last health check; what it took
-    for (Index n = 0; n < m.steps;) {
+    for (Index n = first; n < m.steps;) {
       const Index count =
           std::min({chunk, config_.probe_slots, m.steps - n, steps_to_next_snapshot(n), steps_to_next_energy(n),
-                    config_.check_every > 0 ? config_.check_every : m.steps, steps_to_trace_boundary(n)});
+                    steps_to_next_checkpoint(n), config_.check_every > 0 ? config_.check_every : m.steps,
+                    steps_to_trace_boundary(n)});
       const auto t0 = Clock::now();
       // ---- every subdomain's thread advances its slab by `count` steps ----
       team_.run([&](int member) {
@@ -145,6 +151,7 @@ class Run {
       timed_output([&] { record_energy(n); });
       for (std::size_t s = 0; s < model_.deck.snapshots.size(); ++s)
         if (n % m.deck.snapshots[s].every == 0) timed_output([&] { write_snapshot(s, n); });
+      if (checkpoint_due(n)) timed_output([&] { save(n); });
       if (progress.due()) progress.show(n);
       // A signal under an InterruptWatch (src/runtime/interrupts.hpp): every process stops here,
       // after the same chunk, and unwinding removes the files begun.
@@ -163,8 +170,9 @@ class Run {
     result_.seconds_wait = group_.max(result_.seconds_wait);
     result_.seconds_output = group_.max(result_.seconds_output);
     result_.seconds_checks = group_.max(result_.seconds_checks);
-    result_.gcells_per_second =
-        result_.seconds_stepping > 0 ? double(m.grid.cells()) * m.steps / result_.seconds_stepping / 1e9 : 0.0;
+    result_.gcells_per_second = result_.seconds_stepping > 0
+                                    ? double(m.grid.cells()) * (m.steps - first) / result_.seconds_stepping / 1e9
+                                    : 0.0;
     return result_;
   }
 
@@ -376,6 +384,49 @@ class Run {
     result_.seconds_output += seconds_since(t0);
   }
 
+  // ---- checkpoints (src/solver/checkpointing.hpp) ----
+  Index steps_to_next_checkpoint(Index n) const {
+    const Index every = config_.checkpoint.file ? config_.checkpoint.every_steps : 0;
+    if (every <= 0) return std::numeric_limits<Index>::max();
+    return every - n % every;
+  }
+  // After step n: at a multiple of the steps asked, or once the wall time asked has passed (the
+  // slowest process's clock, so that every rank agrees); never after the last step.
+  bool checkpoint_due(Index n) {
+    const CheckpointConfig& c = config_.checkpoint;
+    if (!c.file || n >= model_.steps) return false;
+    if (c.every_steps > 0 && n % c.every_steps == 0) return true;
+    return c.every_seconds > 0 && group_.max(seconds_since(last_checkpoint_)) >= c.every_seconds;
+  }
+  CheckpointedRun<Real> checkpointed(std::vector<std::pair<Index, double>>* energy) {
+    return {model_,
+            config_,
+            decomposition_,
+            engines_,
+            [this](Component c, const NodeRange& r) { return gather_box(c, r); },
+            probe_file_.get(),
+            &result_.probes,
+            snapshots_,
+            energy};
+  }
+  void save(Index n) {
+    std::vector<std::pair<Index, double>> energy;
+    for (const EnergySample& e : result_.energy) energy.emplace_back(e.step, e.joules);
+    save_checkpoint<Real>(checkpointed(&energy), n);
+    last_checkpoint_ = Clock::now();
+  }
+  // The state of config_.checkpoint.resume; returns its step. The energy kept for W^n when n is
+  // due is the fields as they stand, so it is kept again from the restored fields.
+  Index restore() {
+    std::vector<std::pair<Index, double>> energy;
+    const Index n = restore_checkpoint<Real>(checkpointed(&energy), CheckpointReader(*config_.checkpoint.resume));
+    for (const auto& [step, joules] : energy) result_.energy.push_back({step, joules});
+    steps_done_ = steps_finite_ = n;
+    record_energy(n);
+    last_checkpoint_ = Clock::now();
+    return n;
+  }
+
   // Appends `slots` buffered samples, the first taken after step `first_step`. Each engine holds
   // the probes of its own planes, in the model's order; each process sends its samples, slot by
   // slot and in the model's order, to rank 0, which files them under their probes.
@@ -524,22 +575,27 @@ class Run {
   void write_snapshot(std::size_t s, Index step) {
     if (!config_.output_dir) return;
     const Snapshot& spec = model_.deck.snapshots[s];
-    const NodeRange r = snapshot_range(spec);
     for (Component c : spec.components) {
-      std::vector<Real> box;
-      for (int d : local_) {
-        const NodeRange part = local_part(d, r);
-        if (part.empty()) continue;
-        const std::vector<Real> piece = extract<Real>(downloaded(d, c), engines_[d]->layout(), part);
-        box.insert(box.end(), piece.begin(), piece.end());
-      }
-      if (group_.size() > 1) {
-        std::vector<std::vector<Real>> pieces = gather_to_root(box);
-        box.clear();
-        for (const auto& piece : pieces) box.insert(box.end(), piece.begin(), piece.end());
-      }
+      const std::vector<Real> box = gather_box(c, snapshot_range(spec));
       if (group_.rank() == 0) snapshots_[s]->write(step, c, std::span<const Real>(box));
     }
+  }
+
+  // Component c over the nodes of global range r, x fastest, on rank 0 (snapshots, checkpoints).
+  std::vector<Real> gather_box(Component c, const NodeRange& r) {
+    std::vector<Real> box;
+    for (int d : local_) {
+      const NodeRange part = local_part(d, r);
+      if (part.empty()) continue;
+      const std::vector<Real> piece = extract<Real>(downloaded(d, c), engines_[d]->layout(), part);
+      box.insert(box.end(), piece.begin(), piece.end());
+    }
+    if (group_.size() > 1) {
+      std::vector<std::vector<Real>> pieces = gather_to_root(box);
+      box.clear();
+      for (const auto& piece : pieces) box.insert(box.end(), piece.begin(), piece.end());
+    }
+    return box;
   }
 
   // The end of a run: the checksums (checksum_fields), then rank 0 commits its snapshots and
@@ -622,6 +678,7 @@ class Run {
   Index energy_step_ = 0;                                     // the n of energy_state_
   Index steps_done_ = 0;                                      // steps the fields have taken (for messages)
   Index steps_finite_ = 0;                                    // the last step a health check passed
+  Clock::time_point last_checkpoint_ = Clock::now();          // or the start: --checkpoint-every TIME
   RunResult result_;
 };
 

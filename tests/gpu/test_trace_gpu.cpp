@@ -105,7 +105,8 @@ TEST_P(TraceGpu, EveryPhaseOfTheTracedRepeatOnItsLanesAndTheStepTimeAddsUp) {
     // time_model's events: of the traced repeat, and the median of the untraced ones.
     double begin = 1e300, end = -1e300;
     for (const TracePhase& p : t.phases)
-      if (p.slab == slab && p.lane != TraceLane::host_thread) begin = std::min(begin, p.begin_us), end = std::max(end, p.end_us);
+      if (p.slab == slab && p.lane != TraceLane::host_thread)
+        begin = std::min(begin, p.begin_us), end = std::max(end, p.end_us);
     const double span = (end - begin) * 1e-6 / kSteps;
     std::vector<double> untraced = t.timing.seconds_per_step;
     std::sort(untraced.begin(), untraced.end());

@@ -57,8 +57,8 @@ TEST(TraceCli, RunWritesTheWindowsPhasesAndPrintsTheCost) {
 TEST(TraceCli, TraceStepsPicksTheWindow) {
   ScratchDir dir;
   const auto trace = dir / "trace.json";
-  const auto r = run_yeex(kTwoSlabs + "--output " + (dir / "out").string() + " --trace " + trace.string() +
-                          " --trace-steps 17:3");
+  const auto r =
+      run_yeex(kTwoSlabs + "--output " + (dir / "out").string() + " --trace " + trace.string() + " --trace-steps 17:3");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(contents(trace).steps, (std::set<int>{17, 18, 19}));
 }

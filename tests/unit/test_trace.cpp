@@ -125,8 +125,7 @@ TEST(Trace, ChromeJsonNamesTheProcessAndEveryLane) {
 TEST(Trace, OneSlabHasNoExchangePhases) {
   Trace trace(3, 1);
   run_host_staged(1, &trace);
-  EXPECT_EQ(names(by_step(trace, 0, TraceLane::bulk).at(3)),
-            (std::vector<std::string>{"H", "E", "sources", "probes"}));
+  EXPECT_EQ(names(by_step(trace, 0, TraceLane::bulk).at(3)), (std::vector<std::string>{"H", "E", "sources", "probes"}));
   EXPECT_TRUE(by_step(trace, 0, TraceLane::host_thread).empty());
 }
 
@@ -158,8 +157,9 @@ TEST(TraceSummary, NamesTheWindowPhasesSlabsAndOverhead) {
   Trace trace(10, 4);
   trace.add({{0, 0, TraceLane::bulk, "H", 10, 0, 1, 1}, {1, 1, TraceLane::border, "E lower border", 11, 1, 2, 1}});
   const std::string line = trace_summary(trace, 41e-6, 38e-6, "t.json");
-  EXPECT_EQ(line, "trace: 4 steps (10-13), 2 phases, 2 slabs; traced steps 41 µs/step against 38 µs/step "
-                  "untraced (+8 %) -> t.json");
+  EXPECT_EQ(line,
+            "trace: 4 steps (10-13), 2 phases, 2 slabs; traced steps 41 µs/step against 38 µs/step "
+            "untraced (+8 %) -> t.json");
   EXPECT_NE(trace_summary(trace, 41e-6, 0, "t.json").find("no untraced steps"), std::string::npos);
 }
 
