@@ -144,14 +144,16 @@ def scaling(rep, s):
             rep.text(table(["backend", *[f"N={n}" for n in counts]],
                            [[b, *[pct(v.get(n)) for n in counts]] for b, v in sorted(lines[size].items())]))
             rep.text("")
+            top = 110
             for b, v in sorted(lines[size].items()):
-                xs = [1] + sorted(v)
-                ax.plot(xs, [100] + [100 * v[n] for n in sorted(v)], marker="o", label=b)
+                points = sorted({1: 1.0, **v}.items())  # the engine's 1-device row is 100 % by definition
+                ax.plot([n for n, _ in points], [100 * e for _, e in points], marker="o", label=b)
+                top = max([top] + [105 * e for _, e in points])
             ax.axhline(100, color="grey", lw=0.8, ls="--")
             ax.set_title(f"{scaling_kind}, size {size}")
             ax.set_xlabel("devices")
             ax.set_ylabel("efficiency [%]")
-            ax.set_ylim(0, 110)
+            ax.set_ylim(0, top)
             ax.set_xlim(left=0)
         axes[0][-1].legend(fontsize=7, loc="lower left")
         rep.figure(fig, f"efficiency_{scaling_kind}.png", f"{scaling_kind} efficiency by backend")
