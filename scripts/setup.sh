@@ -8,6 +8,7 @@
 #   pictures  matplotlib and h5py (scripts/render_snapshot.py, plot_probes.py, plot_bench.py,
 #             plot_p2p.py), and ParaView for the test that opens the snapshots' XDMF with its
 #             reader; by far the largest group
+#   browser   Chromium, headless: the test that opens yeex survey's report.html
 #
 # Usage: scripts/setup.sh [GROUP...]    (no group: all of them, what scripts/test.sh needs)
 #
@@ -20,7 +21,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=scripts/cmake-env.sh
 source "$ROOT/scripts/cmake-env.sh"
 
-readonly GROUPS_ALL=(build mpi tools pictures)
+readonly GROUPS_ALL=(build mpi tools pictures browser)
 group_packages() {
   case $1 in
     build) echo build-essential cmake ninja-build pkg-config libhdf5-dev libcli11-dev libtomlplusplus-dev \
@@ -28,6 +29,7 @@ group_packages() {
     mpi) echo libopenmpi-dev openmpi-bin ;;
     tools) echo hdf5-tools ;;
     pictures) echo paraview python3-paraview python3-matplotlib python3-h5py ;;
+    browser) echo chromium ;;
     *) return 1 ;;
   esac
 }

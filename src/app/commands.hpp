@@ -28,6 +28,7 @@ struct SplitOptions {
   std::string exchange;           // empty: the default backend
   Index halo_depth = 1;
   bool no_peer = false;             // cuda: never enable peer access (host-staged paths only)
+  bool no_pin = false;              // cuda: leave each GPU's host thread unpinned (src/runtime/placement.hpp)
   bool oversubscribe_gpus = false;  // MPI mode: let ranks of one node share a GPU
   // What the run fixes instead of letting the engine and the backends choose (apply_choices).
   std::string arena_unit = "auto";     // cuda: the field arena's slot unit (auto, 2M, 32M, 1G)
@@ -90,6 +91,17 @@ struct ValidateOptions {
   std::string command_line;
 };
 
+// `yeex survey` (src/app/survey_command.cpp, docs/survey.md).
+struct SurveyOptions {
+  SplitOptions split;  // engine, --devices (kept in their order), --subdomains (CPU engines), --no-pin
+  std::string precision = "f32";
+  std::string budget = "15m";                    // seconds, or with s, m or h
+  std::optional<std::filesystem::path> output;   // measure and write the report here
+  std::optional<std::filesystem::path> from;     // re-render this survey's report (no measurement)
+  std::optional<std::filesystem::path> what_if;  // another machine's link matrices
+  std::string command_line;
+};
+
 // `world`: MPI mode's ranks (yeex started by mpirun), null in threads mode. In MPI mode every
 // rank calls the command; rank 0 prints and writes the files.
 int run_command(const RunOptions& options, const ProcessGroup* world = nullptr);
@@ -97,6 +109,7 @@ int run_command(const RunOptions& options, const ProcessGroup* world = nullptr);
 int validate_command(const ValidateOptions& options);
 int bench_command(const BenchOptions& options, const ProcessGroup* world = nullptr);
 int engines_command();
+int survey_command(const SurveyOptions& options);
 int exchanges_command(const SplitOptions& split, const ProcessGroup* world = nullptr);
 
 // The report every run writes into its output folder.

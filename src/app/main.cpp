@@ -58,7 +58,7 @@ std::string parse_error_message(const CLI::ParseError& e) {
     return (colon == std::string::npos ? std::string("an option") : what.substr(0, colon)) + " needs a value" + help;
   }
   if (dynamic_cast<const CLI::RequiredError*>(&e) && what.find("subcommand") != std::string::npos)
-    return "name a command: run, bench, validate, engines or exchanges" + help;
+    return "name a command: run, bench, survey, validate, engines or exchanges" + help;
   return what + help;
 }
 
@@ -190,6 +190,9 @@ static int yeex_main(int argc, char** argv) {
         ->group(group);
     cmd->add_flag("--no-peer", split.no_peer,
                   "cuda engine: never enable peer access between GPUs (host-staged paths only)")
+        ->group(group);
+    cmd->add_flag("--no-pin", split.no_pin,
+                  "cuda engine: leave each GPU's host thread unpinned (default: pinned to the CPUs local to its GPU)")
         ->group(group);
     cmd->add_option("--halo-depth", split.halo_depth,
                     "Ghost planes on each side of a slab, 1 to 64 (default 1). R above 1 exchanges every R steps and "
@@ -441,6 +444,46 @@ static int yeex_main(int argc, char** argv) {
       ->option_text("FILE");
   add_split_options(validate_cmd, validate.split);
 
+  // `yeex survey` (src/app/survey_command.cpp).
+  SurveyOptions survey;
+  survey.command_line = command_line;
+  std::string survey_output, survey_from, survey_what_if;
+  auto* survey_cmd = app.add_subcommand("survey",
+                                        "Evaluate this machine in one command, within a time budget: topology, "
+                                        "yeex-p2p, bench of every backend (strong, weak, peer on and off, per link "
+                                        "class); writes survey.json, report.md, report.html and plots");
+  survey_cmd->add_option("--output", survey_output, "Folder for the survey (new or empty)")
+      ->check(non_empty_path)
+      ->option_text("DIR");
+  survey_cmd->add_option("--from", survey_from, "Render the report of an earlier survey again from DIR/survey.json")
+      ->check(non_empty_path)
+      ->option_text("DIR");
+  survey_cmd->add_option("--budget", survey.budget, "Time for the measurements: 90s, 15m, 1h (default 15m)")
+      ->option_text("TIME");
+  survey_cmd->add_option("--precision", survey.precision, "Field precision: f32 (default) or f64")
+      ->check(CLI::IsMember(precisions))
+      ->option_text("f32|f64");
+  survey_cmd
+      ->add_option("--what-if", survey_what_if,
+                   "Another machine's bandwidth and latency matrices (yeex-p2p JSON, or the text of "
+                   "p2pBandwidthLatencyTest or nvbandwidth): predict each backend there")
+      ->check(CLI::ExistingFile)
+      ->option_text("FILE");
+  survey_cmd->add_option("--engine", survey.split.engine, "Compute engine (default: cuda when a GPU is visible)")
+      ->check(CLI::IsMember(engines))
+      ->option_text("NAME");
+  survey_cmd
+      ->add_option("--devices", survey.split.devices,
+                   "cuda engine: these GPUs, in this order (default: all, placed by topology)")
+      ->delimiter(',')
+      ->check(whole_number(0))
+      ->option_text("LIST");
+  survey_cmd
+      ->add_option("--subdomains", survey.split.subdomains, "CPU engines: the most slabs a row splits into (default 4)")
+      ->check(whole_number(1))
+      ->option_text("N");
+  survey_cmd->add_flag("--no-pin", survey.split.no_pin, "cuda engine: leave each GPU's host thread unpinned");
+
   app.add_subcommand("engines", "List the compute engines and whether each can run here");
   for (CLI::App* command : app.get_subcommands([](CLI::App*) { return true; })) command->group("Commands");
   // After the commands: each would inherit it.
@@ -512,6 +555,16 @@ static int yeex_main(int argc, char** argv) {
       if (!bench_deck_path.empty()) bench.deck = bench_deck_path;
       if (!bench_trace_path.empty()) bench.trace = bench_trace_path;
       return bench_command(bench, world);
+    }
+    if (*survey_cmd) {
+      if (world) {
+        if (root) std::fprintf(stderr, "yeex: survey runs in one process (threads mode); start it without mpirun\n");
+        return 2;
+      }
+      if (!survey_output.empty()) survey.output = survey_output;
+      if (!survey_from.empty()) survey.from = survey_from;
+      if (!survey_what_if.empty()) survey.what_if = survey_what_if;
+      return survey_command(survey);
     }
     return root ? engines_command() : 0;
   } catch (const AgreedExit& e) {

@@ -7,6 +7,7 @@
 #include "kernels/field_layout.hpp"
 #include "src/app/commands.hpp"
 #include "src/runtime/mpi_launch.hpp"
+#include "src/runtime/placement.hpp"
 #include "src/runtime/provenance.hpp"
 #include "src/solver/engines.hpp"
 #include "src/solver/field_stats.hpp"
@@ -32,6 +33,10 @@ nlohmann::json run_report(const Model& model, const RunResult& r, const std::str
               {"cells", r.cells},
               {"dt_s", model.dt},
               {"material_classes", model.classes.size()}};
+  // The slab chain's order (run.devices, chosen by src/runtime/placement.hpp unless --devices gave
+  // it) and the link under each boundary between neighbouring slabs.
+  if (r.engine == "cuda" && r.devices.size() > 1)
+    j["run"]["slab_boundary_links"] = boundary_links(detect_topology(), r.devices);
   j["timings_s"] = {{"setup", r.seconds_setup},
                     {"stepping", r.seconds_stepping},
                     {"compute", std::max(0.0, r.seconds_stepping - r.seconds_exchange - r.seconds_wait)},

@@ -6,6 +6,7 @@
 #include "src/app/mpi_mode.hpp"
 #include "src/exchange/registry.hpp"
 #include "src/plan/memory_limits.hpp"
+#include "src/runtime/placement.hpp"
 #include "src/solver/engines.hpp"
 #if YEEX_HAVE_CUDA
 #include "kernels/cuda/cuda_engine.hpp"
@@ -45,6 +46,7 @@ void check_cpu_engine_options(const SplitOptions& o, const std::string& engine) 
   if (engine == "cuda") return;
   if (o.no_peer)
     throw UsageError("--no-peer needs the cuda engine (the " + engine + " engine has no peer access to turn off)");
+  if (o.no_pin) throw UsageError("--no-pin needs the cuda engine (the " + engine + " engine's threads are OpenMP's)");
   if (o.oversubscribe_gpus)
     throw UsageError("--oversubscribe-gpus needs the cuda engine (the " + engine + " engine uses no GPU)");
 }
@@ -146,8 +148,14 @@ RunConfig resolve_split(const SplitOptions& o) {
   if (o.subdomains && *o.subdomains < static_cast<int>(gpus.size()))
     throw UsageError("--subdomains " + std::to_string(*o.subdomains) + " is fewer than the " +
                      std::to_string(gpus.size()) + " GPUs chosen: every GPU holds at least one z-slab");
+  // ---- placement (src/runtime/placement.hpp): without --devices, the GPUs in the chain order
+  // whose slowest neighbour link is fastest; each slab's host thread pinned near its GPU.
+  const Topology topology = detect_topology(gpus);
+  if (const std::vector<int> ordered = order_devices(topology); o.devices.empty() && ordered.size() == gpus.size())
+    gpus = ordered;
   // One entry per slab: a GPU that holds several slabs is listed once for each.
   config.devices = spread_slabs(gpus, o.subdomains.value_or(static_cast<int>(gpus.size())));
+  set_thread_pinning(o.no_pin ? std::vector<std::vector<int>>{} : local_cpus(topology, config.devices));
   return config;
 }
 

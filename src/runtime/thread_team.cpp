@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "src/runtime/placement.hpp"
+
 namespace yeex {
 
 namespace {
@@ -13,7 +15,16 @@ bool team_spins(int size) { return static_cast<unsigned>(size) <= std::max(1u, s
 
 ThreadTeam::ThreadTeam(int size) : size_(size), spin_(team_spins(size)) {
   if (size < 1) throw std::invalid_argument("a thread team needs at least one member");
-  for (int m = 0; m < size; ++m) threads_.emplace_back([this, m] { work(m); });
+  const std::vector<std::vector<int>> plan = thread_pinning();
+  const bool pin = plan.size() >= static_cast<std::size_t>(size);
+  for (int m = 0; m < size; ++m)
+    threads_.emplace_back([this, m, cpus = pin ? plan[m] : std::vector<int>()] {
+      if (pin_current_thread(cpus)) ++pinned_;
+      ++started_;
+      work(m);
+    });
+  // pinned() is exact once every member has started (before the first job).
+  while (started_.load() < size) std::this_thread::yield();
 }
 
 ThreadTeam::~ThreadTeam() {

@@ -7,6 +7,10 @@
 // few tens of microseconds apart at small grids, and waking a thread blocked on a condition
 // variable takes about as long, which then delays every CUDA call that thread issues next (see
 // barrier()).
+//
+// Each member pins itself, when it starts, to the CPUs that the process's pinning plan gives its
+// index (src/runtime/placement.hpp: the CPUs local to the member's GPU); a team larger than the
+// plan is not pinned.
 #pragma once
 
 #include <atomic>
@@ -33,6 +37,8 @@ class ThreadTeam {
   ThreadTeam& operator=(const ThreadTeam&) = delete;
 
   int size() const { return size_; }
+  // Members pinned to their plan's CPUs when they started.
+  int pinned() const { return pinned_.load(); }
   // Runs job(member) on every member concurrently; rethrows the first exception.
   void run(const std::function<void(int member)>& job);
   // Waits until every member has arrived (inside a job only).
@@ -55,6 +61,8 @@ class ThreadTeam {
   std::atomic<int> arrived_{0};
   std::atomic<long> barrier_generation_{0};
   std::atomic<bool> broken_{false};
+  std::atomic<int> pinned_{0};
+  std::atomic<int> started_{0};
   std::vector<std::thread> threads_;
 };
 
