@@ -85,6 +85,7 @@ nlohmann::json Deck::to_json() const {
 }
 
 Deck parse_deck_string(const std::string& text, const std::string& origin) {
+  check_deck_text(text, origin);
   toml::table document;
   try {
     document = toml::parse(text, origin);
@@ -98,7 +99,7 @@ Deck parse_deck_string(const std::string& text, const std::string& origin) {
       document, "",
       {"title", "grid", "time", "boundary", "material", "geometry", "source", "probe", "snapshot", "output"});
   Deck deck;
-  deck.title = root.get_or("title", deck.title);
+  deck.title = check_text(root.get_or("title", deck.title), "title", kMaxTitleBytes);
   parse_grid(root, deck);
   parse_time(root, deck);
   parse_boundary(root, deck);
@@ -134,8 +135,12 @@ std::string read_deck_file(const std::filesystem::path& path) {
   if (!file) refuse(std::strerror(errno));
   std::string text;
   char buffer[1 << 16];
-  while (const std::size_t got = std::fread(buffer, 1, sizeof buffer, file.get())) text.append(buffer, got);
+  std::size_t got = 0;  // a file beyond the limit is read one buffer past it, not whole
+  while (text.size() <= kMaxDeckBytes && (got = std::fread(buffer, 1, sizeof buffer, file.get())) > 0)
+    text.append(buffer, got);
   if (std::ferror(file.get())) refuse(std::strerror(errno));
+  if (text.size() > kMaxDeckBytes)
+    refuse("larger than the limit of " + std::to_string(kMaxDeckBytes) + " bytes (16 MiB) for a deck");
   return text;
 }
 

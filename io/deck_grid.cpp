@@ -9,8 +9,6 @@ namespace yeex {
 namespace deck_detail {
 namespace {
 
-constexpr Index kMaxCells = Index{1} << 40;  // ~1.1e12 cells: far beyond any one node's memory
-
 // Time step at the 3D CFL limit: 1 / (c sqrt(1/dx^2 + 1/dy^2 + 1/dz^2)).
 double cfl_time_step(const Vec3& cell) {
   const double inverse_squares = 1 / (cell[0] * cell[0]) + 1 / (cell[1] * cell[1]) + 1 / (cell[2] * cell[2]);
@@ -63,7 +61,9 @@ void parse_cpml(const TableReader& boundary, Deck& deck) {
   if (cpml) {
     CpmlSettings& s = deck.cpml;
     s.cells = cpml->get_or("cells", s.cells);
-    if (s.cells < 1) throw DeckError(cpml->key_path("cells"), "must be >= 1, got " + std::to_string(s.cells));
+    if (s.cells < 1 || s.cells > kMaxCpmlCells)
+      throw DeckError(cpml->key_path("cells"), "must be in [1, " + std::to_string(kMaxCpmlCells) +
+                                                   "] (usually 8 to 20), got " + std::to_string(s.cells));
     s.grading = non_negative(cpml->get_or("grading", s.grading), cpml->key_path("grading"));
     // One value for every axis, or one per axis (what run.json holds after the defaults).
     if (cpml->is_array("sigma_max")) {

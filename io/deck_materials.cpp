@@ -148,7 +148,7 @@ void check_update_coefficients(const Deck& deck) {
 }
 
 void parse_materials(const TableReader& root, Deck& deck) {
-  for (const TableReader& entry : root.array_of_tables("material", {"name", "eps_r", "sigma", "mu_r"})) {
+  for (const TableReader& entry : root.array_of_tables("material", {"name", "eps_r", "sigma", "mu_r"}, kMaxMaterials)) {
     Material material;
     material.name = entry.require<std::string>("name");
     const std::string name_path = entry.key_path("name");
@@ -166,8 +166,8 @@ void parse_materials(const TableReader& root, Deck& deck) {
 // An entry is read with the keys of every shape, then checked again against those of its own shape.
 void parse_geometry(const TableReader& root, Deck& deck) {
   const Vec3 extent = grid_extent(deck);
-  const auto entries =
-      root.array_of_tables("geometry", {"shape", "material", "lower", "upper", "centre", "radius", "axis"});
+  const auto entries = root.array_of_tables(
+      "geometry", {"shape", "material", "lower", "upper", "centre", "radius", "axis"}, kMaxGeometryObjects);
   for (const TableReader& entry : entries) {
     GeometryObject object;
     object.shape = parse_shape(entry);

@@ -176,7 +176,8 @@ std::optional<TableReader> TableReader::table(std::string_view key,
 }
 
 std::vector<TableReader> TableReader::array_of_tables(std::string_view key,
-                                                      std::initializer_list<std::string_view> known) const {
+                                                      std::initializer_list<std::string_view> known,
+                                                      std::size_t most) const {
   assert(is_known(key));
   const toml::node* node = table_->get(key);
   std::vector<TableReader> entries;
@@ -184,6 +185,9 @@ std::vector<TableReader> TableReader::array_of_tables(std::string_view key,
   const std::string expected = "an array of tables ([[" + std::string(key) + "]] entries)";
   const auto* array = node->as_array();
   if (!array) wrong_type(key_path(key), expected, *node);
+  if (array->size() > most)
+    throw DeckError(key_path(key), std::to_string(array->size()) + " [[" + std::string(key) +
+                                       "]] entries are more than the limit of " + std::to_string(most));
   for (std::size_t i = 0; i < array->size(); ++i) {
     const toml::node& entry = *array->get(i);
     if (!entry.is_table()) wrong_type(indexed(key_path(key), i), expected, entry);

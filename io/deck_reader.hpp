@@ -112,8 +112,10 @@ class TableReader {
   // A sub-table ([grid], or an inline table such as plane = { ... }); nullopt when absent.
   std::optional<TableReader> table(std::string_view key, std::initializer_list<std::string_view> known) const;
 
-  // The entries of an array of tables ([[key]] ...), read as key[0], key[1], ...
-  std::vector<TableReader> array_of_tables(std::string_view key, std::initializer_list<std::string_view> known) const;
+  // The entries of an array of tables ([[key]] ...), read as key[0], key[1], ...; more than
+  // `most` entries are refused before any is read.
+  std::vector<TableReader> array_of_tables(std::string_view key, std::initializer_list<std::string_view> known,
+                                           std::size_t most) const;
 
  private:
   bool is_known(std::string_view key) const { return std::find(known_.begin(), known_.end(), key) != known_.end(); }
@@ -123,6 +125,17 @@ class TableReader {
   std::string path_;
   std::vector<std::string_view> known_;
 };
+
+// ---- limits (io/deck_limits.cpp) ----------------------------------------------------------------
+
+// The deck's size and nesting (kMaxDeckBytes, kMaxDeckNesting), measured on the text before the
+// TOML parser sees it; `origin` names the deck in the message.
+void check_deck_text(std::string_view text, const std::string& origin);
+
+// Text written to the output files and the terminal: at most `most` bytes, without control
+// characters (a newline or an escape sequence in a title would garble the summary line). toml++
+// has already refused what is not UTF-8, and convert() a NUL.
+const std::string& check_text(const std::string& text, const std::string& path, std::size_t most);
 
 // ---- checks shared by several keys --------------------------------------------------------------
 
@@ -138,7 +151,8 @@ int required_choice(const TableReader& table, std::string_view key, const std::a
   return static_cast<int>(it - names.begin());
 }
 
-// Names appear in output files and reports: short, plain and unique within their kind.
+// Names appear in output files and reports: short, plain and unique within their kind. A plain
+// name is ASCII without '/' or '.', so it is a valid HDF5 object name and file name stem.
 template <class Item>
 void check_name(const std::string& name, const std::string& path, const std::vector<Item>& earlier,
                 std::string_view kind) {
@@ -146,6 +160,9 @@ void check_name(const std::string& name, const std::string& path, const std::vec
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
   });
   if (!plain) throw DeckError(path, in_quotes(name) + " is not a valid name: use letters, digits, '_' and '-' only");
+  if (name.size() > kMaxNameBytes)
+    throw DeckError(path, in_quotes(name) + " is " + std::to_string(name.size()) +
+                              " characters long; a name has at most " + std::to_string(kMaxNameBytes));
   const auto same = std::find_if(earlier.begin(), earlier.end(), [&](const Item& item) { return item.name == name; });
   if (same != earlier.end())
     throw DeckError(path, "duplicate " + std::string(kind) + " name " + in_quotes(name) + " (already used by " +

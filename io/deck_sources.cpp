@@ -65,10 +65,12 @@ double waveform_peak(const Source& source) {
 // that outgrows float32 over many steps is the run's own check: it stops when the fields are not
 // finite.) The coefficient is that of the material in use with the largest one, a bound that does
 // not depend on where the geometry puts the source.
-void check_source_amplitude(const Source& source, const Deck& deck, const std::string& path) {
+void check_source_amplitude(const Source& source, const Deck& deck, const std::vector<MaterialInUse>& in_use,
+                            const std::string& path) {
   double per_ampere = 0;  // largest term per ampere (V/m per A)
-  for (const auto& in_use : materials_in_use(deck)) {
-    const double coefficient = source_coefficient(1.0, source.polarisation, in_use.material, deck.dt(), deck.cell_size);
+  for (const MaterialInUse& made_of : in_use) {
+    const double coefficient =
+        source_coefficient(1.0, source.polarisation, made_of.material, deck.dt(), deck.cell_size);
     per_ampere = std::max(per_ampere, coefficient * waveform_peak(source));
   }
   const double largest_term = std::abs(source.amplitude) * per_ampere;
@@ -101,7 +103,8 @@ double highest_frequency(const Source& source) {
 void parse_sources(const TableReader& root, Deck& deck) {
   const Vec3 extent = grid_extent(deck);
   const auto entries = root.array_of_tables(
-      "source", {"type", "name", "polarisation", "position", "waveform", "amplitude", "frequency"});
+      "source", {"type", "name", "polarisation", "position", "waveform", "amplitude", "frequency"}, kMaxSources);
+  const std::vector<MaterialInUse> in_use = materials_in_use(deck);
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const TableReader& entry = entries[i];
     const auto type = entry.get_or<std::string>("type", "hertzian_dipole");
@@ -127,14 +130,14 @@ void parse_sources(const TableReader& root, Deck& deck) {
       throw DeckError(entry.key_path("frequency"),
                       format_exact(source.frequency) + " Hz is not below the Nyquist frequency 1/(2 dt) = " +
                           format_exact(nyquist) + " Hz of the time step dt = " + format_number(deck.dt()) + " s");
-    check_source_amplitude(source, deck, entry.key_path("amplitude"));
+    check_source_amplitude(source, deck, in_use, entry.key_path("amplitude"));
     deck.sources.push_back(source);
   }
 }
 
 void parse_probes(const TableReader& root, Deck& deck) {
   const Vec3 extent = grid_extent(deck);
-  const auto entries = root.array_of_tables("probe", {"name", "position", "components"});
+  const auto entries = root.array_of_tables("probe", {"name", "position", "components"}, kMaxProbes);
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const TableReader& entry = entries[i];
     Probe probe;
@@ -149,7 +152,8 @@ void parse_probes(const TableReader& root, Deck& deck) {
 
 void parse_snapshots(const TableReader& root, Deck& deck) {
   const Vec3 extent = grid_extent(deck);
-  for (const TableReader& entry : root.array_of_tables("snapshot", {"name", "components", "every", "plane"})) {
+  for (const TableReader& entry :
+       root.array_of_tables("snapshot", {"name", "components", "every", "plane"}, kMaxSnapshots)) {
     Snapshot snapshot;
     snapshot.name = entry.require<std::string>("name");
     check_name(snapshot.name, entry.key_path("name"), deck.snapshots, "snapshot");
@@ -159,9 +163,9 @@ void parse_snapshots(const TableReader& root, Deck& deck) {
                       in_quotes(snapshot.name) + " is reserved (the probe file " + std::string(kProbeFileName) + ")");
     snapshot.components = parse_components(entry);
     snapshot.every = entry.require<Index>("every");
-    if (snapshot.every < 1)
+    if (snapshot.every < 1 || snapshot.every > kMaxSteps)
       throw DeckError(entry.key_path("every"),
-                      "must be >= 1 (steps between snapshots), got " + std::to_string(snapshot.every));
+                      "must be in [1, 1e9] (steps between snapshots), got " + std::to_string(snapshot.every));
     if (const auto plane = entry.table("plane", {"axis", "position"})) {
       snapshot.plane_axis = required_choice(*plane, "axis", kAxisNames);
       snapshot.plane_position = plane->require<double>("position");
@@ -207,6 +211,7 @@ void parse_output(const TableReader& root, Deck& deck) {
   if (!output) return;
   deck.output_dir = output->get_or("directory", deck.output_dir);
   if (deck.output_dir.empty()) throw DeckError(output->key_path("directory"), "must not be empty");
+  check_text(deck.output_dir, output->key_path("directory"), kMaxPathBytes);
 }
 
 }  // namespace yeex::deck_detail
