@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdio>
 #include <numeric>
-#include <ranges>
 
 namespace yeex::deck_detail {
 namespace {
@@ -85,7 +84,9 @@ std::string format_exact(double value) {
   return text;
 }
 
-std::string format_vector(const Vec3& v) { return "[" + join(v | std::views::transform(format_number)) + "]"; }
+std::string format_vector(const Vec3& v) {
+  return "[" + format_number(v[0]) + ", " + format_number(v[1]) + ", " + format_number(v[2]) + "]";
+}
 
 std::string shortened(std::string_view text) {
   if (text.size() <= kLongestQuote) return std::string(text);
@@ -253,12 +254,14 @@ std::vector<Component> parse_components(const TableReader& table) {
   if (!names) return {kAllComponents.begin(), kAllComponents.end()};
   const std::string path = table.key_path("components");
   if (names->empty()) throw DeckError(path, "list at least one component, or leave the key out for all six");
+  std::vector<std::string_view> component_names;  // for the message
+  for (Component c : kAllComponents) component_names.push_back(component_name(c));
   std::vector<Component> components;
   for (std::size_t i = 0; i < names->size(); ++i) {
     const auto component = parse_component((*names)[i]);
     if (!component)
-      throw DeckError(indexed(path, i), "unknown component " + in_quotes((*names)[i]) + " (expected one of: " +
-                                            join(kAllComponents | std::views::transform(component_name)) + ")");
+      throw DeckError(indexed(path, i), "unknown component " + in_quotes((*names)[i]) +
+                                            " (expected one of: " + join(component_names) + ")");
     if (std::find(components.begin(), components.end(), *component) != components.end())
       throw DeckError(indexed(path, i), "component " + in_quotes((*names)[i]) + " is listed twice");
     components.push_back(*component);

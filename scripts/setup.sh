@@ -30,7 +30,7 @@ group_packages() {
     mpi) echo libopenmpi-dev openmpi-bin ;;
     tools) echo hdf5-tools ;;
     pictures) echo paraview python3-paraview python3-matplotlib python3-h5py ;;
-    fuzz) echo clang libclang-rt-dev libomp-dev ;;
+    fuzz) echo clang-16 libclang-rt-16-dev libomp-16-dev ;;
     *) return 1 ;;
   esac
 }
