@@ -9,6 +9,10 @@
 // will then stop with its syntax error. What it must do is never count less than toml++ builds
 // on the text before that error, and it counts each [[array]] header as one level more than its
 // parts, brackets and inline tables as one level each.
+//
+// The scanner also refuses a non-ASCII character outside strings and comments, where TOML 1.0
+// allows none: toml++ 3.3 asks whether it is whitespace, and its table for that question reaches
+// __builtin_unreachable for most letters (U+0432 'в' is one), which is undefined behaviour.
 #include <algorithm>
 #include <string>
 
@@ -40,7 +44,8 @@ class NestingScan {
           value(table + parts);
         }
       }
-      skip_line();  // a comment after the statement, or what toml++ will refuse
+      skip_blank(false);
+      skip_line();  // what toml++ will refuse
     }
   }
 
@@ -50,6 +55,13 @@ class NestingScan {
   void next() {
     if (text_[position_] == '\n') ++line_;
     ++position_;
+  }
+  // next(), for a character outside strings and comments.
+  void next_plain() {
+    if (static_cast<unsigned char>(peek()) >= 0x80)
+      throw DeckError("", origin_ + ":" + std::to_string(line_) +
+                              ": a non-ASCII character outside a string or comment (TOML allows them only there)");
+    next();
   }
 
   void deeper(int depth) const {
@@ -73,7 +85,7 @@ class NestingScan {
   }
 
   void skip_line() {
-    while (!at_end() && peek() != '\n') next();
+    while (!at_end() && peek() != '\n') next_plain();
   }
 
   // A basic ("...", """...""") or literal ('...', '''...''') string, from its opening quote. A
@@ -116,7 +128,7 @@ class NestingScan {
         skip_string();
       } else {
         if (peek() == '.') ++parts;
-        next();
+        next_plain();
       }
     }
     return parts;
@@ -148,7 +160,8 @@ class NestingScan {
         return true;
       });
     } else {
-      while (!at_end() && peek() != ',' && peek() != ']' && peek() != '}' && peek() != '\n' && peek() != '#') next();
+      while (!at_end() && peek() != ',' && peek() != ']' && peek() != '}' && peek() != '\n' && peek() != '#')
+        next_plain();
     }
   }
 

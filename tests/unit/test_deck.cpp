@@ -727,6 +727,19 @@ TEST(DeckLimits, StringsCommentsAndNumbersAreNotNesting) {
   EXPECT_EQ(parse_deck_string("title = '" + many + "'\n" + kValidDeck).title, many);
 }
 
+// toml++ 3.3 reaches __builtin_unreachable when it asks whether such a character is whitespace; in
+// strings and comments it is text.
+TEST(DeckLimits, NonAsciiOutsideStringsAndCommentsIsRefusedBeforeTheParser) {
+  const std::string letter = "\xd0\xb2";  // U+0432
+  for (const std::string& text : {letter, "[" + letter + "]", "a = 1" + letter, "a = [1,\n " + letter + "]"}) {
+    const DeckError error = refusal(text + "\n" + kValidDeck);
+    EXPECT_EQ(error.key(), "");
+    EXPECT_THAT(error.what(), HasSubstr(": a non-ASCII character outside a string or comment")) << text;
+  }
+  const Deck deck = parse_deck_string("title = \"" + letter + "\" # " + letter + "\n" + kValidDeck);
+  EXPECT_EQ(deck.title, letter);
+}
+
 TEST(DeckLimits, DeckOfMoreThan16MiBIsRefused) {
   const auto padded = [](std::size_t size) {
     const std::string head = kValidDeck + "#";
