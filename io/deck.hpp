@@ -81,6 +81,26 @@ inline constexpr Index kCpmlMinInteriorCells = 4;
 // The most time steps a run may take (the deck's time.steps, yeex run --steps).
 inline constexpr Index kMaxSteps = 1'000'000'000;
 
+// Limits of a deck (docs/decks.md, "Limits"), all checked before anything runs. The first two are
+// checked on the text, before the TOML parser sees it: toml++ builds and frees nested tables
+// recursively, so a deck nested tens of thousands deep (one long dotted key is enough) would
+// overflow the stack instead of being refused.
+inline constexpr std::size_t kMaxDeckBytes = std::size_t{16} << 20;  // 16 MiB of text
+inline constexpr int kMaxDeckNesting = 32;          // tables, arrays and parts of dotted keys, counted together
+inline constexpr Index kMaxCells = Index{1} << 40;  // nx*ny*nz: ~1.1e12 cells, far beyond one node's memory
+inline constexpr Index kMaxCpmlCells = 1024;        // boundary.cpml.cells
+// Text that reaches the output files: the title (an HDF5 attribute, run.json, the summary line),
+// names (HDF5 group and file names) and output.directory (a path).
+inline constexpr std::size_t kMaxTitleBytes = 1024;
+inline constexpr std::size_t kMaxNameBytes = 64;
+inline constexpr std::size_t kMaxPathBytes = 4095;  // PATH_MAX less the terminating NUL
+// Entries of the [[...]] arrays; materials: the model's limit (node classes are one byte each).
+inline constexpr std::size_t kMaxMaterials = 248;
+inline constexpr std::size_t kMaxGeometryObjects = 65'536;
+inline constexpr std::size_t kMaxSources = 1024;
+inline constexpr std::size_t kMaxProbes = 4096;
+inline constexpr std::size_t kMaxSnapshots = 256;
+
 struct Deck {
   std::string title = "untitled";
   GridShape grid;

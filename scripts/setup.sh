@@ -9,8 +9,10 @@
 #             plot_p2p.py), and ParaView for the test that opens the snapshots' XDMF with its
 #             reader; by far the largest group
 #   browser   Chromium, headless: the test that opens yeex survey's report.html
+#   fuzz      clang with libFuzzer and its OpenMP, for the fuzz preset (the deck fuzzer; CI's fuzz
+#             stage); not part of "all"
 #
-# Usage: scripts/setup.sh [GROUP...]    (no group: all of them, what scripts/test.sh needs)
+# Usage: scripts/setup.sh [GROUP...]    (no group: build mpi tools pictures browser, what scripts/test.sh needs)
 #
 # Safe to run again: it asks dpkg first and only calls apt-get for what is missing, so a machine
 # that already has everything costs well under a second and changes nothing. CUDA is not installed
@@ -21,7 +23,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=scripts/cmake-env.sh
 source "$ROOT/scripts/cmake-env.sh"
 
-readonly GROUPS_ALL=(build mpi tools pictures browser)
+readonly GROUPS_ALL=(build mpi tools pictures browser) GROUPS_EXTRA=(fuzz)
 group_packages() {
   case $1 in
     build) echo build-essential cmake ninja-build pkg-config libhdf5-dev libcli11-dev libtomlplusplus-dev \
@@ -30,6 +32,7 @@ group_packages() {
     tools) echo hdf5-tools ;;
     pictures) echo paraview python3-paraview python3-matplotlib python3-h5py ;;
     browser) echo chromium ;;
+    fuzz) echo clang-16 libclang-rt-16-dev libomp-16-dev ;;
     *) return 1 ;;
   esac
 }
@@ -106,7 +109,7 @@ main() {
   ((${#groups[@]})) || groups=("${GROUPS_ALL[@]}")
   for group in "${groups[@]}"; do
     # shellcheck disable=SC2207  # package names have no spaces
-    PACKAGES+=($(group_packages "$group")) || die "unknown group '$group' (the groups: ${GROUPS_ALL[*]})"
+    PACKAGES+=($(group_packages "$group")) || die "unknown group '$group' (the groups: ${GROUPS_ALL[*]} ${GROUPS_EXTRA[*]})"
   done
   command -v dpkg-query >/dev/null 2>&1 \
     || die "dpkg-query not found: this script supports Debian/Ubuntu; install the packages listed in it by hand"

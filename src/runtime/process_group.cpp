@@ -33,7 +33,7 @@ void SingleProcessGroup::abort(int exit_code) const { std::_Exit(exit_code); }
 
 std::string broadcast_string(const ProcessGroup& group, std::string text, int root) {
   std::vector<std::byte> data(text.size());
-  std::memcpy(data.data(), text.data(), text.size());
+  if (!text.empty()) std::memcpy(data.data(), text.data(), text.size());  // an empty vector's data() may be null
   group.broadcast(data, root);
   return string_of(data);
 }

@@ -676,6 +676,105 @@ TEST(Deck, WarnsOfCpmlSettingsWithoutACpmlFace) {
   EXPECT_THAT(deck.warnings, ::testing::Contains(HasSubstr("no face is cpml")));
 }
 
+// ---- limits (io/deck.hpp, docs/decks.md "Limits") ------------------------------------------------
+
+// `parts` keys "a" joined by dots.
+std::string dotted(std::size_t parts) {
+  std::string key = "a";
+  for (std::size_t i = 1; i < parts; ++i) key += ".a";
+  return key;
+}
+
+const std::string kNestedTooDeep = "tables, arrays and dotted keys nested more than 32 levels deep";
+
+// Each of these, 100000 levels deep, overflowed the stack inside toml++, which builds and frees
+// nested tables by recursion; they are refused before toml++ sees them.
+TEST(DeckLimits, DeepNestingIsRefusedBeforeTheParser) {
+  const std::string deep = dotted(100'000);
+  std::string inline_tables;
+  for (int i = 0; i < 100'000; ++i) inline_tables += "{ a = ";
+  for (const std::string& nested : {"[" + deep + "]", "[[" + deep + "]]", deep + " = 1", "x = { " + deep + " = 1 }",
+                                    "x = " + std::string(100'000, '['), "x = " + inline_tables}) {
+    const DeckError error = refusal(kGridAndTime + nested + "\n");
+    EXPECT_EQ(error.key(), "");
+    EXPECT_THAT(error.what(), HasSubstr("<string>:7: " + kNestedTooDeep)) << nested.substr(0, 20);
+  }
+}
+
+// The limit is exact, and the parts of a header, of a dotted key and the brackets around a value
+// add up.
+TEST(DeckLimits, NestingIsCountedAcrossHeadersKeysAndBrackets) {
+  EXPECT_THAT(refusal("[" + dotted(32) + "]\n").what(), HasSubstr("a: unknown key"));
+  EXPECT_THAT(refusal("[" + dotted(33) + "]\n").what(), HasSubstr(kNestedTooDeep));
+  EXPECT_THAT(refusal("[" + dotted(30) + "]\nb.c = 1\n").what(), HasSubstr("a: unknown key"));
+  EXPECT_THAT(refusal("[" + dotted(30) + "]\nb.c.d = 1\n").what(), HasSubstr(kNestedTooDeep));
+  EXPECT_THAT(refusal("[" + dotted(30) + "]\nb = [[1]]\n").what(), HasSubstr(kNestedTooDeep));
+  EXPECT_THAT(refusal("[" + dotted(30) + "]\nb = { c = 1 }\n").what(), HasSubstr("a: unknown key"));
+  EXPECT_THAT(refusal("[" + dotted(30) + "]\nb = { c.d = 1 }\n").what(), HasSubstr(kNestedTooDeep));
+  EXPECT_THAT(refusal("[[" + dotted(31) + "]]\n").what(), HasSubstr("a: unknown key"));
+  EXPECT_THAT(refusal("[[" + dotted(32) + "]]\n").what(), HasSubstr(kNestedTooDeep));
+}
+
+// Dots and brackets in strings, comments and numbers are not nesting.
+TEST(DeckLimits, StringsCommentsAndNumbersAreNotNesting) {
+  const std::string many = std::string(100, '.') + std::string(100, '[') + std::string(100, '{');
+  const std::string text = "title = \"\\\"" + many + "\"  # " + many + "\n# " + many + "\n" + kValidDeck +
+                           "[output]\ndirectory = '''\n" + many + "'''\n";
+  const Deck deck = parse_deck_string(text);
+  EXPECT_EQ(deck.title, "\"" + many);
+  EXPECT_EQ(deck.output_dir, many);
+  EXPECT_EQ(parse_deck_string("title = \"\"\"\n" + many + "\\\n  \"\"\"\n" + kValidDeck).title, many);
+  EXPECT_EQ(parse_deck_string("title = '" + many + "'\n" + kValidDeck).title, many);
+}
+
+// toml++ 3.3 reaches __builtin_unreachable when it asks whether such a character is whitespace; in
+// strings and comments it is text.
+TEST(DeckLimits, NonAsciiOutsideStringsAndCommentsIsRefusedBeforeTheParser) {
+  const std::string letter = "\xd0\xb2";  // U+0432
+  for (const std::string& text : {letter, "[" + letter + "]", "a = 1" + letter, "a = [1,\n " + letter + "]"}) {
+    const DeckError error = refusal(text + "\n" + kValidDeck);
+    EXPECT_EQ(error.key(), "");
+    EXPECT_THAT(error.what(), HasSubstr(": a non-ASCII character outside a string or comment")) << text;
+  }
+  const Deck deck = parse_deck_string("title = \"" + letter + "\" # " + letter + "\n" + kValidDeck);
+  EXPECT_EQ(deck.title, letter);
+}
+
+TEST(DeckLimits, DeckOfMoreThan16MiBIsRefused) {
+  const auto padded = [](std::size_t size) {
+    const std::string head = kValidDeck + "#";
+    return head + std::string(size - head.size() - 1, 'x') + "\n";
+  };
+  EXPECT_NO_THROW(parse_deck_string(padded(kMaxDeckBytes)));
+  const DeckError error = refusal(padded(kMaxDeckBytes + 1));
+  EXPECT_EQ(error.key(), "");
+  EXPECT_THAT(error.what(), HasSubstr("<string>: 16777217 bytes is more than the limit of 16777216 bytes (16 MiB)"));
+  // A file is not read whole.
+  const ScratchFile file(padded(kMaxDeckBytes + 1));
+  EXPECT_THAT(refusal_of_file(file.path()), HasSubstr("deck.toml': larger than the limit of 16777216 bytes"));
+}
+
+// Each [[...]] array is counted before its first entry is read.
+TEST(DeckLimits, EntriesOfEachArrayAreLimited) {
+  const std::vector<std::pair<std::string, std::size_t>> limits = {{"material", kMaxMaterials},
+                                                                   {"geometry", kMaxGeometryObjects},
+                                                                   {"source", kMaxSources},
+                                                                   {"probe", kMaxProbes},
+                                                                   {"snapshot", kMaxSnapshots}};
+  for (const auto& [kind, most] : limits) {
+    const auto entries = [&](std::size_t count) {
+      std::string text = kGridAndTime;
+      for (std::size_t i = 0; i < count; ++i) text += "[[" + kind + "]]\n";
+      return text;
+    };
+    EXPECT_THAT(refusal(entries(most)).key(), ::testing::StartsWith(kind + "[0]."));
+    const DeckError error = refusal(entries(most + 1));
+    EXPECT_EQ(error.key(), kind);
+    EXPECT_THAT(error.what(), HasSubstr(std::to_string(most + 1) + " [[" + kind +
+                                        "]] entries are more than the limit of " + std::to_string(most)));
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Deck, DeckErrorTest,
     ::testing::Values(
@@ -695,6 +794,23 @@ INSTANTIATE_TEST_SUITE_P(
                   "expected an array of tables"},
         ErrorCase{"NulInAString", kValidDeck + "[output]\ndirectory = \"a\\u0000b\"\n", "output.directory",
                   "must not contain a NUL character"},
+        ErrorCase{"NotUtf8", "title = \"a\xff\"\n" + kValidDeck, "",
+                  "case.toml:1:10: TOML syntax error: Encountered invalid utf-8"},
+        ErrorCase{"ControlCharacterInTitle", "title = \"a\\tb\"\n" + kValidDeck, "title",
+                  "must not contain control characters (byte 1 is 9)"},
+        ErrorCase{"EscapeSequenceInTitle", "title = \"\\u001b[2J\"\n" + kValidDeck, "title",
+                  "must not contain control characters (byte 0 is 27)"},
+        ErrorCase{"TitleBeyondTheLimit", "title = \"" + std::string(1025, 't') + "\"\n" + kValidDeck, "title",
+                  "1025 bytes is more than the limit of 1024"},
+        ErrorCase{"NewlineInOutputDirectory", kValidDeck + "[output]\ndirectory = \"a\\nb\"\n", "output.directory",
+                  "must not contain control characters (byte 1 is 10)"},
+        ErrorCase{"OutputDirectoryBeyondTheLimit",
+                  kValidDeck + "[output]\ndirectory = \"" + std::string(4096, 'd') + "\"\n", "output.directory",
+                  "4096 bytes is more than the limit of 4095"},
+        ErrorCase{"NameBeyondTheLimit", edited("name = \"rx\"", "name = \"" + std::string(65, 'r') + "\""),
+                  "probe[0].name", "is 65 characters long; a name has at most 64"},
+        ErrorCase{"NameWithASlash", edited("name = \"ez_mid\"", "name = \"ez/mid\""), "snapshot[0].name",
+                  "'ez/mid' is not a valid name"},
         ErrorCase{"LongUnknownKey", std::string(100, 'k') + " = 1\n" + kValidDeck, std::string(60, 'k') + "...",
                   "unknown key"},
         ErrorCase{"NonFiniteNumber", edited("cell_size = [0.01, 0.01, 0.01]", "cell_size = [inf, 0.01, 0.01]"),
@@ -733,7 +849,11 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"ZeroCourant", edited("steps = 100", "steps = 100\ncourant = 0"), "time.courant",
                   "must be in (0, 1]"},
         // boundary
-        ErrorCase{"CpmlZeroCells", kCpml + "cells = 0\n" + kValidDeck, "boundary.cpml.cells", "must be >= 1"},
+        ErrorCase{"CpmlZeroCells", kCpml + "cells = 0\n" + kValidDeck, "boundary.cpml.cells", "must be in [1, 1024]"},
+        // 2^62 cells: 2 slabs overflowed Index in the thickness check; 2^37 on a long grid made the
+        // coefficient check loop 2^38 times.
+        ErrorCase{"CpmlCellsBeyondTheLimit", kCpml + "cells = 4611686018427387904\n" + kValidDeck,
+                  "boundary.cpml.cells", "must be in [1, 1024] (usually 8 to 20), got 4611686018427387904"},
         ErrorCase{"CpmlThickerThanTheGrid", kCpml + "cells = 4\n" + kValidDeck, "boundary.cpml.cells",
                   "2 CPML slabs of 4 cells leave 2 of the 10 cells along x; at least 4 interior cells"},
         ErrorCase{"CpmlDefaultThicknessTooThick", "[boundary]\nz_max = \"cpml\"\n" + kValidDeck, "boundary.cpml.cells",
@@ -863,7 +983,9 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"DuplicateProbeName", kValidDeck + "[[probe]]\nname = \"rx\"\nposition = [0, 0, 0]\n",
                   "probe[1].name", "duplicate probe name 'rx'"},
         // snapshots
-        ErrorCase{"SnapshotEveryZero", edited("every = 10", "every = 0"), "snapshot[0].every", "must be >= 1"},
+        ErrorCase{"SnapshotEveryZero", edited("every = 10", "every = 0"), "snapshot[0].every", "must be in [1, 1e9]"},
+        ErrorCase{"SnapshotEveryBeyondTheLimit", edited("every = 10", "every = 1000000001"), "snapshot[0].every",
+                  "must be in [1, 1e9]"},
         ErrorCase{"SnapshotPlaneOutsideGrid", edited("position = 0.05 }", "position = 0.5 }"),
                   "snapshot[0].plane.position", "z = 0.5 m is outside the grid"},
         ErrorCase{"BadPlaneAxis", edited("axis = \"z\"", "axis = \"w\""), "snapshot[0].plane.axis",
