@@ -98,7 +98,7 @@ inline constexpr std::size_t kMaxPathBytes = 4095;  // PATH_MAX less the termina
 inline constexpr std::size_t kMaxMaterials = 248;
 inline constexpr std::size_t kMaxGeometryObjects = 65'536;
 inline constexpr std::size_t kMaxSources = 1024;
-inline constexpr std::size_t kMaxProbes = 4096;
+inline constexpr std::size_t kMaxProbes = 100'000;  // memory linear in them (docs/limits.md, "Probes")
 inline constexpr std::size_t kMaxSnapshots = 256;
 
 struct Deck {
