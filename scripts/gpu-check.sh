@@ -45,7 +45,7 @@ rm -rf "$out/dipole_box" "$out"/slabs1 "$out"/slabs4_* "$out"/bench_f32.* "$out"
 exec > >(tee "$out/gpu-check.log") 2>&1
 export NCCL_NVLS_ENABLE=0  # no NVLink multicast: the halos are point to point
 
-section() { printf '\n## %s\n' "$*"; }
+section() { printf "\n## %s (%s s)\n" "$*" "$SECONDS"; }
 
 section "machine ($(date -u +%Y-%m-%dT%H:%M:%SZ))"
 echo "command: $0 --build $build --out $out --sizes $sizes"
@@ -102,7 +102,9 @@ section "benchmark: cuda engine, float64"
 # The sanitizer does not run two kernels at once, so a backend whose kernels wait for a running
 # kernel of another slab cannot pass its first exchange under it: graph runs on one slab (its
 # pushing sweeps and replayed graphs, not the counters between GPUs), b2r with its events
-# transport, and coop on two slabs of one GPU (one cooperative kernel holds both).
+# transport, and coop on two slabs of one GPU (one cooperative kernel holds both). racecheck does
+# not finish a p2p run (its peer copies between the slabs stall under it): p2p's kernels are
+# host-staged's, which racecheck does check. A run that does not finish in 120 s fails.
 benign_api_errors='cudaErrorPeerAccessAlreadyEnabled'
 sanitizer_findings() {  # LOG: prints "<not benign> <benign>"
   awk -v benign_api="$benign_api_errors" '
@@ -130,7 +132,7 @@ sanitize_backend() {  # TOOL EXCHANGE: 0 when the run reports nothing but the be
     coop) split=(--gpus 1 --subdomains 2) ;;
     b2r) split+=(--halo-depth 2 --b2r-transport events) ;;
   esac
-  timeout 600 "$sanitizer_bin" --tool "$tool" --print-limit 100000 "$build/yeex" run inputs/dipole_free_space.toml \
+  timeout 120 "$sanitizer_bin" --tool "$tool" --print-limit 100000 "$build/yeex" run inputs/dipole_free_space.toml \
     --engine cuda "${split[@]}" --exchange "$exchange" --steps 8 --quiet --force --output "$out/sanitizer/run" \
     > "$log" 2>&1
   local rc=$?
@@ -158,7 +160,10 @@ if ((sanitizer)); then
       awk '$2 == "yes" {print $1}')
     echo "backends that run here on $gpus GPU(s): ${backends[*]}"
     for tool in memcheck racecheck synccheck; do
-      for exchange in "${backends[@]}"; do sanitize_backend "$tool" "$exchange" || status=1; done
+      for exchange in "${backends[@]}"; do
+        [[ $tool == racecheck && $exchange == p2p ]] && { echo "racecheck p2p: not run (see above)"; continue; }
+        sanitize_backend "$tool" "$exchange" || status=1
+      done
     done
     rm -rf "$out/sanitizer/run"
   fi

@@ -54,6 +54,9 @@ inline bool kill_once_file_exists(const std::vector<std::string>& args, const st
 }
 
 // An HDF5 file's contents as h5dump prints them, without the first line (which names the file).
+// Whether h5dump (Debian's hdf5-tools) runs here: output_differences compares HDF5 files with it.
+inline bool have_h5dump() { return run_program("h5dump", "--version").exit_code == 0; }
+
 inline std::string h5_contents(const std::filesystem::path& file) {
   const CommandResult dump = run_program("h5dump", "'" + file.string() + "'");
   if (dump.exit_code != 0) return "h5dump failed on " + file.string() + ": " + dump.output;
