@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <utility>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -248,32 +249,13 @@ int bench_command(const BenchOptions& o, const ProcessGroup* world) {
                   std::isnan(r.own_efficiency) ? "-" : printf_number("%.1f%%", 100 * r.own_efficiency).c_str(),
                   per_device, b.verify ? ("  " + r.bits).c_str() : "");
     std::fflush(stdout);
-    rows.push_back(
-        {{"scaling", r.scaling},
-         {"size", r.size},
-         {"grid", {r.grid.nx, r.grid.ny, r.grid.nz}},
-         {"exchange", r.exchange},
-         {"exchange_choices", r.exchange_choices},
-         {"settling_steps", r.settling_steps},
-         {"devices", r.count},
-         {"halo_depth", r.halo_depth},
-         {"seconds_per_step_median", r.seconds_per_step},
-         {"seconds_per_step_min", r.min_seconds_per_step},
-         {"seconds_per_step_max", r.max_seconds_per_step},
-         {"host_clock_seconds_per_step_median", r.host_seconds_per_step},
-         {"exchange_seconds_per_step", r.exchange_per_step},
-         {"predicted_exchange_seconds_per_step",
-          std::isnan(prediction) ? nlohmann::json() : nlohmann::json(prediction)},
-         {"wait_seconds_per_step", r.wait_per_step},
-         {"gcells_per_s", r.gcells_per_second},
-         {"setup_seconds", r.setup_seconds},
-         {"efficiency", r.efficiency},
-         {"efficiency_own", std::isnan(r.own_efficiency) ? nlohmann::json() : nlohmann::json(r.own_efficiency)},
-         {"effective_gb_per_s_per_device", per_device},
-         {"fraction_of_copy_bandwidth", per_device / copy},
-         {"skipped", r.skipped},
-         {"checksum_after_warmup", r.checksum ? nlohmann::json(hex(*r.checksum)) : nlohmann::json()},
-         {"bits", r.bits}});
+    nlohmann::json row = bench_row_json(r);
+    row["predicted_exchange_seconds_per_step"] = std::isnan(prediction) ? nlohmann::json() : nlohmann::json(prediction);
+    row["effective_gb_per_s_per_device"] = per_device;
+    row["fraction_of_copy_bandwidth"] = per_device / copy;
+    row["checksum_after_warmup"] = r.checksum ? nlohmann::json(hex(*r.checksum)) : nlohmann::json();
+    row["bits"] = r.bits;
+    rows.push_back(std::move(row));
   };
   std::optional<Trace> trace;
   if (o.trace) trace.emplace(0, 0);  // time_model moves its window onto the traced repeat

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "io/deck.hpp"
 #include "kernels/cuda/cuda_engine_options.hpp"
 #include "src/exchange/halo_exchange.hpp"
@@ -107,5 +109,9 @@ std::vector<BenchRow> run_bench(const BenchConfig& config, const std::function<v
 
 // Copy bandwidth of the engine's memory (GB/s, bytes read + written).
 double memory_copy_bandwidth(const std::string& engine, int device);
+
+// A row's measurements as the bench JSON and survey.json hold them (non-finite values as null);
+// yeex bench adds what it alone knows (the predicted exchange, bandwidth, the bits).
+nlohmann::json bench_row_json(const BenchRow& row);
 
 }  // namespace yeex

@@ -168,27 +168,7 @@ void run_survey(const SurveyConfig& c, std::vector<SurveyPhase>& phases, double 
   set_thread_pinning(plan);
 }
 
-nlohmann::json to_json(const BenchRow& r) {
-  const auto number = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); };
-  return {{"scaling", r.scaling},
-          {"size", r.size},
-          {"grid", {r.grid.nx, r.grid.ny, r.grid.nz}},
-          {"exchange", r.exchange},
-          {"exchange_choices", r.exchange_choices},
-          {"devices", r.count},
-          {"halo_depth", r.halo_depth},
-          {"seconds_per_step_median", r.seconds_per_step},
-          {"seconds_per_step_min", r.min_seconds_per_step},
-          {"seconds_per_step_max", r.max_seconds_per_step},
-          {"host_clock_seconds_per_step_median", r.host_seconds_per_step},
-          {"exchange_seconds_per_step", r.exchange_per_step},
-          {"wait_seconds_per_step", r.wait_per_step},
-          {"gcells_per_s", r.gcells_per_second},
-          {"setup_seconds", r.setup_seconds},
-          {"efficiency", number(r.efficiency)},
-          {"efficiency_own", number(r.own_efficiency)},
-          {"skipped", r.skipped}};
-}
+nlohmann::json to_json(const BenchRow& r) { return bench_row_json(r); }
 
 nlohmann::json to_json(const SurveyPhase& p) {
   nlohmann::json rows = nlohmann::json::array();
