@@ -543,7 +543,7 @@ def fields(args):
             "peak_at_s": float(t[int(np.argmax(np.abs(theirs)))]),
         })
 
-    report = fields_report(args, deck, steps, dt, echo, results, yeex_wall, gprmax_wall, run)
+    report = fields_report(args, deck, steps, (dt, g_dt), echo, results, yeex_wall, gprmax_wall, run)
     print(report, end="")
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
@@ -564,13 +564,15 @@ def rx_group(h5, name):
     return "rx1"
 
 
-def fields_report(args, deck, steps, dt, echo, results, yeex_wall, gprmax_wall, run):
+def fields_report(args, deck, steps, dts, echo, results, yeex_wall, gprmax_wall, run):
     cells = deck["grid"]["cells"]
+    dt, g_dt = dts
     lines = [
         f"# yeex against gprMax {gprmax_version(args.gprmax_python)}: receiver traces",
         "",
         f"- deck: `{args.deck}` ({deck['title']}), {cells[0]} x {cells[1]} x {cells[2]} cells, "
-        f"{steps} steps, dt = {dt:.6g} s in both codes (courant {deck['time']['courant']})",
+        f"{steps} steps; dt = {dt!r} s in yeex, {g_dt!r} s in gprMax (courant "
+        f"{deck['time']['courant']} in both; relative difference {abs(g_dt - dt) / dt:.1e})",
         f"- yeex {run['provenance'].get('yeex_version', '?')} host engine, f64; gprMax -cpu_precision double; "
         f"PML: {'yeex profile in both (#pml_cfs)' if args.pml == 'matched' else 'each code its default'}; "
         f"OMP_NUM_THREADS={args.threads}",
