@@ -203,9 +203,10 @@ def build_report(args):
         "threads inherit it). Ahead of the wavefront the fields decay through the subnormal range, "
         "where x86 arithmetic is many times slower; yeex's CPU engines flush in their own threads, "
         "so the library changes gprMax only.",
-        "- Both codes do one H and one E sweep per step over the same grid; gprMax's time step is "
-        "its CFL limit, yeex's 0.99 of it, which changes no work per step. gprMax's dielectric "
-        "smoothing is off (`#box: ... n`) so both see the same two materials.",
+        "- Both codes do one H and one E sweep per step over the same grid with the same time step "
+        "(yeex's courant 0.99 as gprMax's #time_step_stability_factor). gprMax's input is written "
+        "from yeex's resolved deck (compare_gprmax.py to-gprmax); its dielectric smoothing is off "
+        "(`#box: ... n`) so both see the same two materials.",
         "- Inputs and logs: build/compare/ (box-pml.in, box-pml.toml, box-pec.*, "
         "CODE-BOUNDARY-PRECISION-MODE-ROUND.{log,json,wall,load}).",
     ]
