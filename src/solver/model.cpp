@@ -258,6 +258,7 @@ Model build_model(const Deck& deck, bool with_samples) {
   }
   for (const auto& p : deck.probes)
     model.probes.push_back({p.name, p.position, model.nearest_node(p.position), p.components});
+  resolve_plane_waves(model, with_samples);
   return model;
 }
 
@@ -346,6 +347,7 @@ EngineSetup<Real> make_engine_setup(const Model& model, Index k_first, Index nod
       for (Component c : p.components) setup.probes.push_back({c, local_offset(p.node)});
   setup.probe_slots = probe_slots;
   setup.cpml = make_cpml_setup<Real>(model.deck, model.dt, L, k_first);
+  setup.tfsf = make_tfsf_setup<Real>(model.tfsf, model.steps, L, k_first);
   return setup;
 }
 
