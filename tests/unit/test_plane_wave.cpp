@@ -14,6 +14,7 @@
 #include "src/validate/problems.hpp"
 #include "src/validate/spectrum.hpp"
 #include "src/validate/yee_dispersion.hpp"
+#include "tests/support/run_helpers.hpp"
 #include "tests/support/same_run.hpp"
 
 namespace yeex {
@@ -234,6 +235,26 @@ INSTANTIATE_TEST_SUITE_P(HostEngine, PlaneWaveBitwise,
                            return std::get<1>(info.param).substr(0, 4) + "_" + std::to_string(std::get<0>(info.param)) +
                                   "slabs_R" + std::to_string(std::get<2>(info.param));
                          });
+
+// A run resumed from a checkpoint picks the incident field up at its step: the same bits as a run
+// straight through (one slab, then two).
+TEST(PlaneWaveRun, ResumesFromACheckpoint) {
+  testing::ScratchDir dir;
+  Deck deck = bitwise_deck();
+  RunConfig config;
+  config.engine = "host";
+  const RunResult whole = run_model(build_model(deck), config);
+  RunConfig first = config;
+  first.checkpoint.file = dir / "checkpoint.h5";
+  first.checkpoint.every_steps = 25;
+  Deck shorter = deck;
+  shorter.steps = 26;
+  run_model(build_model(shorter), first);
+  RunConfig resumed = config;
+  resumed.subdomains = 2;
+  resumed.checkpoint.resume = first.checkpoint.file;
+  EXPECT_EQ(run_model(build_model(deck), resumed).checksum, whole.checksum);
+}
 
 // The wave is there: inside the box the probe sees the incident pulse at about its amplitude;
 // outside, before anything scattered by the sphere could arrive, nothing.
