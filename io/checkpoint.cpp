@@ -189,6 +189,13 @@ void CheckpointWriter::write_psi(int face, const std::array<Index, 3>& d, std::s
   write_psi_as(state_->root, face, d, v);
 }
 
+void CheckpointWriter::write_dispersion(Index arrays, Index entries, std::span<const float> v) {
+  write_checked<float>(state_->root, "dispersion", v, {hsize_t(arrays), hsize_t(entries)});
+}
+void CheckpointWriter::write_dispersion(Index arrays, Index entries, std::span<const double> v) {
+  write_checked<double>(state_->root, "dispersion", v, {hsize_t(arrays), hsize_t(entries)});
+}
+
 void CheckpointWriter::begin_probes(std::size_t series, Index steps) {
   State& s = *state_;
   s.series = series;
@@ -363,6 +370,22 @@ std::vector<float> CheckpointReader::read_psi_f32(int face) const {
 }
 std::vector<double> CheckpointReader::read_psi_f64(int face) const {
   return state_->read_all<double>("cpml/" + std::string(cpml_face_name(face)), state_->psi_dims(face));
+}
+
+std::array<Index, 2> CheckpointReader::dispersion_shape() const {
+  const State& s = *state_;
+  if (!s.guarded("dispersion", [&] { return hdf5::has_child(*s.root, "dispersion"); })) return {0, 0};
+  const auto shape = s.guarded("dispersion", [&] { return shape_of(hdf5::open_object(*s.root, "dispersion")); });
+  if (shape.size() != 2) s.fail("dispersion is " + shape_text(shape));
+  return {Index(shape[0]), Index(shape[1])};
+}
+std::vector<float> CheckpointReader::read_dispersion_f32() const {
+  const auto d = dispersion_shape();
+  return state_->read_all<float>("dispersion", {hsize_t(d[0]), hsize_t(d[1])});
+}
+std::vector<double> CheckpointReader::read_dispersion_f64() const {
+  const auto d = dispersion_shape();
+  return state_->read_all<double>("dispersion", {hsize_t(d[0]), hsize_t(d[1])});
 }
 
 std::size_t CheckpointReader::probe_series() const {

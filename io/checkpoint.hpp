@@ -10,6 +10,8 @@
 //   /cpml/FACE        psi of one CPML face (x_min .. z_max) over the whole grid, shape
 //                     (2, planes, nj, ni, 2): phase (E, H), the face's z planes (every node plane
 //                     for an x or y face, its own for a z face), y, x, the node's psi pair
+//   /dispersion       the pole state of dispersive nodes (kernels/dispersion.hpp), shape (arrays,
+//                     entries): each state array over the grid's entries in global plane order
 //   /probes/samples   the series so far, shape (series, step), probe by probe, components in order
 //   /snapshots/NAME/step_N/C   the snapshots written so far, as in NAME.h5
 //   /energy           (step, joules) pairs of the energy diagnostic so far
@@ -71,6 +73,9 @@ class CheckpointWriter {
   // One CPML face's psi in its global form: shape (2, planes, nj, ni, 2).
   void write_psi(int face, const std::array<Index, 3>& planes_nj_ni, std::span<const float> values);
   void write_psi(int face, const std::array<Index, 3>& planes_nj_ni, std::span<const double> values);
+  // The pole state: `arrays` arrays of `entries` values, one after the other.
+  void write_dispersion(Index arrays, Index entries, std::span<const float> values);
+  void write_dispersion(Index arrays, Index entries, std::span<const double> values);
   // `series` series of `steps` samples each; call write_probe_series once per series, in order.
   void begin_probes(std::size_t series, Index steps);
   void write_probe_series(std::size_t series, std::span<const double> samples);
@@ -105,6 +110,10 @@ class CheckpointReader {
   std::array<Index, 3> psi_shape(int face) const;  // planes, nj, ni
   std::vector<float> read_psi_f32(int face) const;
   std::vector<double> read_psi_f64(int face) const;
+  // The pole state's shape {arrays, entries} ({0, 0} when the file holds none) and values.
+  std::array<Index, 2> dispersion_shape() const;
+  std::vector<float> read_dispersion_f32() const;
+  std::vector<double> read_dispersion_f64() const;
   std::size_t probe_series() const;  // 0 without probes
   // Samples [first, first + count) of every series: [series][count].
   std::vector<double> read_probe_block(Index first, Index count) const;

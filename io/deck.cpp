@@ -50,8 +50,18 @@ nlohmann::json Deck::to_json() const {
       {"snapshot", json::array()},
       {"output", {{"directory", output_dir}}},
   };
-  for (const Material& m : materials)
-    out["material"].push_back({{"name", m.name}, {"eps_r", m.eps_r}, {"sigma", m.sigma}, {"mu_r", m.mu_r}});
+  for (const Material& m : materials) {
+    json material = {{"name", m.name}, {"eps_r", m.eps_r}, {"sigma", m.sigma}, {"mu_r", m.mu_r}};
+    for (const Pole& p : m.poles) {
+      static constexpr const char* kinds[] = {"debye", "drude", "lorentz"};
+      json pole = {{"type", kinds[static_cast<int>(p.kind)]}};
+      if (p.kind != PoleKind::drude) pole["delta_eps"] = p.delta_eps;
+      if (p.kind == PoleKind::debye) pole["tau"] = p.tau;
+      if (p.kind != PoleKind::debye) pole["omega"] = p.omega, pole["gamma"] = p.gamma;
+      material["poles"].push_back(pole);
+    }
+    out["material"].push_back(material);
+  }
   for (const GeometryObject& g : geometry) {
     json object = {{"shape", kShapeNames[static_cast<int>(g.shape)]}, {"material", g.material}};
     switch (g.shape) {
@@ -117,6 +127,7 @@ Deck parse_deck_string(const std::string& text, const std::string& origin) {
   parse_geometry(root, deck);
   check_stability(deck);
   check_update_coefficients(deck);
+  check_poles(deck);
   parse_sources(root, deck);
   parse_plane_waves(root, deck);
   parse_probes(root, deck);

@@ -110,6 +110,7 @@ inline constexpr std::size_t kMaxNameBytes = 64;
 inline constexpr std::size_t kMaxPathBytes = 4095;  // PATH_MAX less the terminating NUL
 // Entries of the [[...]] arrays; materials: the model's limit (node classes are one byte each).
 inline constexpr std::size_t kMaxMaterials = 248;
+inline constexpr std::size_t kMaxPolesPerMaterial = 4;  // kernels/dispersion.hpp's kMaxPoles
 inline constexpr std::size_t kMaxGeometryObjects = 65'536;
 inline constexpr std::size_t kMaxSources = 1024;
 // Each plane wave holds a table of its incident field, steps x its 1D grid (docs/limits.md).

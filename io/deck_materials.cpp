@@ -148,7 +148,8 @@ void check_update_coefficients(const Deck& deck) {
 }
 
 void parse_materials(const TableReader& root, Deck& deck) {
-  for (const TableReader& entry : root.array_of_tables("material", {"name", "eps_r", "sigma", "mu_r"}, kMaxMaterials)) {
+  for (const TableReader& entry :
+       root.array_of_tables("material", {"name", "eps_r", "sigma", "mu_r", "poles", "peplinski"}, kMaxMaterials)) {
     Material material;
     material.name = entry.require<std::string>("name");
     const std::string name_path = entry.key_path("name");
@@ -159,6 +160,7 @@ void parse_materials(const TableReader& root, Deck& deck) {
     material.eps_r = positive(entry.get_or("eps_r", 1.0), entry.key_path("eps_r"));
     material.sigma = non_negative(entry.get_or("sigma", 0.0), entry.key_path("sigma"));
     material.mu_r = positive(entry.get_or("mu_r", 1.0), entry.key_path("mu_r"));
+    parse_dispersion(entry, material);
     deck.materials.push_back(material);
   }
 }

@@ -3,6 +3,7 @@
 //
 //   io/deck_grid.cpp       [grid], [time], [boundary] and [boundary.cpml]; the time step
 //   io/deck_materials.cpp  [[material]], [[geometry]]; stability and the update coefficients
+//   io/deck_dispersion.cpp a material's poles or Peplinski soil; their resolution at the time step
 //   io/deck_sources.cpp    [[source]], [[probe]], [[snapshot]], [output]; the resolution warnings
 //   io/deck_plane_waves.cpp  [[plane_wave]]
 //
@@ -46,6 +47,11 @@ void parse_materials(const TableReader& root, Deck& deck);
 void parse_geometry(const TableReader& root, Deck& deck);
 void check_stability(const Deck& deck);
 void check_update_coefficients(const Deck& deck);
+
+// io/deck_dispersion.cpp: a [[material]]'s poles or peplinski soil (after its other keys), and the
+// poles of the materials in use at the time step.
+void parse_dispersion(const TableReader& entry, Material& material);
+void check_poles(const Deck& deck);
 
 // io/deck_sources.cpp
 void parse_sources(const TableReader& root, Deck& deck);

@@ -377,9 +377,10 @@ struct CpmlFaceSetup {
   std::vector<CpmlProfile<Real>> table;  // two per node along the face's axis (CpmlFace::table)
 };
 
-// A run of psi values in an engine's memory.
+// A run of an engine's state that travels with field planes in a B+2R transfer: CPML psi values
+// here, a dispersive material's pole state (kernels/dispersion.hpp).
 template <typename Real>
-struct CpmlChunk {
+struct StateChunk {
   Real* data = nullptr;
   Index count = 0;
 };
@@ -389,8 +390,8 @@ struct CpmlChunk {
 // the same chunks for the same global planes (same nx, ny and faces), so a sender's list and a
 // receiver's list match entry by entry.
 template <typename Real>
-std::vector<CpmlChunk<Real>> cpml_plane_chunks(const CpmlView<Real>& v, bool electric, Index k_begin, Index k_end) {
-  std::vector<CpmlChunk<Real>> chunks;
+std::vector<StateChunk<Real>> cpml_plane_chunks(const CpmlView<Real>& v, bool electric, Index k_begin, Index k_end) {
+  std::vector<StateChunk<Real>> chunks;
   for (int f = 0; f < v.faces; ++f) {
     const CpmlFace<Real>& face = v.face[f];
     const Index a = k_begin > face.k0 ? k_begin : face.k0;

@@ -19,6 +19,7 @@
 
 #include "decomposition/grid.hpp"
 #include "kernels/cpml.hpp"
+#include "kernels/dispersion.hpp"
 #include "kernels/field_layout.hpp"
 #include "kernels/tfsf.hpp"
 #include "kernels/yee_stencil.hpp"
@@ -64,6 +65,7 @@ struct EngineSetup {
   Index probe_slots = 1;                  // samples buffered before fetch_probes
   int device = 0;                         // GPU ordinal for device engines
   std::vector<CpmlFaceSetup<Real>> cpml;  // CPML slabs in face order (kernels/cpml.hpp); empty: none
+  DispersionSetup<Real> dispersion;       // dispersive nodes and their poles (kernels/dispersion.hpp); empty: none
   TfsfSetup<Real> tfsf;                   // plane waves' corrections (kernels/tfsf.hpp); empty: none
 };
 
@@ -87,8 +89,8 @@ class Engine {
   virtual int device() const = 0;
 
   // H^{n-1/2} -> H^{n+1/2} and E^n -> E^{n+1} over `range` (node indices of this layout),
-  // CPML corrections and the TF/SF corrections of step n (kernels/tfsf.hpp) of the range's
-  // nodes included; n is the step fold_sources opened (below).
+  // CPML corrections, (E) the dispersion pass and the TF/SF corrections of step n (kernels/tfsf.hpp)
+  // of the range's nodes included; n is the step fold_sources opened (below).
   virtual void update_h(const NodeRange& range, Lane lane = Lane::bulk) = 0;
   virtual void update_e(const NodeRange& range, Lane lane = Lane::bulk) = 0;
   // Adds the sources' step-`step` samples (J at (step+1/2) dt) to E.
@@ -119,6 +121,9 @@ class Engine {
   // of raw engine memory (psi chunks, see cpml_plane_chunks) to or from the host, after all work
   // issued so far.
   virtual CpmlView<Real> cpml() const = 0;
+  // The pole state of dispersive nodes (kernels/dispersion.hpp) on local planes [k_begin, k_end),
+  // one chunk per state array (none without dispersive nodes), for B+2R transfers and checkpoints.
+  virtual std::vector<StateChunk<Real>> dispersion_chunks(Index k_begin, Index k_end) const = 0;
   virtual void read_memory(const Real* engine_memory, Index count, Real* host) = 0;
   virtual void write_memory(Real* engine_memory, Index count, const Real* host) = 0;
   // The native queue of a lane (a cudaStream_t for the cuda engine, nullptr for the host).

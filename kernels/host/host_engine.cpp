@@ -41,6 +41,11 @@ class HostEngine final : public Engine<Real> {
       face.psi = cpml_psi_[f].data();
     }
     set_cpml_interior(cpml_);
+    const DispersionSetup<Real>& d = setup_.dispersion;
+    if (!d.empty()) {
+      dispersion_state_.assign(static_cast<std::size_t>(3 * d.states * d.entries), Real(0));
+      dispersion_ = {d.states, d.entries, d.rows.data(), d.set_of.data(), d.sets.data(), dispersion_state_.data()};
+    }
   }
 
   std::string name() const override { return "host"; }
@@ -58,6 +63,7 @@ class HostEngine final : public Engine<Real> {
     sweep<false>(r, [](const FieldPointers<Real>& f, Index c, Index sy, Index sz, const CellCoefficients<Real>& m) {
       update_e_cell(f, c, sy, sz, m);
     });
+    disperse(r);
     apply_tfsf(setup_.tfsf.e_nodes, 1, r);
   }
   void fold_sources(Index step) override { step_ = step; }
@@ -91,6 +97,9 @@ class HostEngine final : public Engine<Real> {
   }
   Real* field_data(Component c) override { return fields_[static_cast<int>(c)].data(); }
   CpmlView<Real> cpml() const override { return cpml_; }
+  std::vector<StateChunk<Real>> dispersion_chunks(Index k_begin, Index k_end) const override {
+    return dispersion_plane_chunks(setup_.dispersion, dispersion_, setup_.layout.origin_z, k_begin, k_end);
+  }
   void read_memory(const Real* from, Index count, Real* host) override { std::copy_n(from, count, host); }
   void write_memory(Real* to, Index count, const Real* host) override { std::copy_n(host, count, to); }
   void* native_stream(Lane) override { return nullptr; }
@@ -141,6 +150,31 @@ class HostEngine final : public Engine<Real> {
           else
             update_row_with_cpml<UpdateH>(view, segments, f, j, k, cell);
         }
+    }
+  }
+
+  // The dispersion pass (kernels/dispersion.hpp) over the dispersive nodes of r, after its sweep.
+  void disperse(const NodeRange& r) {
+    const DispersionSetup<Real>& d = setup_.dispersion;
+    if (d.empty() || r.empty()) return;
+    const FieldLayout& L = setup_.layout;
+    const auto [first, last] = dispersive_rows(d, L.origin_z, r.k0, r.k1);
+    Real* const e[3] = {fields_[0].data(), fields_[1].data(), fields_[2].data()};
+    const std::uint8_t* classes = setup_.material_class.data();
+    const DispersionView<Real> v = dispersion_;
+#pragma omp parallel
+    {
+      flush_subnormals_to_zero();
+#pragma omp for schedule(static)
+      for (Index q = first; q < last; ++q) {
+        const DispersiveRow& row = d.rows[q];
+        if (row.j < r.j0 || row.j >= r.j1) continue;
+        const Index a = std::max(row.i0, r.i0), b = std::min(row.i0 + row.count, r.i1);
+        for (Index i = a; i < b; ++i) {
+          const Index offset = L.offset(i, row.j, row.k);
+          disperse_node(e, offset, d.set_of.data() + 3 * classes[offset], v, row.first + (i - row.i0));
+        }
+      }
     }
   }
 
@@ -327,6 +361,8 @@ class HostEngine final : public Engine<Real> {
   CpmlView<Real> cpml_;
   std::vector<std::vector<CpmlProfile<Real>>> cpml_tables_;  // per face
   std::vector<std::vector<Real>> cpml_psi_;
+  DispersionView<Real> dispersion_;
+  std::vector<Real> dispersion_state_;
 };
 
 }  // namespace

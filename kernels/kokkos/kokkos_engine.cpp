@@ -17,6 +17,8 @@
 #include <array>
 #include <stdexcept>
 #include <vector>
+#include <stdexcept>
+#include <string>
 
 #include "kernels/host/subnormals.hpp"
 #include "kernels/row_classes.hpp"
@@ -60,6 +62,8 @@ template <typename Real>
 class KokkosEngine final : public Engine<Real> {
  public:
   explicit KokkosEngine(const EngineSetup<Real>& setup) : layout_(setup.layout), cpml_() {
+    if (!setup.dispersion.empty())
+      throw std::invalid_argument("the kokkos engine does not run dispersive materials: use --engine host or cuda");
     for (Component c : kAllComponents)
       fields_[static_cast<int>(c)] = Array<Real>(std::string(component_name(c)), layout_.elements());  // zeroed
     material_class_ = to_space("material class", setup.material_class);
@@ -149,6 +153,8 @@ class KokkosEngine final : public Engine<Real> {
   }
   Real* field_data(Component c) override { return fields_[static_cast<int>(c)].data(); }
   CpmlView<Real> cpml() const override { return cpml_; }
+  // The solver's plan refuses dispersive decks for this engine (src/plan/run_plan.cpp).
+  std::vector<StateChunk<Real>> dispersion_chunks(Index, Index) const override { return {}; }
   // deep_copy fences first: the copy comes after all work issued so far.
   void read_memory(const Real* from, Index count, Real* host) override {
     Kokkos::deep_copy(HostUnmanaged<Real>(host, count), Unmanaged<const Real>(from, count));

@@ -4,7 +4,7 @@
 //
 // Data path. Subdomain s owns planes [b, e); L is its lower and U its upper neighbour. Each
 // transfer of the halo plan is pushed by its sender: per component one copy of its run of whole
-// padded planes, then its CPML psi chunks (HaloExchange::psi_chunks; B+2R only). issue() pushes
+// padded planes, then its CPML psi chunks (HaloExchange::state_chunks; B+2R only). issue() pushes
 // s's transfers of the phase (peer: into the receivers; staged: into the buffers) and marks them
 // pushed on s's border lane (events: pushed[s][phase]; counters: the push kernel's last block);
 // await() makes the border lane wait for the pushes of every transfer into s (staged: then copies
@@ -171,8 +171,8 @@ HaloPushes<Real>::HaloPushes(const HaloExchange<Real>& exchange, bool staged) {
       for (Component c : t.components)
         copy(from.field_data(c) + exchange.plane_offset(t.from, t.source.begin),
              to.field_data(c) + exchange.plane_offset(t.to, t.destination.begin), count);
-      const auto& out_of = exchange.psi_chunks(t, t.from);
-      const auto& into = exchange.psi_chunks(t, t.to);
+      const auto& out_of = exchange.state_chunks(t, t.from);
+      const auto& into = exchange.state_chunks(t, t.to);
       for (std::size_t i = 0; i < into.size(); ++i)
         copy(out_of[i].data, into[i].data, static_cast<std::size_t>(into[i].count));
       if (staged) p.buffer = std::make_unique<StagingBuffer<Real>>(elements);

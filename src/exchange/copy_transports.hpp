@@ -38,7 +38,7 @@ template <typename Real>
 void require_cuda_engines(const ExchangeContext<Real>& context, const std::string& name);
 
 // The copies of every transfer of the plan, by sender and phase: one transfer's components' owned
-// planes into the receiver's ghost planes, then its psi chunks (HaloExchange::psi_chunks).
+// planes into the receiver's ghost planes, then its psi chunks (HaloExchange::state_chunks).
 template <typename Real>
 class HaloPushes {
  public:

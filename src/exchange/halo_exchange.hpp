@@ -84,7 +84,7 @@ class HaloExchange {
  public:
   explicit HaloExchange(ExchangeContext<Real> context) : context_(std::move(context)) {
     // The psi chunks of every transfer, on each side this process holds, worked out once here so
-    // that advance() never allocates (see psi_chunks).
+    // that advance() never allocates (see state_chunks).
     for (HaloPhase phase : kAllHaloPhases)
       for (const HaloTransfer& t : context_.plan.transfers(phase))
         psi_[static_cast<int>(phase)].push_back({chunks_of(t, t.from), chunks_of(t, t.to)});
@@ -130,7 +130,8 @@ class HaloExchange {
   // Accumulated per subdomain since construction (backends that can tell them apart).
   virtual const std::vector<ExchangeTimes>& times() const { return times_; }
 
-  // The CPML psi values (kernels/cpml.hpp) that travel with transfer t in subdomain s's engine:
+  // The CPML psi values (kernels/cpml.hpp), and with E the pole state of dispersive nodes
+  // (kernels/dispersion.hpp, the same reasoning), that travel with transfer t in subdomain s's engine:
   // those of its source planes when s sends, of its destination planes when it receives. With
   // R > 1 the ghost planes are computed, and a psi there is a running sum that only the owner
   // of the plane has, so BeforeBlock moves the psi of E planes with E and of H planes with H.
@@ -138,11 +139,11 @@ class HaloExchange {
   // receiver's list match entry by entry; empty without CPML (and for a side another process holds).
   // t must be one of the plan's transfers (context_.plan.transfers(t.phase)). Public, with
   // plane_offset, so that the transports (copy_transports.hpp) build their copies from them.
-  const std::vector<CpmlChunk<Real>>& psi_chunks(const HaloTransfer& t, int s) const {
+  const std::vector<StateChunk<Real>>& state_chunks(const HaloTransfer& t, int s) const {
     const auto& list = context_.plan.transfers(t.phase);
     for (std::size_t i = 0; i < list.size(); ++i)
       if (&list[i] == &t) return psi_[static_cast<int>(t.phase)][i][s == t.from ? 0 : 1];
-    throw std::logic_error("psi_chunks: the transfer is not one of the halo plan's");
+    throw std::logic_error("state_chunks: the transfer is not one of the halo plan's");
   }
   // Local array offset of the first element of global plane k in subdomain s (whole padded
   // planes: a run of planes is contiguous).
@@ -251,22 +252,22 @@ class HaloExchange {
     }
   }
 
-  static Index psi_elements(const std::vector<CpmlChunk<Real>>& chunks) {
+  static Index state_elements(const std::vector<StateChunk<Real>>& chunks) {
     Index n = 0;
-    for (const CpmlChunk<Real>& chunk : chunks) n += chunk.count;
+    for (const StateChunk<Real>& chunk : chunks) n += chunk.count;
     return n;
   }
   // Copies the chunks' values from engine memory into host memory one after another, starting at
   // `out` (pack), or back (unpack); returns the end of the packed run.
-  static Real* pack_psi(Engine<Real>& engine, const std::vector<CpmlChunk<Real>>& chunks, Real* out) {
-    for (const CpmlChunk<Real>& chunk : chunks) {
+  static Real* pack_state(Engine<Real>& engine, const std::vector<StateChunk<Real>>& chunks, Real* out) {
+    for (const StateChunk<Real>& chunk : chunks) {
       engine.read_memory(chunk.data, chunk.count, out);
       out += chunk.count;
     }
     return out;
   }
-  static const Real* unpack_psi(Engine<Real>& engine, const std::vector<CpmlChunk<Real>>& chunks, const Real* in) {
-    for (const CpmlChunk<Real>& chunk : chunks) {
+  static const Real* unpack_state(Engine<Real>& engine, const std::vector<StateChunk<Real>>& chunks, const Real* in) {
+    for (const StateChunk<Real>& chunk : chunks) {
       engine.write_memory(chunk.data, chunk.count, in);
       in += chunk.count;
     }
@@ -299,16 +300,21 @@ class HaloExchange {
   std::vector<std::vector<PendingPhase>> pending_ =
       std::vector<std::vector<PendingPhase>>(context_.engines.size());  // [subdomain]: noted, not yet resolved
 
-  std::vector<CpmlChunk<Real>> chunks_of(const HaloTransfer& t, int s) const {
+  std::vector<StateChunk<Real>> chunks_of(const HaloTransfer& t, int s) const {
     if (t.phase != HaloPhase::BeforeBlock || t.components.empty() || !context_.engines[s]) return {};
     const SlabDecomposition& d = *context_.decomposition;
     const PlaneRange planes = s == t.from ? t.source : t.destination;
-    return cpml_plane_chunks(context_.engines[s]->cpml(), is_electric(t.components.front()), d.local_k(s, planes.begin),
-                             d.local_k(s, planes.end));
+    const Index k_begin = d.local_k(s, planes.begin), k_end = d.local_k(s, planes.end);
+    const bool electric = is_electric(t.components.front());
+    std::vector<StateChunk<Real>> chunks = cpml_plane_chunks(context_.engines[s]->cpml(), electric, k_begin, k_end);
+    if (electric)  // the pole state advances in the E update: it travels with E
+      for (const StateChunk<Real>& chunk : context_.engines[s]->dispersion_chunks(k_begin, k_end))
+        chunks.push_back(chunk);
+    return chunks;
   }
 
   // [phase][transfer index in the plan][0: the sender's side, 1: the receiver's]
-  std::array<std::vector<std::array<std::vector<CpmlChunk<Real>>, 2>>, kHaloPhaseCount> psi_;
+  std::array<std::vector<std::array<std::vector<StateChunk<Real>>, 2>>, kHaloPhaseCount> psi_;
 };
 
 // The synchronous step loop of the halo plan (see decomposition/halo_plan.hpp): exchange phases

@@ -7,7 +7,7 @@
 // Step loop (host engine): SynchronousExchange's (synchronous_exchange.cpp); this class supplies
 // transfer().
 // Data path: per transfer one staging buffer holding its field planes, component after component,
-// then the CPML psi of B+2R transfers (HaloExchange::psi_chunks).
+// then the CPML psi of B+2R transfers (HaloExchange::state_chunks).
 // Synchronisation: SynchronousExchange's step loop without the barrier before the transfers
 // (transfers_touch_neighbours): each subdomain reads its own owned planes and writes its own ghost
 // planes, from its own thread after its engine synchronised, so only the buffers are shared. In a
@@ -86,8 +86,8 @@ class HostStagedExchange final : public SynchronousExchange<Real> {
                         to.field_data(c) + this->plane_offset(t.to, t.destination.begin), offset, run});
       offset += run;
     }
-    const auto& psi_out = this->psi_chunks(t, t.from);  // matches psi_in entry by entry
-    const auto& psi_in = this->psi_chunks(t, t.to);
+    const auto& psi_out = this->state_chunks(t, t.from);  // matches psi_in entry by entry
+    const auto& psi_in = this->state_chunks(t, t.to);
     for (std::size_t i = 0; i < psi_out.size(); ++i) {
       pieces.push_back({psi_out[i].data, psi_in[i].data, offset, psi_out[i].count});
       offset += psi_out[i].count;

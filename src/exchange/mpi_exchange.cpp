@@ -13,7 +13,7 @@
 // receives, then its sends, and waits for all of them before its next sweep: a received plane
 // has landed before it is read, and a sent plane has been read out before the sweep that
 // overwrites it. No barrier: neighbours meet through their messages alone.
-// CPML: the psi values of a B+2R transfer's planes (HaloExchange::psi_chunks) travel as one more
+// CPML: the psi values of a B+2R transfer's planes (HaloExchange::state_chunks) travel as one more
 // message per transfer, packed into a host buffer (read_memory / write_memory of the engine).
 // Matching: the tag is (phase, component), or (phase, psi); between two ranks a phase has at most
 // one transfer each way, so (source rank, tag) names one message.
@@ -71,8 +71,8 @@ class MpiExchange final : public SynchronousExchange<Real> {
     for (HaloPhase phase : kAllHaloPhases)
       for (const HaloTransfer& t : this->context_.plan.transfers(phase)) {
         if (t.from != s && t.to != s) continue;
-        const std::vector<CpmlChunk<Real>>& chunks = this->psi_chunks(t, s);
-        const Index count = this->psi_elements(chunks);
+        const std::vector<StateChunk<Real>>& chunks = this->state_chunks(t, s);
+        const Index count = this->state_elements(chunks);
         if (count == 0) continue;
         if (count > INT_MAX) throw std::invalid_argument("the mpi exchange: a CPML halo message exceeds 2^31 elements");
         psi_buffers_.emplace_back(count);
@@ -104,7 +104,7 @@ class MpiExchange final : public SynchronousExchange<Real> {
     }
     for (const PsiMessage& m : psi) {
       if (!m.send) continue;
-      this->pack_psi(engine, *m.chunks, m.buffer);
+      this->pack_state(engine, *m.chunks, m.buffer);
       requests_.emplace_back();
       mpi_check(MPI_Isend(m.buffer, m.count, mpi_type<Real>(), m.peer, m.tag, comm_, &requests_.back()), "MPI_Isend");
     }
@@ -117,7 +117,7 @@ class MpiExchange final : public SynchronousExchange<Real> {
     mpi_check(MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
     for (const PsiMessage& m : psi) {
       if (m.send) continue;
-      this->unpack_psi(engine, *m.chunks, m.buffer);
+      this->unpack_state(engine, *m.chunks, m.buffer);
     }
     if (direct_) return;
     for (const Message& m : messages)
@@ -140,7 +140,7 @@ class MpiExchange final : public SynchronousExchange<Real> {
     bool send = true;
     int peer = kNoNeighbour;
     int tag = 0;
-    const std::vector<CpmlChunk<Real>>* chunks = nullptr;  // HaloExchange::psi_chunks, kept by the base
+    const std::vector<StateChunk<Real>>* chunks = nullptr;  // HaloExchange::state_chunks, kept by the base
     int count = 0;
     Real* buffer = nullptr;
   };

@@ -8,7 +8,7 @@
 // subdomain opens one ncclGroupStart/ncclGroupEnd and, for every transfer it takes part in,
 // ncclSends each component's planes straight from its owned planes or ncclRecvs them straight
 // into its ghost planes (a run of whole padded planes is contiguous: planes * pitch_z elements),
-// followed by the transfer's CPML psi chunks (HaloExchange::psi_chunks; B+2R only).
+// followed by the transfer's CPML psi chunks (HaloExchange::state_chunks; B+2R only).
 // Schedule: the border-first one (src/exchange/border_first_exchange.hpp): each phase's group is
 // issued on the subdomain's border lane (the engine's high-priority stream) right behind the
 // border sweeps whose planes it sends, while the bulk lane sweeps the rest of the slab.
@@ -88,7 +88,7 @@ class NcclExchange final : public BorderFirstExchange<Real> {
         for (bool send : {true, false}) {
           const int s = send ? t.from : t.to;
           if (!engines[s]) continue;  // MPI mode: another rank's side of the transfer
-          for (const CpmlChunk<Real>& chunk : this->psi_chunks(t, s))
+          for (const StateChunk<Real>& chunk : this->state_chunks(t, s))
             operations_[s][static_cast<int>(phase)].push_back(
                 {send, send ? t.to : t.from, chunk.data, static_cast<std::size_t>(chunk.count)});
         }

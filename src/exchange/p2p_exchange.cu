@@ -4,7 +4,7 @@
 //
 // Data path: the receiver pulls each of its transfers straight from the sender's owned planes
 // into its ghost planes (one copy per component and transfer: a run of whole padded planes is
-// contiguous), and the CPML psi of B+2R transfers chunk by chunk (HaloExchange::psi_chunks), on
+// contiguous), and the CPML psi of B+2R transfers chunk by chunk (HaloExchange::state_chunks), on
 // its bulk stream, and waits for them.
 // Synchronisation: SynchronousExchange's barriers around the phase (the sender's planes are final
 // before the copy; nobody sweeps until every copy has landed).
@@ -46,8 +46,8 @@ class P2PExchange final : public SynchronousExchange<Real> {
         YEEX_CUDA(cudaMemcpyPeerAsync(to.field_data(c) + this->plane_offset(s, t.destination.begin), to.device(),
                                       from.field_data(c) + this->plane_offset(t.from, t.source.begin), from.device(),
                                       t.source.count() * plane_bytes, stream));
-      const auto& into = this->psi_chunks(t, s);
-      const auto& out_of = this->psi_chunks(t, t.from);
+      const auto& into = this->state_chunks(t, s);
+      const auto& out_of = this->state_chunks(t, t.from);
       for (std::size_t i = 0; i < into.size(); ++i)
         YEEX_CUDA(cudaMemcpyPeerAsync(into[i].data, to.device(), out_of[i].data, from.device(),
                                       into[i].count * sizeof(Real), stream));

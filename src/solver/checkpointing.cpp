@@ -47,6 +47,81 @@ std::vector<Real> read_psi(const CheckpointReader& checkpoint, int face) {
     return checkpoint.read_psi_f64(face);
 }
 
+template <typename Real>
+std::vector<Real> read_dispersion(const CheckpointReader& checkpoint) {
+  if constexpr (std::is_same_v<Real, float>)
+    return checkpoint.read_dispersion_f32();
+  else
+    return checkpoint.read_dispersion_f64();
+}
+
+// The pole state's entries of global node plane k, from the slab that owns it (0 without any).
+template <typename Real>
+Index plane_entries(const CheckpointedRun<Real>& run, Index k) {
+  const SlabDecomposition& d = run.decomposition;
+  for (int s = 0; s < d.size(); ++s) {
+    const NodeRange own = d.owned_nodes(s);
+    if (k < own.k0 || k >= own.k1) continue;
+    const auto chunks = run.engines[s]->dispersion_chunks(d.local_k(s, k), d.local_k(s, k) + 1);
+    return chunks.empty() ? 0 : chunks.front().count;
+  }
+  return 0;
+}
+
+// The pole state over the grid: each state array's entries in global plane order (each plane's
+// from the slab that owns it).
+template <typename Real>
+void save_dispersion(const CheckpointedRun<Real>& run, CheckpointWriter& out) {
+  const SlabDecomposition& d = run.decomposition;
+  std::vector<std::vector<StateChunk<Real>>> owned(d.size());
+  std::size_t arrays = 0;
+  Index entries = 0;
+  for (int s = 0; s < d.size(); ++s) {
+    const NodeRange own = d.owned_nodes(s);
+    owned[s] = run.engines[s]->dispersion_chunks(d.local_k(s, own.k0), d.local_k(s, own.k1));
+    if (owned[s].empty()) continue;
+    arrays = std::max(arrays, owned[s].size());
+    entries += owned[s].front().count;
+  }
+  if (entries == 0) return;
+  std::vector<Real> global(arrays * std::size_t(entries));
+  Index at = 0;
+  for (int s = 0; s < d.size(); ++s) {
+    if (owned[s].empty()) continue;
+    if (owned[s].size() != arrays) throw std::logic_error("checkpoint: the pole state's arrays differ between slabs");
+    for (std::size_t a = 0; a < arrays; ++a)
+      run.engines[s]->read_memory(owned[s][a].data, owned[s][a].count, global.data() + a * entries + at);
+    at += owned[s].front().count;
+  }
+  out.write_dispersion(Index(arrays), entries, std::span<const Real>(global));
+}
+
+template <typename Real>
+void restore_dispersion(const CheckpointedRun<Real>& run, const CheckpointReader& checkpoint) {
+  const SlabDecomposition& d = run.decomposition;
+  const Index nodes_z = run.model.grid.nz + 1;
+  std::vector<Index> first(std::size_t(nodes_z) + 1, 0);  // global entry of each node plane
+  for (Index k = 0; k < nodes_z; ++k) first[k + 1] = first[k] + plane_entries(run, k);
+  const auto shape = checkpoint.dispersion_shape();
+  if (shape[1] != first.back())
+    throw CheckpointError("checkpoint " + checkpoint.path().string() + " holds the pole state of " +
+                          std::to_string(shape[1]) + " dispersive nodes, the run's deck has " +
+                          std::to_string(first.back()));
+  if (first.back() == 0) return;
+  const std::vector<Real> global = read_dispersion<Real>(checkpoint);
+  for (int s = 0; s < d.size(); ++s) {
+    const PlaneRange planes = d.array_planes(s);
+    for (Index k = std::max<Index>(planes.begin, 0); k < std::min(planes.end, nodes_z); ++k) {
+      const auto chunks = run.engines[s]->dispersion_chunks(d.local_k(s, k), d.local_k(s, k) + 1);
+      if (!chunks.empty() && Index(chunks.size()) != shape[0])
+        throw CheckpointError("checkpoint " + checkpoint.path().string() + " holds " + std::to_string(shape[0]) +
+                              " pole state arrays, the run's deck " + std::to_string(chunks.size()));
+      for (std::size_t a = 0; a < chunks.size(); ++a)
+        run.engines[s]->write_memory(chunks[a].data, chunks[a].count, global.data() + a * shape[1] + first[k]);
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<std::pair<int, std::array<Index, 3>>> cpml_global_shapes(const Deck& deck) {
@@ -114,6 +189,7 @@ void save_checkpoint(const CheckpointedRun<Real>& run, Index step) {
     }
     out.write_psi(face, shape, std::span<const Real>(global));
   }
+  save_dispersion(run, out);
 
   if (run.probe_file) {
     out.begin_probes(run.probe_file->series(), run.probe_file->samples());
@@ -187,6 +263,7 @@ Index restore_checkpoint(const CheckpointedRun<Real>& run, const CheckpointReade
       }
     }
   }
+  restore_dispersion(run, checkpoint);
   for (int s = 0; s < d.size(); ++s) run.engines[s]->synchronize();
 
   // The probe series so far, a block of steps at a time.

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "physics/constants.hpp"
+#include "physics/dispersion.hpp"
 #include "physics/material.hpp"
 #include "src/solver/cpml_setup.hpp"
 
@@ -250,6 +251,13 @@ Model build_model(const Deck& deck, bool with_samples) {
     if (m == kPinned)
       throw DeckError("source[" + std::to_string(s) + "].position",
                       "the source's E component lies inside a PEC object or on the PEC boundary");
+    // The dispersion pass advances a node's pole state from its E right after the sweep, before
+    // the sources are added: a source there would go unseen by the poles.
+    if (model.materials[m].dispersive())
+      throw DeckError("source[" + std::to_string(s) + "].position",
+                      "the source's E component lies in the dispersive material " +
+                          ("\"" + model.materials[m].name + "\"") +
+                          "; sources must sit in a material without poles (e.g. a small box of its eps_r around it)");
     r.coefficient = source_coefficient(src.amplitude, src.polarisation, model.materials[m], model.dt, model.cell);
     if (with_samples) r.samples.resize(model.steps);
     for (Index n = 0; n < Index(r.samples.size()); ++n)
@@ -287,6 +295,75 @@ CellCoefficients<Real> class_coefficients(const Model& model, const ClassKey& ke
 }
 
 }  // namespace
+
+static_assert(kMaxPolesPerMaterial == kMaxPoles, "the deck's limit is the engines'");
+
+template <typename Real>
+PoleSet<Real> pole_set(const DispersiveUpdate& update) {
+  PoleSet<Real> set;
+  set.poles = static_cast<int>(update.poles.size());
+  for (int p = 0; p < set.poles; ++p) {
+    const PoleUpdate& u = update.poles[p];
+    set.states[p] = u.states;
+    for (int r = 0; r < 2; ++r) {
+      set.h[p][r] = static_cast<Real>(u.h[r]), set.u[p][r] = static_cast<Real>(u.u[r]);
+      for (int c = 0; c < 2; ++c) set.a[p][r][c] = static_cast<Real>(u.a[r][c]);
+    }
+  }
+  return set;
+}
+template PoleSet<float> pole_set<float>(const DispersiveUpdate&);
+template PoleSet<double> pole_set<double>(const DispersiveUpdate&);
+
+// The dispersive materials' pole sets, which set each class's E components take, and the rows of
+// the layout's nodes whose class has a dispersive E component (kernels/dispersion.hpp).
+template <typename Real>
+DispersionSetup<Real> dispersion_setup(const Model& model, const FieldLayout& L,
+                                       const std::vector<std::uint8_t>& node_class) {
+  DispersionSetup<Real> d;
+  std::vector<int> set_of_material(model.materials.size(), -1);
+  for (std::size_t id = 0; id < model.materials.size(); ++id) {
+    const Material& material = model.materials[id];
+    if (!material.dispersive()) continue;
+    const PoleSet<Real> set = pole_set<Real>(dispersive_update(material, model.dt));
+    int states = 0;
+    for (int p = 0; p < set.poles; ++p) states += set.states[p];
+    set_of_material[id] = static_cast<int>(d.sets.size());
+    d.sets.push_back(set);
+    d.states = std::max(d.states, states);
+  }
+  if (d.sets.empty()) return d;
+  std::vector<bool> dispersive_class(model.classes.size(), false);
+  d.set_of.assign(3 * model.classes.size(), -1);
+  for (std::size_t k = 0; k < model.classes.size(); ++k)
+    for (int c = 0; c < 3; ++c)
+      if (const auto id = model.classes[k][c]; id != kPinned && set_of_material[id] >= 0) {
+        d.set_of[3 * k + c] = static_cast<std::int8_t>(set_of_material[id]);
+        dispersive_class[k] = true;
+      }
+  d.plane_row.assign(L.planes + 1, 0), d.plane_entry.assign(L.planes + 1, 0);
+  for (Index kk = 0; kk < L.planes; ++kk) {
+    const Index k = kk - L.origin_z;
+    d.plane_row[kk] = static_cast<Index>(d.rows.size()), d.plane_entry[kk] = d.entries;
+    for (Index j = 0; j < L.nodes_y; ++j) {
+      const std::uint8_t* row = node_class.data() + L.offset(0, j, k);
+      for (Index i = 0; i < L.nodes_x;) {
+        if (!dispersive_class[row[i]]) {
+          ++i;
+          continue;
+        }
+        Index end = i;
+        while (end < L.nodes_x && dispersive_class[row[end]]) ++end;
+        d.rows.push_back({k, j, i, end - i, d.entries});
+        d.entries += end - i;
+        i = end;
+      }
+    }
+  }
+  d.plane_row[L.planes] = static_cast<Index>(d.rows.size()), d.plane_entry[L.planes] = d.entries;
+  if (d.rows.empty()) d = DispersionSetup<Real>{};  // no dispersive node in this slab
+  return d;
+}
 
 template <typename Real>
 EngineSetup<Real> make_engine_setup(const Model& model, Index k_first, Index nodes_z, Index ghost, Index probe_slots,
@@ -347,6 +424,7 @@ EngineSetup<Real> make_engine_setup(const Model& model, Index k_first, Index nod
       for (Component c : p.components) setup.probes.push_back({c, local_offset(p.node)});
   setup.probe_slots = probe_slots;
   setup.cpml = make_cpml_setup<Real>(model.deck, model.dt, L, k_first);
+  setup.dispersion = dispersion_setup<Real>(model, L, setup.material_class);
   setup.tfsf = make_tfsf_setup<Real>(model.tfsf, model.steps, L, k_first);
   return setup;
 }

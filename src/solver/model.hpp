@@ -19,6 +19,7 @@
 #include "decomposition/slab_decomposition.hpp"
 #include "io/deck.hpp"
 #include "kernels/engine.hpp"
+#include "physics/dispersion.hpp"
 #include "src/solver/tfsf_setup.hpp"
 
 namespace yeex {
@@ -76,6 +77,10 @@ Model build_model(const Deck& deck, bool with_samples = true);
 // sources whose node plane lies in `sources` (default: its own planes; B+2R adds the ghost
 // planes, see decomposition/halo_plan.hpp) and samples the probes of its own planes, in the
 // model's order.
+// A dispersive material's update in the engines' form and precision (kernels/dispersion.hpp).
+template <typename Real>
+PoleSet<Real> pole_set(const DispersiveUpdate& update);
+
 template <typename Real>
 EngineSetup<Real> make_engine_setup(const Model& model, Index k_first, Index nodes_z, Index ghost, Index probe_slots,
                                     std::optional<PlaneRange> sources = std::nullopt);

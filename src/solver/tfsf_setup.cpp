@@ -140,12 +140,14 @@ class WaveTerms {
     const auto m = key(n)[static_cast<int>(c)];
     if (background_ < 0 && m != kPinned) {
       const Material& material = model_.materials[m];
-      if (material.pec || material.sigma != 0)
-        throw DeckError(
-            key_of(index_),
-            "the total-field box's surface lies in '" + material.name + "', " +
-                (material.pec ? "a PEC" : "a lossy material (sigma = " + std::to_string(material.sigma) + " S/m)") +
-                "; the incident wave needs a lossless background there");
+      if (material.pec || material.sigma != 0 || material.dispersive()) {
+        const std::string kind = material.pec ? "a PEC"
+                                 : material.dispersive()
+                                     ? "a dispersive material (poles)"
+                                     : "a lossy material (sigma = " + std::to_string(material.sigma) + " S/m)";
+        throw DeckError(key_of(index_), "the total-field box's surface lies in '" + material.name + "', " + kind +
+                                            "; the incident wave needs a lossless, non-dispersive background there");
+      }
       background_ = m;
       e_curl_ = update_coefficients(material, model_.dt).e_curl;
       h_curl_ = update_coefficients(material, model_.dt).h_curl;

@@ -58,4 +58,29 @@ inline Deck cpml_contract_deck() {
   return d;
 }
 
+// The CPML deck's layout with dispersive materials, each crossing the slab boundaries of 2-4
+// subdomains: a two-pole Debye half-space running into the CPML, a Drude + Lorentz block and a
+// Lorentz sphere above it; the sources in free space (a source in a dispersive material is refused).
+inline Deck dispersive_contract_deck() {
+  Deck d = cpml_contract_deck();
+  d.materials.clear();
+  Material soil{"soil", 4.0, 0.01, 1.0, false};
+  soil.poles = {{.kind = PoleKind::debye, .delta_eps = 10.0, .tau = 9e-12},
+                {.kind = PoleKind::debye, .delta_eps = 3.0, .tau = 3e-12}};
+  Material metal{"metal", 1.0, 0.0, 1.0, false};
+  metal.poles = {{.kind = PoleKind::drude, .omega = 6e11, .gamma = 2e10},
+                 {.kind = PoleKind::lorentz, .delta_eps = 2.0, .omega = 3e11, .gamma = 1e10}};
+  Material glass{"glass", 2.0, 0.0, 1.0, false};
+  glass.poles = {{.kind = PoleKind::lorentz, .delta_eps = 1.5, .omega = 4e11, .gamma = 5e9}};
+  d.materials = {soil, metal, glass};
+  d.geometry.clear();
+  d.geometry.push_back({ShapeKind::box, "soil", {0, 0, 0}, {18e-3, 19e-3, 10e-3}});
+  d.geometry.push_back({ShapeKind::box, "metal", {5e-3, 6e-3, 5e-3}, {12e-3, 11e-3, 14e-3}});
+  GeometryObject sphere{ShapeKind::sphere, "glass"};
+  sphere.centre = {9e-3, 9e-3, 16e-3}, sphere.radius = 3e-3;
+  d.geometry.push_back(sphere);
+  for (Source& s : d.sources) s.position = {14e-3, 15e-3, s.position[2] + 4e-3};
+  return d;
+}
+
 }  // namespace yeex::testing

@@ -83,6 +83,7 @@ class RecordingEngine final : public Engine<float> {
   void copy_in(Component, Index, Index, const float*) override { unused(); }
   float* field_data(Component) override { return nullptr; }
   CpmlView<float> cpml() const override { return {}; }
+  std::vector<StateChunk<float>> dispersion_chunks(Index, Index) const override { return {}; }
   void read_memory(const float*, Index, float*) override { unused(); }
   void write_memory(float*, Index, const float*) override { unused(); }
   void* native_stream(Lane) override { return nullptr; }

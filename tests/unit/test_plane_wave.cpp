@@ -141,6 +141,22 @@ TEST(PlaneWaveDeck, Refusals) {
   EXPECT_NE(refusal(many).find("plane_wave"), std::string::npos) << refusal(many);
 }
 
+// The incident wave travels in one plain material: a dispersive background is refused.
+TEST(PlaneWaveDeck, RefusesADispersiveBackground) {
+  Deck deck = parse_deck_string(kDeck);
+  Material water{.name = "water", .eps_r = 4.9};
+  water.poles = {{.kind = PoleKind::debye, .delta_eps = 75.2, .tau = 9.2e-12}};
+  deck.materials.push_back(water);
+  deck.geometry.insert(deck.geometry.begin(), {.shape = ShapeKind::box, .material = "water", .lower = {0, 0, 0},
+                                               .upper = {0.024, 0.024, 0.024}});
+  try {
+    build_model(deck);
+    ADD_FAILURE() << "a plane wave in a dispersive background was accepted";
+  } catch (const DeckError& e) {
+    EXPECT_NE(std::string(e.what()).find("dispersive"), std::string::npos) << e.what();
+  }
+}
+
 TEST(PlaneWaveDeck, DryRunLeavesTheTableEmpty) {
   const Model model = build_model(parse_deck_string(kDeck), false);
   EXPECT_FALSE(model.tfsf.nodes.empty());
