@@ -1,6 +1,7 @@
 // tests/support/h5_compare.hpp, the comparison behind the resume tests: two files that differ in
 // one thing each (a value, a bit, a shape, a type, an attribute, a member, a link) are told apart
-// and the difference is named by its path; equal files compare equal.
+// and the difference is named by its path; equal files compare equal. And output_differences
+// (tests/support/resume_run.hpp) reports what differs in a run folder's HDF5 file.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -12,7 +13,9 @@
 #include <vector>
 
 #include "io/hdf5_handle.hpp"
+#include "io/probe_writer.hpp"
 #include "tests/support/h5_compare.hpp"
+#include "tests/support/resume_run.hpp"
 #include "tests/support/run_helpers.hpp"
 
 namespace yeex {
@@ -129,6 +132,28 @@ TEST_F(H5Compare, AFileThatCannotBeReadIsADifference) {
     ASSERT_EQ(found.size(), 1u) << other;
     EXPECT_THAT(found[0], HasSubstr("cannot open file " + other.string()));
   }
+}
+
+// Probe files from the project's writer, inside run folders as output_differences reads them.
+TEST_F(H5Compare, OutputDifferencesNamesTheFileAndTheSeries) {
+  ProbeFile probes;
+  probes.title = "compare";
+  probes.dt = 1e-12;
+  probes.steps = 3;
+  probes.cell_size = {1e-3, 1e-3, 1e-3};
+  probes.probes.push_back({"rx", {0.002, 0.002, 0.002}, {2, 2, 2}, {Component::Ez, Component::Hx}, {}});
+  probes.probes[0].series = {{0.1, 0.2, 0.3}, {-1.0, -2.0, -3.0}};
+  for (const char* run : {"whole", "resumed"}) {
+    fs::create_directories(dir_.path() / run);
+    std::ofstream(dir_.path() / run / "run.json") << R"({"checksum": {"fields": "0x1234"}})";
+    write_probe_file(dir_.path() / run / "probes.h5", probes);
+  }
+  EXPECT_EQ(testing::output_differences(dir_.path() / "whole", dir_.path() / "resumed"), "");
+  probes.probes[0].series[1][2] = -3.0000000000000004;
+  write_probe_file(dir_.path() / "resumed" / "probes.h5", probes);
+  EXPECT_EQ(testing::output_differences(dir_.path() / "whole", dir_.path() / "resumed"),
+            "probes.h5: /probes/rx/Hx: values differ at [2]: -3 against -3.0000000000000004 (1 of 3 elements "
+            "differ); ");
 }
 
 }  // namespace
