@@ -149,7 +149,7 @@ TEST_F(H5Compare, OutputDifferencesNamesTheFileAndTheSeries) {
     write_probe_file(dir_.path() / run / "probes.h5", probes);
   }
   EXPECT_EQ(testing::output_differences(dir_.path() / "whole", dir_.path() / "resumed"), "");
-  probes.probes[0].series[1][2] = -3.0000000000000004;
+  probes.probes[0].series[1][2] = -3.0000000000000004;  // the last bit: six printed digits would not show it
   write_probe_file(dir_.path() / "resumed" / "probes.h5", probes);
   EXPECT_EQ(testing::output_differences(dir_.path() / "whole", dir_.path() / "resumed"),
             "probes.h5: /probes/rx/Hx: values differ at [2]: -3 against -3.0000000000000004 (1 of 3 elements "
