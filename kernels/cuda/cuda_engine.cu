@@ -95,28 +95,7 @@ class CudaEngine final : public Engine<Real> {
       face.psi = cpml_psi_[f].get();
     }
     set_cpml_interior(cpml_);
-    dispersion_setup_ = setup.dispersion;
-    if (!dispersion_setup_.empty()) {
-      const DispersionSetup<Real>& d = dispersion_setup_;
-      dispersion_rows_ = DeviceArray<DispersiveRow>(d.rows.data(), d.rows.size());
-      dispersion_set_of_ = DeviceArray<std::int8_t>(d.set_of.data(), d.set_of.size());
-      dispersion_sets_ = DeviceArray<PoleSet<Real>>(d.sets.data(), d.sets.size());
-      const std::size_t values = static_cast<std::size_t>(3 * d.states * d.entries);
-      dispersion_state_ = DeviceArray<Real>(values);
-      YEEX_CUDA(cudaMemset(dispersion_state_.get(), 0, values * sizeof(Real)));
-      dispersion_ = {d.states,
-                     d.entries,
-                     dispersion_rows_.get(),
-                     dispersion_set_of_.get(),
-                     dispersion_sets_.get(),
-                     dispersion_state_.get()};
-      // The pass's tables in shared memory (dispersion_pass.cuh); more than the 48 KiB a block
-      // has without opting in only with hundreds of dispersive materials in float64.
-      dispersion_shared_ = d.sets.size() * sizeof(PoleSet<Real>) + d.set_of.size();
-      if (dispersion_shared_ > 48 * 1024)
-        YEEX_CUDA(cudaFuncSetAttribute(dispersion_kernel<Real>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(dispersion_shared_)));
-    }
+    dispersion_ = DispersionPass<Real>(setup.dispersion);
     // TF/SF: the nodes stay on the host too (the pass's range lookup, cuda_tfsf_nodes).
     tfsf_host_[0] = setup.tfsf.h_nodes, tfsf_host_[1] = setup.tfsf.e_nodes;
     for (int field = 0; field < 2; ++field)
@@ -318,7 +297,7 @@ class CudaEngine final : public Engine<Real> {
   }
   CpmlView<Real> cpml() const override { return cpml_; }
   std::vector<StateChunk<Real>> dispersion_chunks(Index k_begin, Index k_end) const override {
-    return dispersion_plane_chunks(dispersion_setup_, dispersion_, layout_.origin_z, k_begin, k_end);
+    return dispersion_.chunks(layout_.origin_z, k_begin, k_end);
   }
   void read_memory(const Real* from, Index count, Real* host) override {
     synchronize();
@@ -349,7 +328,7 @@ class CudaEngine final : public Engine<Real> {
   template <bool UpdateH>
   void sweep_pushing(const NodeRange& r, const SweepPush<Real>& push) {
     if (cpml_.faces != 0) throw std::invalid_argument("cuda engine: a pushing sweep needs a run without CPML");
-    if (!dispersion_setup_.empty())
+    if (!dispersion_.empty())
       throw std::invalid_argument("cuda engine: a pushing sweep needs a run without dispersive materials");
     if (r.empty()) return;
     YEEX_CUDA(cudaSetDevice(device_));
@@ -374,16 +353,9 @@ class CudaEngine final : public Engine<Real> {
  private:
   // The dispersion pass over the dispersive nodes of r, after r's E sweep on the same stream.
   void disperse(const NodeRange& r, cudaStream_t stream) {
-    if (dispersion_setup_.empty() || r.empty()) return;
-    const auto [first, last] = dispersive_rows(dispersion_setup_, layout_.origin_z, r.k0, r.k1);
-    if (last == first) return;
+    if (dispersion_.empty() || r.empty()) return;
     const FieldPointers<Real> f = pointers();
-    const Index rows = last - first;
-    const unsigned grid = static_cast<unsigned>(std::min<Index>(rows, Index(1) << 20));
-    const int sets = static_cast<int>(dispersion_setup_.sets.size());
-    const int class_count = static_cast<int>(dispersion_setup_.set_of.size() / 3);
-    launch_kernel_shared(dispersion_kernel<Real>, grid, dim3(kDispersionNodes, 3), dispersion_shared_, stream, f.ex,
-                         f.ey, f.ez, storage_.classes(), layout_, dispersion_, sets, class_count, first, rows, r);
+    dispersion_.launch(dependent_launch_, stream, f, storage_.classes(), layout_, r);
   }
 
   // Every engine kernel goes through here (launch.cuh), with the engine's dependent_launch_.
@@ -646,13 +618,7 @@ class CudaEngine final : public Engine<Real> {
   const Cursor* tfsf_cursor_ = nullptr;
   std::array<DeviceArray<CpmlProfile<Real>>, kMaxCpmlFaces> cpml_tables_;
   std::array<DeviceArray<Real>, kMaxCpmlFaces> cpml_psi_;
-  DispersionSetup<Real> dispersion_setup_;  // its rows and plane index on the host (disperse, dispersion_chunks)
-  DispersionView<Real> dispersion_;         // device pointers
-  DeviceArray<DispersiveRow> dispersion_rows_;
-  DeviceArray<std::int8_t> dispersion_set_of_;
-  DeviceArray<PoleSet<Real>> dispersion_sets_;
-  DeviceArray<Real> dispersion_state_;
-  std::size_t dispersion_shared_ = 0;  // bytes of the pass's shared tables
+  DispersionPass<Real> dispersion_;  // dispersive materials (dispersion_pass.cuh)
 };
 
 }  // namespace

@@ -8,6 +8,12 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/device_array.hpp"
 #include "kernels/cuda/launch.cuh"
 #include "kernels/dispersion.hpp"
 #include "kernels/field_layout.hpp"
@@ -67,6 +73,55 @@ __global__ void __launch_bounds__(3 * kDispersionNodes, 4)
     }
   }
 }
+
+// An engine's dispersive materials on its GPU: the rows, pole sets and zeroed state uploaded from
+// the setup (kept on the host too, for the ranges and the chunks), and the pass's launch.
+template <typename Real>
+class DispersionPass {
+ public:
+  DispersionPass() = default;
+  explicit DispersionPass(const DispersionSetup<Real>& setup) : setup_(setup) {
+    if (setup_.empty()) return;
+    rows_ = DeviceArray<DispersiveRow>(setup_.rows.data(), setup_.rows.size());
+    set_of_ = DeviceArray<std::int8_t>(setup_.set_of.data(), setup_.set_of.size());
+    sets_ = DeviceArray<PoleSet<Real>>(setup_.sets.data(), setup_.sets.size());
+    const std::size_t values = static_cast<std::size_t>(3 * setup_.states * setup_.entries);
+    state_ = DeviceArray<Real>(values);
+    YEEX_CUDA(cudaMemset(state_.get(), 0, values * sizeof(Real)));
+    view_ = {setup_.states, setup_.entries, rows_.get(), set_of_.get(), sets_.get(), state_.get()};
+    // More than the 48 KiB of shared memory a block has without opting in only with hundreds of
+    // dispersive materials in float64.
+    shared_ = setup_.sets.size() * sizeof(PoleSet<Real>) + setup_.set_of.size();
+    if (shared_ > 48 * 1024)
+      YEEX_CUDA(cudaFuncSetAttribute(dispersion_kernel<Real>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     static_cast<int>(shared_)));
+  }
+
+  bool empty() const { return setup_.empty(); }
+  std::vector<StateChunk<Real>> chunks(Index origin_z, Index k_begin, Index k_end) const {
+    return dispersion_plane_chunks(setup_, view_, origin_z, k_begin, k_end);
+  }
+  // The pass over the dispersive nodes of r, on `stream` (a dependent launch where `dependent`).
+  void launch(bool dependent, cudaStream_t stream, const FieldPointers<Real>& f, const std::uint8_t* classes,
+              const FieldLayout& L, const NodeRange& r) const {
+    const auto [first, last] = dispersive_rows(setup_, L.origin_z, r.k0, r.k1);
+    if (last == first) return;
+    const Index rows = last - first;
+    const unsigned grid = static_cast<unsigned>(std::min<Index>(rows, Index(1) << 20));
+    const int sets = static_cast<int>(setup_.sets.size()), class_count = static_cast<int>(setup_.set_of.size() / 3);
+    launch_kernel_shared(dependent, dispersion_kernel<Real>, grid, dim3(kDispersionNodes, 3), shared_, stream, f.ex,
+                         f.ey, f.ez, classes, L, view_, sets, class_count, first, rows, r);
+  }
+
+ private:
+  DispersionSetup<Real> setup_;
+  DispersionView<Real> view_;
+  DeviceArray<DispersiveRow> rows_;
+  DeviceArray<std::int8_t> set_of_;
+  DeviceArray<PoleSet<Real>> sets_;
+  DeviceArray<Real> state_;
+  std::size_t shared_ = 0;  // bytes of the kernel's shared tables
+};
 
 }  // namespace
 }  // namespace yeex
