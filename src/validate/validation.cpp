@@ -37,6 +37,12 @@ const std::vector<ValidationProblem>& validation_problems() {
        propagation_deck},
       {"dipole", "Hertzian dipole Ez vs the analytic near + far field", validate_dipole, dipole_deck},
       {"cpml", "CPML reflection (10 cells) vs a large-domain reference", validate_cpml, cpml_problem_deck},
+      {"debye_reflection", "TE10 reflection from a Debye half-space vs the complex Fresnel coefficient",
+       validate_debye_reflection, debye_reflection_deck},
+      {"drude_slab", "TE10 transmission through a Drude slab vs the analytic slab transmission", validate_drude_slab,
+       drude_slab_deck},
+      {"lorentz_slab", "TE10 transmission through a Lorentz slab vs the analytic slab transmission",
+       validate_lorentz_slab, lorentz_slab_deck},
   };
   return problems;
 }
