@@ -116,10 +116,9 @@ std::vector<CheckRow> debye_reflection_rows(const ValidationContext& context, co
     const std::complex<double> measured = plain_dft(reflected, dt, f) / plain_dft(incident, dt, f);
     const Complex k1 = lattice_wavenumber(vacuum, w, lattice), k2 = lattice_wavenumber(debye, w, lattice);
     const Complex to_probe = std::exp(-2.0i * k1 * distance);
-    const Complex exact = continuum_interface(guide_wavenumber(vacuum, w, g.width()),
-                                              guide_wavenumber(debye, w, g.width()))
-                              .r12 *
-                          to_probe;
+    const Complex exact =
+        continuum_interface(guide_wavenumber(vacuum, w, g.width()), guide_wavenumber(debye, w, g.width())).r12 *
+        to_probe;
     continuum.add(f, measured, exact);
     scheme.add(f, measured, lattice_interface(k1, k2, g.dz).r12 * to_probe);
     if (i == samples / 2) measured_centre = measured, continuum_centre = exact;

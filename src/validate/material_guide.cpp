@@ -23,7 +23,8 @@ MaterialGuide te10_guide(bool quick) {
 
 Deck material_guide_deck(const MaterialGuide& g, const std::optional<Material>& material, Index steps) {
   Deck d;
-  d.title = material ? "validate: TE10 pulse in a PEC guide with " + material->name : "validate: TE10 pulse in a PEC guide";
+  d.title =
+      material ? "validate: TE10 pulse in a PEC guide with " + material->name : "validate: TE10 pulse in a PEC guide";
   d.grid = {1, g.ny, g.nz};
   d.cell_size = {g.dy, g.dy, g.dz};
   d.steps = steps;

@@ -22,12 +22,12 @@
 namespace yeex {
 
 struct MaterialGuide {
-  Index ny = 0, nz = 0;      // cells; nx = 1 (the mode is uniform in x)
-  double dy = 0, dz = 0;     // m; dx = dy. Coarse across (the mode's sin is exact on any lattice), fine along z
-  Index source_k = 0;        // the sheet's plane
-  double frequency = 0;      // the Ricker's (Hz)
-  Index first_k = 0;         // the material holds the E nodes first_k .. last_k - 1 (its faces halfway
-  Index last_k = 0;          //   between nodes, at (first_k - 1/2) dz and (last_k - 1/2) dz); last_k > nz: to the far wall
+  Index ny = 0, nz = 0;   // cells; nx = 1 (the mode is uniform in x)
+  double dy = 0, dz = 0;  // m; dx = dy. Coarse across (the mode's sin is exact on any lattice), fine along z
+  Index source_k = 0;     // the sheet's plane
+  double frequency = 0;   // the Ricker's (Hz)
+  Index first_k = 0;      // the material holds the E nodes first_k .. last_k - 1 (its faces halfway
+  Index last_k = 0;       //   between nodes, at (first_k - 1/2) dz and (last_k - 1/2) dz); last_k > nz: to the far wall
   std::vector<Index> probes;  // planes of the Ex probes (at mid-width)
   double width() const { return double(ny) * dy; }
   GuideLattice lattice(double dt) const { return {dy, dz, dt, width()}; }
@@ -67,8 +67,8 @@ std::pair<double, double> ricker_band(double f0, double fraction);
 
 // The largest relative errors over a band of a measured complex coefficient against a reference.
 struct BandError {
-  double magnitude = 0;  // max | |measured| - |reference| | / |reference|
-  double complex = 0;    // max | measured - reference | / |reference|
+  double magnitude = 0;                     // max | |measured| - |reference| | / |reference|
+  double complex = 0;                       // max | measured - reference | / |reference|
   double at_magnitude = 0, at_complex = 0;  // where (Hz)
   void add(double frequency, std::complex<double> measured, std::complex<double> reference);
 };

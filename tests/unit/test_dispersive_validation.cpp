@@ -72,7 +72,8 @@ TEST(Fresnel, LatticeCoefficientsConvergeToTheContinuumAtSecondOrder) {
     const GuideLattice g{40 * dz, dz, 0.98 * dz / kSpeedOfLight, width};
     const Complex k1 = lattice_wavenumber(Material{}, w, g), k2 = lattice_wavenumber(kDebye, w, g);
     const InterfaceCoefficients lattice = lattice_interface(k1, k2, dz);
-    const double error_r = std::abs(lattice.r12 - exact.r12), error_t = std::abs(slab_transmission(lattice, k2, 5e-3) - exact_slab);
+    const double error_r = std::abs(lattice.r12 - exact.r12),
+                 error_t = std::abs(slab_transmission(lattice, k2, 5e-3) - exact_slab);
     if (previous_r > 0) {
       EXPECT_NEAR(previous_r / error_r, 4.0, 0.2) << dz;
       EXPECT_NEAR(previous_t / error_t, 4.0, 0.2) << dz;
