@@ -37,8 +37,8 @@ Pole parse_pole(const TableReader& entry) {
 double fraction(const TableReader& soil, std::string_view key, bool open_at_zero) {
   const double value = soil.require<double>(key);
   if (!(value >= 0 && value <= 1) || (open_at_zero && value == 0))
-    throw DeckError(soil.key_path(key), format_number(value) + " is not a fraction in " +
-                                            (open_at_zero ? "(0, 1]" : "[0, 1]"));
+    throw DeckError(soil.key_path(key),
+                    format_number(value) + " is not a fraction in " + (open_at_zero ? "(0, 1]" : "[0, 1]"));
   return value;
 }
 
@@ -51,14 +51,15 @@ void parse_dispersion(const TableReader& entry, Material& material) {
   if (has_soil) {
     for (const std::string_view key : {"eps_r", "sigma"})
       if (entry.has(key))
-        throw DeckError(entry.key_path(key), "a peplinski soil sets eps_r and sigma itself; remove " + std::string(key));
+        throw DeckError(entry.key_path(key),
+                        "a peplinski soil sets eps_r and sigma itself; remove " + std::string(key));
     const auto soil = entry.table("peplinski", {"sand", "clay", "bulk_density", "sand_density", "water"});
     PeplinskiSoil s;
     s.sand = fraction(*soil, "sand", false);
     s.clay = fraction(*soil, "clay", false);
     if (s.sand + s.clay > 1 + 1e-12)
-      throw DeckError(soil->key_path("clay"), "sand + clay = " + format_number(s.sand + s.clay) +
-                                                  " is more than the whole solid (1)");
+      throw DeckError(soil->key_path("clay"),
+                      "sand + clay = " + format_number(s.sand + s.clay) + " is more than the whole solid (1)");
     s.bulk_density = positive(soil->require<double>("bulk_density"), soil->key_path("bulk_density"));
     s.sand_density = positive(soil->require<double>("sand_density"), soil->key_path("sand_density"));
     if (!(s.bulk_density < s.sand_density))
@@ -70,10 +71,11 @@ void parse_dispersion(const TableReader& entry, Material& material) {
     material = peplinski_material(s, material.name);
     material.mu_r = mu_r;
     if (!(material.eps_r > 0) || !(material.poles.front().delta_eps > 0) || !std::isfinite(material.sigma))
-      throw DeckError(entry.key_path("peplinski"),
-                      "the Peplinski model gives eps_inf = " + format_number(material.eps_r) + " and delta_eps = " +
-                          format_number(material.poles.front().delta_eps) +
-                          " for this soil, outside its range (both must be positive): check the fractions and densities");
+      throw DeckError(
+          entry.key_path("peplinski"),
+          "the Peplinski model gives eps_inf = " + format_number(material.eps_r) +
+              " and delta_eps = " + format_number(material.poles.front().delta_eps) +
+              " for this soil, outside its range (both must be positive): check the fractions and densities");
     return;
   }
   if (!has_poles) return;

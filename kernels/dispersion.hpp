@@ -23,7 +23,7 @@
 
 namespace yeex {
 
-inline constexpr int kMaxPoles = 4;                    // per material
+inline constexpr int kMaxPoles = 4;                   // per material
 inline constexpr int kMaxPoleStates = 2 * kMaxPoles;  // per component and node (lorentz poles: 2)
 
 // The poles of one dispersive material, in the engine's precision (physics/dispersion.hpp's
@@ -45,42 +45,50 @@ struct DispersiveRow {
 // What an engine's dispersion pass reads (device pointers on a device engine).
 template <typename Real>
 struct DispersionView {
-  int states = 0;                        // state slots per component and node; 0: no dispersive node
-  Index entries = 0;                     // nodes with state
-  const DispersiveRow* row = nullptr;    // sorted by (k, j, i0)
-  const std::int8_t* set_of = nullptr;   // [class * 3 + E component]: its pole set, or -1
+  int states = 0;                       // state slots per component and node; 0: no dispersive node
+  Index entries = 0;                    // nodes with state
+  const DispersiveRow* row = nullptr;   // sorted by (k, j, i0)
+  const std::int8_t* set_of = nullptr;  // [class * 3 + E component]: its pole set, or -1
   const PoleSet<Real>* set = nullptr;
-  Real* state = nullptr;                 // slot s of component c of entry e at [(c * states + s) * entries + e]
+  Real* state = nullptr;  // slot s of component c of entry e at [(c * states + s) * entries + e]
 };
 
+// One E component's pass: `e` its value at the node, `p` its material's poles, `y` its first state
+// slot of the node's entry (slot s at y[s * n], n = entries).
+template <typename Real>
+YEEX_HOST_DEVICE void disperse_component(Real& e, const PoleSet<Real>& p, Real* y, Index n) {
+  Real value = e;
+  for (int q = 0, s = 0; q < p.poles; s += p.states[q], ++q) {
+    value = fused(p.u[q][0], y[s * n], value);
+    if (p.states[q] == 2) value = fused(p.u[q][1], y[(s + 1) * n], value);
+  }
+  for (int q = 0, s = 0; q < p.poles; s += p.states[q], ++q) {
+    const Real y0 = y[s * n];
+    if (p.states[q] == 1) {
+      y[s * n] = fused(p.h[q][0], value, p.a[q][0][0] * y0);
+    } else {
+      const Real y1 = y[(s + 1) * n];
+      y[s * n] = fused(p.h[q][0], value, fused(p.a[q][0][1], y1, p.a[q][0][0] * y0));
+      y[(s + 1) * n] = fused(p.h[q][1], value, fused(p.a[q][1][1], y1, p.a[q][1][0] * y0));
+    }
+  }
+  e = value;
+}
+
+// The first state slot of component c of entry `entry`.
+template <typename Real>
+YEEX_HOST_DEVICE Real* state_of(const DispersionView<Real>& v, int c, Index entry) {
+  return v.state + static_cast<Index>(c * v.states) * v.entries + entry;
+}
+
 // One node's pass: `e` its three E components' arrays, `offset` the node, `sets_of` its class's
-// three pole sets (set_of + 3 * class), `entry` its state entry.
+// three pole sets (set_of + 3 * class), `entry` its state entry. The components are independent
+// (a device engine may give each its own thread).
 template <typename Real>
 YEEX_HOST_DEVICE void disperse_node(Real* const e[3], Index offset, const std::int8_t* sets_of,
                                     const DispersionView<Real>& v, Index entry) {
-  for (int c = 0; c < 3; ++c) {
-    const int m = sets_of[c];
-    if (m < 0) continue;
-    const PoleSet<Real>& p = v.set[m];
-    Real* const y = v.state + static_cast<Index>(c * v.states) * v.entries + entry;
-    const Index n = v.entries;
-    Real value = e[c][offset];
-    for (int q = 0, s = 0; q < p.poles; s += p.states[q], ++q) {
-      value = fused(p.u[q][0], y[s * n], value);
-      if (p.states[q] == 2) value = fused(p.u[q][1], y[(s + 1) * n], value);
-    }
-    for (int q = 0, s = 0; q < p.poles; s += p.states[q], ++q) {
-      const Real y0 = y[s * n];
-      if (p.states[q] == 1) {
-        y[s * n] = fused(p.h[q][0], value, p.a[q][0][0] * y0);
-      } else {
-        const Real y1 = y[(s + 1) * n];
-        y[s * n] = fused(p.h[q][0], value, fused(p.a[q][0][1], y1, p.a[q][0][0] * y0));
-        y[(s + 1) * n] = fused(p.h[q][1], value, fused(p.a[q][1][1], y1, p.a[q][1][0] * y0));
-      }
-    }
-    e[c][offset] = value;
-  }
+  for (int c = 0; c < 3; ++c)
+    if (const int m = sets_of[c]; m >= 0) disperse_component(e[c][offset], v.set[m], state_of(v, c, entry), v.entries);
 }
 
 // What the solver hands an engine (EngineSetup::dispersion); empty rows: no dispersive node.
@@ -113,7 +121,8 @@ std::vector<StateChunk<Real>> dispersion_plane_chunks(const DispersionSetup<Real
   if (d.empty() || k_end <= k_begin) return chunks;
   const Index first = d.plane_entry[k_begin + origin_z], last = d.plane_entry[k_end + origin_z];
   if (last == first) return chunks;
-  for (Index a = 0; a < 3 * static_cast<Index>(v.states); ++a) chunks.push_back({v.state + a * v.entries + first, last - first});
+  for (Index a = 0; a < 3 * static_cast<Index>(v.states); ++a)
+    chunks.push_back({v.state + a * v.entries + first, last - first});
   return chunks;
 }
 

@@ -119,6 +119,11 @@ class Engine {
   // The pole state of dispersive nodes (kernels/dispersion.hpp) on local planes [k_begin, k_end),
   // one chunk per state array (none without dispersive nodes), for B+2R transfers and checkpoints.
   virtual std::vector<StateChunk<Real>> dispersion_chunks(Index k_begin, Index k_end) const = 0;
+  // Whether the engine holds dispersive nodes.
+  bool has_dispersion() const {
+    const FieldLayout& L = layout();
+    return !dispersion_chunks(-L.origin_z, L.planes - L.origin_z).empty();
+  }
   virtual void read_memory(const Real* engine_memory, Index count, Real* host) = 0;
   virtual void write_memory(Real* engine_memory, Index count, const Real* host) = 0;
   // The native queue of a lane (a cudaStream_t for the cuda engine, nullptr for the host).

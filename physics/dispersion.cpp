@@ -91,13 +91,15 @@ std::string pole_problem(const Pole& pole, double dt) {
       // No bound on the plasma frequency: below it the scheme's response is the continuous one at
       // the mapped frequency whatever omega dt (a metal at microwave frequencies has omega dt >> 1).
       if (pole_memory(pole, dt) < kMinMemory)
-        return "gamma = " + number(pole.gamma) + " rad/s damps faster than the time step resolves (gamma dt <= " +
-               number(kMaxDampingDt) + ", gamma <= " + number(kMaxDampingDt / dt) + " rad/s at dt = " + number(dt) + " s)";
+        return "gamma = " + number(pole.gamma) +
+               " rad/s damps faster than the time step resolves (gamma dt <= " + number(kMaxDampingDt) +
+               ", gamma <= " + number(kMaxDampingDt / dt) + " rad/s at dt = " + number(dt) + " s)";
       return "";
     case PoleKind::lorentz:
       if (pole.omega * dt > kMaxOmegaDt)
-        return "omega = " + number(pole.omega) + " rad/s, the resonance, is above what the time step resolves (omega dt <= " +
-               number(kMaxOmegaDt) + ", omega <= " + number(kMaxOmegaDt / dt) + " rad/s at dt = " + number(dt) +
+        return "omega = " + number(pole.omega) +
+               " rad/s, the resonance, is above what the time step resolves (omega dt <= " + number(kMaxOmegaDt) +
+               ", omega <= " + number(kMaxOmegaDt / dt) + " rad/s at dt = " + number(dt) +
                " s: the scheme would put the resonance elsewhere)";
       if (pole_memory(pole, dt) < kMinMemory)
         return "gamma = " + number(pole.gamma) + " rad/s damps faster than the time step resolves (gamma dt <= about " +

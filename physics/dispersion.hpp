@@ -61,10 +61,10 @@ std::complex<double> relative_permittivity(const Material& material, double w);
 // fractions, bulk and sand-particle densities (g/cm^3) and volumetric water fraction give a one-
 // pole Debye material (water's relaxation time) with a conductivity.
 struct PeplinskiSoil {
-  double sand = 0.5, clay = 0.5;               // fractions of the solid
-  double bulk_density = 2.0;                   // g/cm^3
-  double sand_density = 2.66;                  // g/cm^3, of the sand particles
-  double water = 0.1;                          // volumetric water fraction
+  double sand = 0.5, clay = 0.5;  // fractions of the solid
+  double bulk_density = 2.0;      // g/cm^3
+  double sand_density = 2.66;     // g/cm^3, of the sand particles
+  double water = 0.1;             // volumetric water fraction
 };
 // eps_r (eps_inf), sigma and one Debye pole; `name` is kept.
 Material peplinski_material(const PeplinskiSoil& soil, const std::string& name);

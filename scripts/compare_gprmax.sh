@@ -1,6 +1,15 @@
 #!/usr/bin/env bash
-# yeex's host engine against gprMax 4.0.1 (PyPI wheel, its OpenMP CPU solver) on the same
-# machine, in the same invocation, on the same problem: a box of N^3 cells of 1 mm with a
+# yeex against gprMax 4.0.1 (PyPI wheel, its OpenMP CPU solver) on the same machine, in the same
+# invocation, on the same model: `speed` (the default) times both codes, `fields` compares their
+# receiver traces on one deck. gprMax's input is written from the deck yeex resolved
+# (scripts/compare_gprmax.py to-gprmax).
+#
+# fields: the deck (default inputs/gpr_wet_soil.toml) run by yeex's host engine in float64 and by
+# gprMax in double precision with the same dt; the traces of every probe component compared,
+# yeex's sample n against gprMax's n + 1 (gprMax records before each update), the difference as
+# a fraction of the trace's peak; a markdown report, optionally a plot and a tolerance.
+#
+# speed: a box of N^3 cells of 1 mm with a
 # dielectric cube (eps_r = 4) over the middle third, a z Hertzian dipole at the centre driven by
 # a 1 GHz Gaussian pulse and one receiver (all six components) 40 cells from it along x. The
 # outer faces are a 10-cell PML (gprMax's default; yeex's CPML) or PEC walls. Both codes run
@@ -15,7 +24,18 @@
 # case (boundary x precision x denormals) once, gprMax then yeex: A B A B, so a burst of
 # background load hits both codes. The 1-minute load average is recorded before each run.
 #
-# Usage: scripts/compare_gprmax.sh [--size N] [--steps N] [--threads N] [--repeats N]
+# Usage: scripts/compare_gprmax.sh fields [--deck FILE] [--steps N] [--threads N]
+#                                         [--pml matched|default] [--tolerance F] [--plot FILE]
+#                                         [--out FILE]
+#   --deck FILE    the yeex deck (default inputs/gpr_wet_soil.toml)
+#   --steps N      override the deck's steps
+#   --pml P        matched: yeex's CPML profile in gprMax's #pml_cfs (default); default: each
+#                  code its own default PML
+#   --tolerance F  exit 1 when a trace's max |yeex - gprMax| / peak exceeds F (e.g. 0.01)
+#   --plot FILE    PNG of the first trace and the difference (installs matplotlib in the venv)
+#   --out FILE     also write the markdown report to FILE
+#
+#        scripts/compare_gprmax.sh [speed] [--size N] [--steps N] [--threads N] [--repeats N]
 #                                  [--boundary pml|pec|both] [--precision f32|f64|both]
 #                                  [--denormals keep|flush|both] [--out FILE]
 #   --size N       cells per side (default 200)
@@ -35,13 +55,34 @@ readonly ROOT GPRMAX_VERSION=4.0.1 PML_CELLS=10
 readonly VENV="$ROOT/build/gprmax-venv" WORK="$ROOT/build/compare" YEEX="$ROOT/build/host/yeex"
 
 SIZE=200 STEPS=250 THREADS=$(nproc) REPEATS=2 DENORMALS=both BOUNDARY=both PRECISION=both OUT=''
+DECK="$ROOT/inputs/gpr_wet_soil.toml" FIELD_STEPS='' PML=matched TOLERANCE='' PLOT=''
 COMMAND_LINE="scripts/compare_gprmax.sh $*"
 
 log() { printf 'compare: %s\n' "$*" >&2; }
 die() { printf 'compare: error: %s\n' "$*" >&2; exit 1; }
 usage() { sed -n '/^# Usage/,/^# Work/p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 
-parse_args() {
+parse_field_args() {
+  while (($#)); do
+    case $1 in
+      --deck) DECK=${2:?--deck needs a file}; shift 2 ;;
+      --steps) FIELD_STEPS=${2:?--steps needs a value}; shift 2 ;;
+      --threads) THREADS=${2:?--threads needs a value}; shift 2 ;;
+      --pml) PML=${2:?--pml needs matched or default}; shift 2 ;;
+      --tolerance) TOLERANCE=${2:?--tolerance needs a value}; shift 2 ;;
+      --plot) PLOT=${2:?--plot needs a file}; shift 2 ;;
+      --out) OUT=${2:?--out needs a file}; shift 2 ;;
+      -h | --help) usage; exit 0 ;;
+      *) usage >&2; die "unknown argument for fields: $1" ;;
+    esac
+  done
+  [[ -f $DECK ]] || die "--deck: no file '$DECK'"
+  [[ -z $FIELD_STEPS || $FIELD_STEPS =~ ^[1-9][0-9]*$ ]] || die "--steps must be a positive integer, got '$FIELD_STEPS'"
+  [[ $THREADS =~ ^[1-9][0-9]*$ ]] || die "--threads must be a positive integer, got '$THREADS'"
+  [[ $PML == matched || $PML == default ]] || die "--pml must be matched or default, got '$PML'"
+}
+
+parse_speed_args() {
   while (($#)); do
     case $1 in
       --size) SIZE=${2:?--size needs a value}; shift 2 ;;
@@ -124,32 +165,10 @@ ensure_yeex() {
 
 # Geometry in metres: the middle third of the box and its centre, at 1 mm cells.
 geometry() {
-  LENGTH=$(awk -v n="$SIZE" 'BEGIN { printf "%.6g", n * 1e-3 }')
   LOWER=$(awk -v n="$SIZE" 'BEGIN { printf "%.6g", n * 1e-3 / 3 }')
   UPPER=$(awk -v n="$SIZE" 'BEGIN { printf "%.6g", n * 2e-3 / 3 }')
   CENTRE=$(awk -v n="$SIZE" 'BEGIN { printf "%.6g", n * 1e-3 / 2 }')
   RECEIVER=$(awk -v n="$SIZE" 'BEGIN { r = int(n / 2) + 40; if (r > n - 11) r = n - 11; printf "%.6g", r * 1e-3 }')
-}
-
-# gprMax: an integer #time_window is a number of iterations; without #pml_cells every face is a
-# 10-cell PML (its default), #pml_cells: 0 leaves the outer boundary PEC; the trailing `n` on #box
-# turns off dielectric smoothing so both codes see the same two materials (it changes no work per
-# step). #rx records all six components, as the yeex probe does.
-write_gprmax_input() {
-  local boundary=$1
-  {
-    echo "#title: gprMax comparison box"
-    echo "#domain: $LENGTH $LENGTH $LENGTH"
-    echo "#dx_dy_dz: 0.001 0.001 0.001"
-    echo "#time_window: $STEPS"
-    [[ $boundary == pec ]] && echo "#pml_cells: 0"
-    echo "#omp_threads: $THREADS"
-    echo "#material: 4 0 1 0 dielectric"
-    echo "#box: $LOWER $LOWER $LOWER $UPPER $UPPER $UPPER dielectric n"
-    echo "#waveform: gaussian 1 1e9 pulse"
-    echo "#hertzian_dipole: z $CENTRE $CENTRE $CENTRE pulse"
-    echo "#rx: $RECEIVER $CENTRE $CENTRE"
-  } >"$WORK/box-$boundary.in"
 }
 
 # The same box for yeex (inputs/gprmax_box.toml is the PML case at the default size).
@@ -189,6 +208,18 @@ components = ["Ex", "Ey", "Ez", "Hx", "Hy", "Hz"]
 directory = "build/compare-out"
 EOF
   } >"$WORK/box-$boundary.toml"
+}
+
+# gprMax's input, written from the deck as yeex resolves it (a one-step run's run.json) by
+# compare_gprmax.py to-gprmax: #time_window as STEPS iterations, PEC faces without PML, gprMax's
+# default PML profile, the cube a `#box: ... n` (no dielectric smoothing, so both codes see the
+# same two materials; it changes no work per step), the receiver recording all six components.
+write_gprmax_input() {
+  local boundary=$1 resolved="$WORK/box-$boundary.run.json"
+  (cd "$ROOT" && "$YEEX" run "$WORK/box-$boundary.toml" --engine host --steps 1 --json --quiet \
+      --output build/compare-out --force >"$resolved") || die "yeex refused $WORK/box-$boundary.toml"
+  python3 "$ROOT/scripts/compare_gprmax.py" to-gprmax "$resolved" --out "$WORK/box-$boundary.in" \
+    --iterations "$STEPS" --threads "$THREADS" --pml default
 }
 
 # MXCSR bits FTZ (0x8000) and DAZ (0x0040), set before main(); threads created later inherit them.
@@ -237,8 +268,33 @@ run_case() {
   awk -v a="$start" -v b="$(now)" 'BEGIN { printf "%.4f\n", b - a }' >"$base.wall"
 }
 
+# fields: both codes on one deck in float64, the traces compared by compare_gprmax.py (which runs
+# them: yeex first, since gprMax's input is written from yeex's run.json).
+run_fields() {
+  ensure_gprmax
+  ensure_yeex
+  if [[ -n $PLOT ]] && ! "$VENV/bin/python" -c 'import matplotlib' 2>/dev/null; then
+    log "installing matplotlib into $VENV for --plot"
+    "$VENV/bin/python" -m pip install --quiet matplotlib
+  fi
+  local args=(fields --deck "$DECK" --threads "$THREADS" --pml "$PML" --work "$WORK/fields"
+    --yeex "$YEEX" --gprmax-python "$VENV/bin/python")
+  [[ -n $FIELD_STEPS ]] && args+=(--steps "$FIELD_STEPS")
+  [[ -n $TOLERANCE ]] && args+=(--tolerance "$TOLERANCE")
+  [[ -n $PLOT ]] && args+=(--plot "$PLOT")
+  [[ -n $OUT ]] && args+=(--out "$OUT")
+  "$VENV/bin/python" "$ROOT/scripts/compare_gprmax.py" "${args[@]}"
+}
+
 main() {
-  parse_args "$@"
+  local mode=speed
+  case ${1:-} in speed | fields) mode=$1; shift ;; esac
+  if [[ $mode == fields ]]; then
+    parse_field_args "$@"
+    run_fields
+    return
+  fi
+  parse_speed_args "$@"
   mkdir -p "$WORK"
   rm -f "$WORK"/gprmax-*.log "$WORK"/yeex-*.json "$WORK"/yeex-*.err "$WORK"/*.wall "$WORK"/*.load
   ensure_gprmax
@@ -246,8 +302,8 @@ main() {
   geometry
   local boundary precision mode i code
   for boundary in "${BOUNDARIES[@]}"; do
-    write_gprmax_input "$boundary"
     write_yeex_deck "$boundary"
+    write_gprmax_input "$boundary"
   done
   [[ $DENORMALS == keep ]] || build_flush_library
 
@@ -264,7 +320,7 @@ main() {
     done
   done
 
-  local report_args=(--work "$WORK" --size "$SIZE" --steps "$STEPS" --threads "$THREADS"
+  local report_args=(speed-report --work "$WORK" --size "$SIZE" --steps "$STEPS" --threads "$THREADS"
     --repeats "$REPEATS" --boundaries "${BOUNDARIES[@]}" --precisions "${PRECISIONS[@]}"
     --modes "${MODES[@]}" --pml-cells "$PML_CELLS" --gprmax-python "$VENV/bin/python" --yeex "$YEEX"
     --command "$COMMAND_LINE" --load-before "$load_before")

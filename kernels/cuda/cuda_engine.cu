@@ -10,7 +10,8 @@
 // This file is the engine class: construction, the lanes and their marks, the Engine contract and
 // how a sweep is cut into launches. The kernels and their launch shapes live in sweep_kernels.cuh
 // (plain and node-pair sweeps), cpml_sweep.cuh (the split sweep's shell boxes and strips),
-// pushing_sweeps.cuh (graph's pushing sweeps), sources_probes.cuh and health_scan.cuh, all in this
+// pushing_sweeps.cuh (graph's pushing sweeps), dispersion_pass.cuh (dispersive materials' pass
+// after the E sweep), sources_probes.cuh and health_scan.cuh, all in this
 // one translation unit; field_arena.hpp places the fields, launch.cuh launches.
 #include "kernels/cuda/cuda_engine.hpp"
 
@@ -26,6 +27,7 @@
 #include "kernels/cuda/cpml_sweep.cuh"
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/device_array.hpp"
+#include "kernels/cuda/dispersion_pass.cuh"
 #include "kernels/cuda/field_arena.hpp"
 #include "kernels/cuda/health_scan.cuh"
 #include "kernels/cuda/launch.cuh"
@@ -91,6 +93,28 @@ class CudaEngine final : public Engine<Real> {
       face.psi = cpml_psi_[f].get();
     }
     set_cpml_interior(cpml_);
+    dispersion_setup_ = setup.dispersion;
+    if (!dispersion_setup_.empty()) {
+      const DispersionSetup<Real>& d = dispersion_setup_;
+      dispersion_rows_ = DeviceArray<DispersiveRow>(d.rows.data(), d.rows.size());
+      dispersion_set_of_ = DeviceArray<std::int8_t>(d.set_of.data(), d.set_of.size());
+      dispersion_sets_ = DeviceArray<PoleSet<Real>>(d.sets.data(), d.sets.size());
+      const std::size_t values = static_cast<std::size_t>(3 * d.states * d.entries);
+      dispersion_state_ = DeviceArray<Real>(values);
+      YEEX_CUDA(cudaMemset(dispersion_state_.get(), 0, values * sizeof(Real)));
+      dispersion_ = {d.states,
+                     d.entries,
+                     dispersion_rows_.get(),
+                     dispersion_set_of_.get(),
+                     dispersion_sets_.get(),
+                     dispersion_state_.get()};
+      // The pass's tables in shared memory (dispersion_pass.cuh); more than the 48 KiB a block
+      // has without opting in only with hundreds of dispersive materials in float64.
+      dispersion_shared_ = d.sets.size() * sizeof(PoleSet<Real>) + d.set_of.size();
+      if (dispersion_shared_ > 48 * 1024)
+        YEEX_CUDA(cudaFuncSetAttribute(dispersion_kernel<Real>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(dispersion_shared_)));
+    }
     fold_sources_ = options.fold_sources && source_count_ > 0 && source_count_ <= 32 && cpml_.faces == 0;
     // The placement trial last: it times the engine's own sweeps, so everything they read is set.
     if (storage_.needs_trial()) storage_.choose_placement(device_, [this] { return time_steps(); });
@@ -121,7 +145,10 @@ class CudaEngine final : public Engine<Real> {
   int device() const override { return device_; }
 
   void update_h(const NodeRange& r, Lane lane) override { sweep<true>(r, stream(lane)); }
-  void update_e(const NodeRange& r, Lane lane) override { sweep<false>(r, stream(lane)); }
+  void update_e(const NodeRange& r, Lane lane) override {
+    sweep<false>(r, stream(lane));
+    disperse(r, stream(lane));
+  }
 
   void fold_sources(Index step) override { arm_fold(samples_.get() + step * source_count_, nullptr); }
   void fold_sources_at_cursor() override { arm_fold(samples_.get(), cursor_.get()); }
@@ -267,6 +294,9 @@ class CudaEngine final : public Engine<Real> {
     return flag == 0;
   }
   CpmlView<Real> cpml() const override { return cpml_; }
+  std::vector<StateChunk<Real>> dispersion_chunks(Index k_begin, Index k_end) const override {
+    return dispersion_plane_chunks(dispersion_setup_, dispersion_, layout_.origin_z, k_begin, k_end);
+  }
   void read_memory(const Real* from, Index count, Real* host) override {
     synchronize();
     YEEX_CUDA(cudaMemcpyAsync(host, from, count * sizeof(Real), cudaMemcpyDeviceToHost, stream_));
@@ -296,6 +326,8 @@ class CudaEngine final : public Engine<Real> {
   template <bool UpdateH>
   void sweep_pushing(const NodeRange& r, const SweepPush<Real>& push) {
     if (cpml_.faces != 0) throw std::invalid_argument("cuda engine: a pushing sweep needs a run without CPML");
+    if (!dispersion_setup_.empty())
+      throw std::invalid_argument("cuda engine: a pushing sweep needs a run without dispersive materials");
     if (r.empty()) return;
     YEEX_CUDA(cudaSetDevice(device_));
     const SourceFold<Real> fold = UpdateH ? SourceFold<Real>{} : take_fold(r);
@@ -314,10 +346,29 @@ class CudaEngine final : public Engine<Real> {
   }
 
  private:
+  // The dispersion pass over the dispersive nodes of r, after r's E sweep on the same stream.
+  void disperse(const NodeRange& r, cudaStream_t stream) {
+    if (dispersion_setup_.empty() || r.empty()) return;
+    const auto [first, last] = dispersive_rows(dispersion_setup_, layout_.origin_z, r.k0, r.k1);
+    if (last == first) return;
+    const FieldPointers<Real> f = pointers();
+    const Index rows = last - first;
+    const unsigned grid = static_cast<unsigned>(std::min<Index>(rows, Index(1) << 20));
+    const int sets = static_cast<int>(dispersion_setup_.sets.size());
+    const int class_count = static_cast<int>(dispersion_setup_.set_of.size() / 3);
+    launch_kernel_shared(dispersion_kernel<Real>, grid, dim3(kDispersionNodes, 3), dispersion_shared_, stream, f.ex,
+                         f.ey, f.ez, storage_.classes(), layout_, dispersion_, sets, class_count, first, rows, r);
+  }
+
   // Every engine kernel goes through here (launch.cuh), with the engine's dependent_launch_.
   template <typename... Params, typename... Args>
   void launch_kernel(void (*kernel)(Params...), dim3 grid, dim3 block, cudaStream_t on, Args&&... args) {
     yeex::launch_kernel(dependent_launch_, kernel, grid, block, on, std::forward<Args>(args)...);
+  }
+  template <typename... Params, typename... Args>
+  void launch_kernel_shared(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared, cudaStream_t on,
+                            Args&&... args) {
+    yeex::launch_kernel_shared(dependent_launch_, kernel, grid, block, shared, on, std::forward<Args>(args)...);
   }
 
   // The sources the E sweeps of the step did not fold in (arm_fold), in rounds.
@@ -544,6 +595,13 @@ class CudaEngine final : public Engine<Real> {
   CpmlView<Real> cpml_;
   std::array<DeviceArray<CpmlProfile<Real>>, kMaxCpmlFaces> cpml_tables_;
   std::array<DeviceArray<Real>, kMaxCpmlFaces> cpml_psi_;
+  DispersionSetup<Real> dispersion_setup_;  // its rows and plane index on the host (disperse, dispersion_chunks)
+  DispersionView<Real> dispersion_;         // device pointers
+  DeviceArray<DispersiveRow> dispersion_rows_;
+  DeviceArray<std::int8_t> dispersion_set_of_;
+  DeviceArray<PoleSet<Real>> dispersion_sets_;
+  DeviceArray<Real> dispersion_state_;
+  std::size_t dispersion_shared_ = 0;  // bytes of the pass's shared tables
 };
 
 }  // namespace

@@ -67,16 +67,22 @@ bool dependent_launch(int device, bool wanted, std::string& why) {
 }
 
 // Every engine kernel goes through here: with `dependent` (dependent_launch()) as a programmatic
-// dependent launch (follow_previous_kernel), else as a plain one.
+// dependent launch (follow_previous_kernel), else as a plain one; `shared` bytes of dynamic shared
+// memory a block.
 template <typename... Params, typename... Args>
-void launch_kernel(bool dependent, void (*kernel)(Params...), dim3 grid, dim3 block, cudaStream_t on, Args&&... args) {
+void launch_kernel_shared(bool dependent, void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared,
+                          cudaStream_t on, Args&&... args) {
   cudaLaunchAttribute attribute{};
   attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attribute.val.programmaticStreamSerializationAllowed = 1;
   cudaLaunchConfig_t config{};
-  config.gridDim = grid, config.blockDim = block, config.stream = on;
+  config.gridDim = grid, config.blockDim = block, config.dynamicSmemBytes = shared, config.stream = on;
   config.attrs = &attribute, config.numAttrs = dependent ? 1 : 0;
   YEEX_CUDA(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...));
+}
+template <typename... Params, typename... Args>
+void launch_kernel(bool dependent, void (*kernel)(Params...), dim3 grid, dim3 block, cudaStream_t on, Args&&... args) {
+  launch_kernel_shared(dependent, kernel, grid, block, 0, on, std::forward<Args>(args)...);
 }
 
 // Blocks of b along n nodes.

@@ -81,6 +81,7 @@
 #include "src/exchange/coop_kernel.cuh"
 #include "src/exchange/coop_plan.hpp"
 #include "src/exchange/form_trials.hpp"
+#include "src/exchange/registry.hpp"
 #include "src/runtime/clock.hpp"
 
 namespace yeex {
@@ -121,6 +122,7 @@ class CoopExchange final : public HaloExchange<Real> {
     for (Engine<Real>* e : ctx.engines) {
       cuda_engine_view(*e);  // throws unless it is the cuda engine
       devices.push_back(e->device());
+      if (e->has_dispersion()) throw std::invalid_argument(kCoopNoDispersion);  // run_plan.cpp refuses first
     }
     if (const std::string why = unavailable_on(devices); !why.empty()) throw std::invalid_argument("coop: " + why);
     try {

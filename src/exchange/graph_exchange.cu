@@ -149,8 +149,11 @@ void GraphExchange<Real>::set_up_pushing_sweeps() {
       plane > limit && asked != PushingSweeps::always)
     return refuse("planes of " + std::to_string(plane) + " nodes: pushing sweeps pay off up to " +
                   std::to_string(limit));
-  for (Engine<Real>* e : engines)
+  for (Engine<Real>* e : engines) {
     if (e->cpml().faces > 0) return refuse("CPML: pushing sweeps need a run without");
+    if (e->has_dispersion())
+      return refuse("dispersive materials: pushing sweeps push E planes before the dispersion pass");
+  }
   // A pushing sweep's waiting blocks may fill their GPU, so what they wait for must run on another:
   // graph runs one slab a GPU (the registry refuses more), which this relies on.
   plane_pushes_.assign(engines.size(), {});

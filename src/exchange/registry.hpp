@@ -27,6 +27,13 @@ struct ExchangeInfo {
   bool mpi_mode = false;     // runs under mpirun, one rank per subdomain
 };
 
+// Why coop refuses a model with dispersive materials (kernels/dispersion.hpp): its persistent
+// kernel sweeps E itself and stores the sent planes into the neighbours from the sweep, with no
+// place for the engines' dispersion pass.
+inline constexpr const char* kCoopNoDispersion =
+    "coop does not run dispersive materials (its persistent kernel has no dispersion pass): use --exchange graph "
+    "or overlap";
+
 // Every backend this build knows, in the order `--exchange list` shows them.
 std::vector<ExchangeInfo> exchange_catalogue();
 // Empty when backend `name` can run for `request`, else the reason it cannot (an unknown name too).

@@ -51,8 +51,9 @@ std::string plan_text(const RunPlan& p, const MemoryLimits& limits) {
   t += "  exchange  " + p.exchange.name + ": " + p.exchange.why + "\n";
   if (cuda)
     t += "  memory    per GPU " + size_text(m.device_total()) + ": fields " + size_text(m.device_fields) +
-         ", sources " + size_text(m.device_sources) + ", CPML " + size_text(m.device_cpml) + ", probe buffers " +
-         size_text(m.device_probes) + "\n";
+         ", sources " + size_text(m.device_sources) + ", CPML " + size_text(m.device_cpml) +
+         (m.device_dispersion ? ", dispersive state " + size_text(m.device_dispersion) : std::string()) +
+         ", probe buffers " + size_text(m.device_probes) + "\n";
   t += std::string(cuda ? "            " : "  memory    ") + "host " + size_text(m.host_total()) +
        (p.mode == "mpi" ? " a process, " + size_text(m.node_total()) + " a node" : std::string()) +
        (cuda ? ": engine set-ups " + size_text(m.host_setup) : ": engines " + size_text(m.host_engines)) +
@@ -109,6 +110,7 @@ nlohmann::json plan_json(const RunPlan& p, const MemoryLimits& limits) {
          {{"fields", m.device_fields},
           {"sources", m.device_sources},
           {"cpml", m.device_cpml},
+          {"dispersion", m.device_dispersion},
           {"probes", m.device_probes},
           {"reserve", m.device_reserve},
           {"total", m.device_total()}}},

@@ -53,9 +53,12 @@ RunPlan make_run_plan(const Deck& deck, const PlanRequest& request) {
   }();
   plan.exchange = choose_exchange(config);  // throws for a backend that cannot run
   config.planned_exchange = plan.exchange.name;
-  if (const std::string material = dispersive_in_use(deck); !material.empty() && config.engine == "kokkos")
-    throw std::invalid_argument("the kokkos engine does not run dispersive materials (\"" + material +
-                                "\" has poles): use --engine host or cuda");
+  if (const std::string material = dispersive_in_use(deck); !material.empty()) {
+    if (config.engine == "kokkos")
+      throw std::invalid_argument("the kokkos engine does not run dispersive materials (\"" + material +
+                                  "\" has poles): use --engine host or cuda");
+    if (plan.exchange.name == "coop") throw std::invalid_argument(kCoopNoDispersion);
+  }
 
   const bool cuda = config.engine == "cuda";
   plan.title = deck.title;

@@ -69,8 +69,42 @@ struct SlabBytes {
   std::size_t elements = 0;  // of one field array (also the class bytes, one a node)
   std::size_t sources = 0;   // source samples, every step
   std::size_t cpml = 0;
-  std::size_t probes = 0;  // buffer and probe points
+  std::size_t dispersion = 0;  // pole state and rows, bounded by the boxes of the dispersive objects
+  std::size_t probes = 0;      // buffer and probe points
 };
+
+// State values a node with state holds (kernels/dispersion.hpp: 3 components, a value per pole,
+// two per Lorentz pole, of the material in use with the most) and the nodes of global planes
+// [k0, k1) inside the bounding box of an object made of a dispersive material: at least the
+// nodes the engine gives state to.
+std::pair<std::size_t, std::size_t> dispersion_bound(const Deck& deck, Index k0, Index k1) {
+  std::size_t states = 0, nodes = 0;
+  const GridShape& g = deck.grid;
+  const Index extent[3] = {g.nx + 1, g.ny + 1, g.nz + 1};
+  for (const GeometryObject& o : deck.geometry) {
+    const auto m = find_material(deck, o.material);
+    if (!m || !m->dispersive()) continue;
+    std::size_t s = 0;
+    for (const Pole& p : m->poles) s += p.kind == PoleKind::lorentz ? 2 : 1;
+    states = std::max(states, 3 * s);
+    std::size_t box = 1;
+    for (int a = 0; a < 3; ++a) {
+      double lo = 0, hi = 0;
+      if (o.shape == ShapeKind::box)
+        lo = o.lower[a], hi = o.upper[a];
+      else if (o.shape == ShapeKind::cylinder && a == o.axis)
+        lo = o.axis_lower, hi = o.axis_upper;
+      else
+        lo = o.centre[a] - o.radius, hi = o.centre[a] + o.radius;
+      Index first = std::max<Index>(0, static_cast<Index>(std::floor(lo / deck.cell_size[a])) - 1);
+      Index last = std::min<Index>(extent[a], static_cast<Index>(std::ceil(hi / deck.cell_size[a])) + 2);
+      if (a == 2) first = std::max(first, k0), last = std::min(last, k1);
+      box *= last > first ? static_cast<std::size_t>(last - first) : 0;
+    }
+    nodes += box;
+  }
+  return {states, nodes};
+}
 
 // Nodes of a snapshot's box: the whole grid, or one plane of it.
 std::size_t snapshot_nodes(const GridShape& g, const Snapshot& s) {
@@ -112,6 +146,10 @@ MemoryEstimate estimate_run_memory(const Deck& deck, const RunConfig& config, co
       if (own.k0 <= k && k < own.k1) components += count;
     slab[s].probes = probe_storage_bytes(components, Index(steps), slots, real, false).engine_buffer;
     slab[s].cpml = cpml_psi_elements(deck, L, sub.k_begin) * real;
+    const auto [states, nodes] =
+        dispersion_bound(deck, sub.k_begin - sub.ghost, sub.k_begin + sub.stored_planes + sub.ghost);
+    const std::size_t slab_nodes = slab[s].elements;
+    slab[s].dispersion = std::min(nodes, slab_nodes) * (states * real + sizeof(DispersiveRow) / 8);
   }
 
   MemoryEstimate m;
@@ -120,7 +158,7 @@ MemoryEstimate estimate_run_memory(const Deck& deck, const RunConfig& config, co
   std::vector<int> local;
   if (mpi) {
     const auto cost = [&](const SlabBytes& b) {
-      return b.elements * (kComponentCount * real + 1) + b.sources + b.cpml;
+      return b.elements * (kComponentCount * real + 1) + b.sources + b.cpml + b.dispersion;
     };
     local = {
         static_cast<int>(std::max_element(slab.begin(), slab.end(),
@@ -139,6 +177,7 @@ MemoryEstimate estimate_run_memory(const Deck& deck, const RunConfig& config, co
       e.device_fields += field_arena_bytes(slab[s].elements, real, kSlotUnits[0]);
       e.device_sources += slab[s].sources;
       e.device_cpml += slab[s].cpml;
+      e.device_dispersion += slab[s].dispersion;
       e.device_probes += slab[s].probes;
       e.device_reserve += std::size_t(1) << 20;
     }
@@ -147,14 +186,15 @@ MemoryEstimate estimate_run_memory(const Deck& deck, const RunConfig& config, co
         m.device_fields = e.device_fields;
         m.device_sources = e.device_sources;
         m.device_cpml = e.device_cpml;
+        m.device_dispersion = e.device_dispersion;
         m.device_probes = e.device_probes;
         m.device_reserve = e.device_reserve;
       }
     for (int s : local) m.host_setup += slab[s].elements + slab[s].sources;
   } else {
     for (int s : local)
-      m.host_engines +=
-          slab[s].elements * (kComponentCount * real + 1) + slab[s].sources + slab[s].cpml + slab[s].probes;
+      m.host_engines += slab[s].elements * (kComponentCount * real + 1) + slab[s].sources + slab[s].cpml +
+                        slab[s].dispersion + slab[s].probes;
   }
   m.host_sources = deck.sources.size() * steps * sizeof(double);
   const ProbeStorage probes =
@@ -178,7 +218,9 @@ MemoryEstimate estimate_run_memory(const Deck& deck, const RunConfig& config, co
       psi = std::max(psi, std::size_t(4 * shape[0] * shape[1] * shape[2]) * real);
     std::size_t frame = 0;
     for (const auto& s : deck.snapshots) frame = std::max(frame, snapshot_nodes(g, s) * sizeof(double));
-    m.host_checkpoint = nodes * real + largest + psi + std::max(steps * sizeof(double), frame);
+    const auto [states, dispersive] = dispersion_bound(deck, 0, g.nz + 1);
+    const std::size_t pole_state = std::min(dispersive, nodes) * states * real;  // the whole grid's, one copy
+    m.host_checkpoint = nodes * real + largest + std::max(psi, pole_state) + std::max(steps * sizeof(double), frame);
   }
   return m;
 }

@@ -46,23 +46,24 @@ bool checksum_components_at_once(std::size_t largest_array_bytes, int processes,
 // the CPU engines. Host: one process (MPI mode: rank 0, which also gathers the probes and the
 // snapshots); the node needs host_total() x processes_per_node.
 struct MemoryEstimate {
-  std::size_t device_fields = 0;   // field arenas and class bytes
-  std::size_t device_sources = 0;  // source samples of the slabs' sources, every step
-  std::size_t device_cpml = 0;     // CPML psi
-  std::size_t device_probes = 0;   // probe buffers
-  std::size_t device_reserve = 0;  // a MiB a slab for the small arrays (tables, flags)
-  std::size_t host_engines = 0;    // CPU engines: the slabs' fields, class bytes, CPML, source samples, probe buffers
-  std::size_t host_setup = 0;      // cuda engine: the engine set-ups (class bytes, source samples) before upload
-  std::size_t host_sources = 0;    // the model's source samples (double, every source and step)
-  std::size_t host_probes = 0;     // probe drains and series (probe_storage_bytes)
-  std::size_t host_staging = 0;    // downloads for the checksum and the snapshots
+  std::size_t device_fields = 0;      // field arenas and class bytes
+  std::size_t device_sources = 0;     // source samples of the slabs' sources, every step
+  std::size_t device_cpml = 0;        // CPML psi
+  std::size_t device_dispersion = 0;  // dispersive nodes' pole state and rows (a bound: their objects' boxes)
+  std::size_t device_probes = 0;      // probe buffers
+  std::size_t device_reserve = 0;     // a MiB a slab for the small arrays (tables, flags)
+  std::size_t host_engines = 0;  // CPU engines: the slabs' fields, class bytes, CPML, source samples, probe buffers
+  std::size_t host_setup = 0;    // cuda engine: the engine set-ups (class bytes, source samples) before upload
+  std::size_t host_sources = 0;  // the model's source samples (double, every source and step)
+  std::size_t host_probes = 0;   // probe drains and series (probe_storage_bytes)
+  std::size_t host_staging = 0;  // downloads for the checksum and the snapshots
   // Checkpoints (written or resumed from): one component over the whole grid and a slab's array,
   // a CPML face's psi over the whole grid, one probe series or snapshot dataset (as double).
   std::size_t host_checkpoint = 0;
   int processes_per_node = 1;
 
   std::size_t device_total() const {
-    return device_fields + device_sources + device_cpml + device_probes + device_reserve;
+    return device_fields + device_sources + device_cpml + device_dispersion + device_probes + device_reserve;
   }
   std::size_t host_total() const {
     return host_engines + host_setup + host_sources + host_probes + host_staging + host_checkpoint;

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <initializer_list>
@@ -72,6 +73,24 @@ Deck cpml_contract_deck() {
   d.cpml.cells = 15;
   d.sources.clear();
   add_sources(d, {16e-3, 17e-3, 22e-3, 23e-3, 27e-3});
+  return d;
+}
+
+// The CPML deck with dispersive materials crossing every slab boundary and running into the CPML:
+// the lossy block becomes a two-pole (Debye + Lorentz) material reaching up to x = 19 mm, beside
+// the sources at x = 20 mm (a source in a dispersive material is refused), and a Drude sphere.
+Deck dispersive_contract_deck() {
+  Deck d = cpml_contract_deck();
+  Material block{"block", 3.0, 0.02, 1.0, false};
+  block.poles = {{.kind = PoleKind::debye, .delta_eps = 6.0, .tau = 9e-12},
+                 {.kind = PoleKind::lorentz, .delta_eps = 1.5, .omega = 3e11, .gamma = 1e10}};
+  Material metal{"metal", 1.0, 0.0, 1.0, false};
+  metal.poles = {{.kind = PoleKind::drude, .omega = 6e11, .gamma = 2e10}};
+  d.materials = {block, metal};
+  d.geometry.front() = {ShapeKind::box, "block", {5e-3, 5e-3, 8e-3}, {19e-3, 25e-3, 38e-3}};
+  GeometryObject sphere{ShapeKind::sphere, "metal"};
+  sphere.centre = {22e-3, 10e-3, 30e-3}, sphere.radius = 3e-3;
+  d.geometry.push_back(sphere);
   return d;
 }
 
@@ -176,6 +195,55 @@ TEST_P(MultiGpuCpmlContract, MatchesOneGpuBitForBit) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllBackends, MultiGpuCpmlContract, ::testing::ValuesIn(cases()), case_name);
+
+// The same with dispersive materials (their pole state travels with the B+2R ghost planes); coop
+// refuses them (registry.hpp, kCoopNoDispersion).
+const RunResult& dispersive_reference() {
+  static const RunResult r = run_on(1, "host-staged", 1, dispersive_contract_deck());
+  return r;
+}
+
+class MultiGpuDispersiveContract : public MultiGpuContract {};
+
+TEST_P(MultiGpuDispersiveContract, MatchesOneGpuBitForBit) {
+  expect_matches_one_gpu(GetParam(), dispersive_contract_deck(), dispersive_reference, false);
+}
+
+std::vector<ContractCase> dispersive_cases() {
+  std::vector<ContractCase> list;
+  for (const ContractCase& c : cases())
+    if (std::get<0>(c) != "coop") list.push_back(c);
+  return list;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllBackends, MultiGpuDispersiveContract, ::testing::ValuesIn(dispersive_cases()), case_name);
+
+// The poles change the fields, and the cuda engine's run stays close to the host engine's (the
+// engines round alike but for the compilers' choices outside the explicit fused operations).
+TEST(MultiGpu, DispersiveRunDependsOnThePolesAndMatchesTheHost) {
+  if (cuda_device_count() < 1) GTEST_SKIP() << "no GPU";
+  Deck plain = dispersive_contract_deck();
+  for (Material& m : plain.materials) m.poles.clear();
+  EXPECT_NE(run_on(1, "host-staged", 1, plain).checksum, dispersive_reference().checksum);
+  const RunResult host = testing::run_on_slabs<float>(dispersive_contract_deck(), 1, "host-staged", 1);
+  const RunResult& gpu = dispersive_reference();
+  ASSERT_EQ(host.probes.probes.size(), gpu.probes.probes.size());
+  for (std::size_t p = 0; p < host.probes.probes.size(); ++p)
+    for (std::size_t c = 0; c < host.probes.probes[p].series.size(); ++c) {
+      const auto& a = host.probes.probes[p].series[c];
+      const auto& b = gpu.probes.probes[p].series[c];
+      ASSERT_EQ(a.size(), b.size());
+      double peak = 0, worst = 0;
+      for (std::size_t t = 0; t < a.size(); ++t)
+        peak = std::max(peak, std::abs(a[t])), worst = std::max(worst, std::abs(a[t] - b[t]));
+      EXPECT_LE(worst, 1e-4 * peak) << host.probes.probes[p].name << " series " << c;
+    }
+}
+
+TEST(MultiGpu, CoopRefusesDispersiveMaterials) {
+  if (cuda_device_count() < 1) GTEST_SKIP() << "no GPU";
+  EXPECT_THROW(run_on(1, "coop", 1, dispersive_contract_deck()), std::invalid_argument);
+}
 
 // --no-peer: host-staged and b2r take the staged transport (D2H into pinned buffers, H2D by the
 // receiver, cross-GPU events without peer access), p2p the driver's copies through the host.

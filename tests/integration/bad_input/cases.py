@@ -256,6 +256,34 @@ def decks():
                        args=["run", "DECK", "--engine", "host", "--quiet"]))
     c.append(deck_case("SourceInPec", edited('material = "glass"', 'material = "pec"').replace(
         "position = [0.006, 0.006, 0.006]", "position = [0.003, 0.003, 0.003]"), r"PEC"))
+    # Dispersive materials: each pole's keys and ranges, the time step's resolution, a source inside.
+    debye = 'poles = [{ type = "debye", delta_eps = 3.0, tau = 1e-11 }]'
+    for name, poles, message in [
+        ("PoleTypeUnknown", 'poles = [{ type = "cole", delta_eps = 3.0, tau = 1e-11 }]', r"material\[0\].poles\[0\].type"),
+        ("PoleMissingTau", 'poles = [{ type = "debye", delta_eps = 3.0 }]', r"poles\[0\].tau.*missing"),
+        ("PoleKeyOfAnotherKind", 'poles = [{ type = "debye", delta_eps = 3.0, tau = 1e-11, gamma = 1e9 }]', r"gamma"),
+        ("PoleNegativeDelta", 'poles = [{ type = "debye", delta_eps = -3.0, tau = 1e-11 }]', r"delta_eps"),
+        ("PoleTauUnresolved", 'poles = [{ type = "debye", delta_eps = 3.0, tau = 1e-13 }]',
+         r"poles\[0\].*tau = 1e-13 s is shorter than the time step resolves"),
+        ("PoleDrudeDampingUnresolved", 'poles = [{ type = "drude", omega = 1e12, gamma = 1e13 }]', r"gamma = 1e\+13"),
+        ("PoleLorentzResonanceUnresolved", 'poles = [{ type = "lorentz", delta_eps = 1.0, omega = 1e13, gamma = 0 }]',
+         r"resonance"),
+        ("PolesEmpty", "poles = []", r"poles.*empty"),
+        ("PolesFive", "poles = [" + ", ".join(['{ type = "debye", delta_eps = 1.0, tau = 1e-11 }'] * 5) + "]",
+         r"poles.*limit of 4"),
+        ("PolesNotArray", 'poles = "debye"', r"poles"),
+        ("PeplinskiWithEps", 'peplinski = { sand = 0.5, clay = 0.5, bulk_density = 2.0, sand_density = 2.66, water = 0.1 }',
+         r"peplinski soil sets eps_r"),
+        ("PoleSourceInside", debye, r"dispersive material \"glass\""),
+    ]:
+        deck = edited("mu_r = 1.0", "mu_r = 1.0\n" + poles)
+        if name == "PoleSourceInside":
+            deck = deck.replace("position = [0.006, 0.006, 0.006]", "position = [0.003, 0.003, 0.003]")
+        c.append(deck_case(name, deck, r"error in deck.*" + message if name != "PoleSourceInside" else message))
+    soil = '[[material]]\nname = "soil"\npeplinski = { sand = 0.7, clay = 0.5, bulk_density = 2.0, sand_density = 2.66, water = 0.1 }\n'
+    c.append(deck_case("PeplinskiFractionsAboveOne", edited("[[geometry]]", soil + "[[geometry]]"), r"sand \+ clay"))
+    c.append(deck_case("PeplinskiDenseBulk", edited("[[geometry]]", soil.replace("0.7", "0.5").replace(
+        "bulk_density = 2.0", "bulk_density = 2.7") + "[[geometry]]"), r"bulk_density"))
     return c
 
 
