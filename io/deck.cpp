@@ -2,7 +2,7 @@
 // io/deck.hpp, the resolved deck for run.json and the built-in deck.
 //
 // Tables are read in the order of the format (grid, time, boundary, materials, geometry, sources,
-// probes, snapshots, output; io/deck_sections.hpp says which file reads which) and the first
+// plane waves, probes, snapshots, output; io/deck_sections.hpp says which file reads which) and the first
 // problem is thrown; the resolution warnings are worked out last, from the complete deck.
 #include "io/deck.hpp"
 
@@ -45,6 +45,7 @@ nlohmann::json Deck::to_json() const {
       {"material", json::array()},
       {"geometry", json::array()},
       {"source", json::array()},
+      {"plane_wave", json::array()},
       {"probe", json::array()},
       {"snapshot", json::array()},
       {"output", {{"directory", output_dir}}},
@@ -84,6 +85,15 @@ nlohmann::json Deck::to_json() const {
                              {"waveform", kWaveformNames[static_cast<int>(s.waveform)]},
                              {"amplitude", s.amplitude},
                              {"frequency", s.frequency}});
+  for (const PlaneWave& w : plane_waves)
+    out["plane_wave"].push_back({{"name", w.name},
+                                 {"direction", w.direction},
+                                 {"polarisation", w.polarisation},
+                                 {"waveform", kWaveformNames[static_cast<int>(w.waveform)]},
+                                 {"amplitude", w.amplitude},
+                                 {"frequency", w.frequency},
+                                 {"lower", w.lower},
+                                 {"upper", w.upper}});
   for (const Probe& p : probes)
     out["probe"].push_back({{"name", p.name}, {"position", p.position}, {"components", component_names(p.components)}});
   for (const Snapshot& s : snapshots) {
@@ -105,9 +115,9 @@ Deck parse_deck_string(const std::string& text, const std::string& origin) {
                             ": TOML syntax error: " + std::string(error.description()));
   }
 
-  const TableReader root(
-      document, "",
-      {"title", "grid", "time", "boundary", "material", "geometry", "source", "probe", "snapshot", "output"});
+  const TableReader root(document, "",
+                         {"title", "grid", "time", "boundary", "material", "geometry", "source", "plane_wave", "probe",
+                          "snapshot", "output"});
   Deck deck;
   deck.title = check_text(root.get_or("title", deck.title), "title", kMaxTitleBytes);
   parse_grid(root, deck);
@@ -119,6 +129,7 @@ Deck parse_deck_string(const std::string& text, const std::string& origin) {
   check_update_coefficients(deck);
   check_poles(deck);
   parse_sources(root, deck);
+  parse_plane_waves(root, deck);
   parse_probes(root, deck);
   parse_snapshots(root, deck);
   deck.output_dir = default_output_directory(origin);

@@ -58,6 +58,20 @@ struct Source {
   double frequency = 1e9;  // Hz
 };
 
+// A plane wave ([[plane_wave]]) fed by the total-field/scattered-field method: inside the box
+// [lower, upper] the fields are the total fields, outside it the scattered ones. Its incident field
+// is amplitude * polarisation * W(t - direction . (r - r0) / v), r0 the box corner the wave reaches
+// first, v the speed in the box surface's material (docs/decks.md, "Plane waves").
+struct PlaneWave {
+  std::string name;
+  Vec3 direction{0, 0, 1};     // of propagation, a unit vector (the parser normalises it)
+  Vec3 polarisation{1, 0, 0};  // of E, a unit vector perpendicular to direction (normalised)
+  WaveformKind waveform = WaveformKind::gaussian;
+  double amplitude = 1.0;  // V/m: E's peak for the dimensionless waveforms, V s/m for gaussian_derivative
+  double frequency = 1e9;  // Hz
+  Vec3 lower{}, upper{};   // the total-field box (m), snapped to nodes
+};
+
 struct Probe {
   std::string name;
   Vec3 position{};  // metres
@@ -99,6 +113,8 @@ inline constexpr std::size_t kMaxMaterials = 248;
 inline constexpr std::size_t kMaxPolesPerMaterial = 4;  // kernels/dispersion.hpp's kMaxPoles
 inline constexpr std::size_t kMaxGeometryObjects = 65'536;
 inline constexpr std::size_t kMaxSources = 1024;
+// Each plane wave holds a table of its incident field, steps x its 1D grid (docs/limits.md).
+inline constexpr std::size_t kMaxPlaneWaves = 16;
 inline constexpr std::size_t kMaxProbes = 100'000;  // memory linear in them (docs/limits.md, "Probes")
 inline constexpr std::size_t kMaxSnapshots = 256;
 
@@ -114,6 +130,7 @@ struct Deck {
   std::vector<Material> materials;         // user materials (built-ins are implicit)
   std::vector<GeometryObject> geometry;    // painted in order: later objects win
   std::vector<Source> sources;
+  std::vector<PlaneWave> plane_waves;
   std::vector<Probe> probes;
   std::vector<Snapshot> snapshots;
   std::string output_dir = "yeex-output";

@@ -5,6 +5,7 @@
 //   io/deck_materials.cpp  [[material]], [[geometry]]; stability and the update coefficients
 //   io/deck_dispersion.cpp a material's poles or Peplinski soil; their resolution at the time step
 //   io/deck_sources.cpp    [[source]], [[probe]], [[snapshot]], [output]; the resolution warnings
+//   io/deck_plane_waves.cpp  [[plane_wave]]
 //
 // Values that are legal one by one can still break the run together, so the deck is also checked
 // as the engine will compute it: the time step, the stability in the fastest material in use, and
@@ -56,6 +57,9 @@ void check_poles(const Deck& deck);
 void parse_sources(const TableReader& root, Deck& deck);
 void parse_probes(const TableReader& root, Deck& deck);
 void parse_snapshots(const TableReader& root, Deck& deck);
+// io/deck_plane_waves.cpp
+void parse_plane_waves(const TableReader& root, Deck& deck);
+
 // Without output.directory a deck file writes to yeex-output/<its file stem>.
 std::string default_output_directory(const std::string& origin);
 void parse_output(const TableReader& root, Deck& deck);

@@ -94,9 +94,10 @@ constexpr double kFewestCellsPerWavelength = 10;
 
 // The highest frequency a waveform puts real energy into: 3 f for the pulses (the gaussian's
 // spectrum is down to about 1% there), f for the sine.
-double highest_frequency(const Source& source) {
-  return source.waveform == WaveformKind::ramped_sine ? source.frequency : 3 * source.frequency;
+double highest_frequency(WaveformKind waveform, double frequency) {
+  return waveform == WaveformKind::ramped_sine ? frequency : 3 * frequency;
 }
+double highest_frequency(const Source& source) { return highest_frequency(source.waveform, source.frequency); }
 
 }  // namespace
 
@@ -194,6 +195,19 @@ std::vector<std::string> resolution_warnings(const Deck& deck) {
                        format_number(highest_frequency(source)) + " Hz) gives " + count +
                        " cells per wavelength in the slowest material (eps_r*mu_r = " + format_number(slowest) +
                        "); fewer than ~10 cells per wavelength means visible numerical dispersion");
+  }
+  // Plane waves: in the slowest material, as a source's (the wave meets every object in its box).
+  for (std::size_t i = 0; i < deck.plane_waves.size(); ++i) {
+    const PlaneWave& wave = deck.plane_waves[i];
+    const double highest = highest_frequency(wave.waveform, wave.frequency);
+    const double cells = kSpeedOfLight / std::sqrt(slowest) / highest / largest_cell;
+    if (cells >= kFewestCellsPerWavelength) continue;
+    char count[32];
+    std::snprintf(count, sizeof count, "%.1f", cells);
+    warnings.push_back("warning: " + indexed("plane_wave", i) + ".frequency: " + format_number(wave.frequency) +
+                       " Hz (content up to " + format_number(highest) + " Hz) gives " + count +
+                       " cells per wavelength in the slowest material (eps_r*mu_r = " + format_number(slowest) +
+                       "); fewer than ~10 cells per wavelength means visible numerical dispersion and TF/SF leakage");
   }
   return warnings;
 }

@@ -21,6 +21,7 @@
 #include "kernels/cpml.hpp"
 #include "kernels/dispersion.hpp"
 #include "kernels/field_layout.hpp"
+#include "kernels/tfsf.hpp"
 #include "kernels/yee_stencil.hpp"
 
 namespace yeex {
@@ -65,6 +66,7 @@ struct EngineSetup {
   int device = 0;                         // GPU ordinal for device engines
   std::vector<CpmlFaceSetup<Real>> cpml;  // CPML slabs in face order (kernels/cpml.hpp); empty: none
   DispersionSetup<Real> dispersion;       // dispersive nodes and their poles (kernels/dispersion.hpp); empty: none
+  TfsfSetup<Real> tfsf;                   // plane waves' corrections (kernels/tfsf.hpp); empty: none
 };
 
 // Work queues of an engine. A device engine runs `bulk` at low and `border` at high priority
@@ -87,20 +89,23 @@ class Engine {
   virtual int device() const = 0;
 
   // H^{n-1/2} -> H^{n+1/2} and E^n -> E^{n+1} over `range` (node indices of this layout),
-  // CPML corrections and (E) the dispersion pass of the range's nodes included.
+  // CPML corrections, (E) the dispersion pass and the TF/SF corrections of step n (kernels/tfsf.hpp)
+  // of the range's nodes included; n is the step fold_sources opened (below).
   virtual void update_h(const NodeRange& range, Lane lane = Lane::bulk) = 0;
   virtual void update_e(const NodeRange& range, Lane lane = Lane::bulk) = 0;
   // Adds the sources' step-`step` samples (J at (step+1/2) dt) to E.
   virtual void inject_sources(Index step) = 0;
-  // Sources folded into the E sweep: after fold_sources(step), the E sweeps issued up to the next
-  // inject_sources(step) may each add the step's samples of the sources whose nodes they update,
-  // right after the update; inject_sources then adds the others. fold_sources_at_cursor() is the
-  // same for the cursor's step (below) and inject_sources_at_cursor(). The same bits as the
-  // sources added after the sweeps, provided nothing reads E at a source's node in between (the
-  // schedules move E planes before H, after the sources); on a device engine, a kernel fewer a
-  // step. The defaults fold nothing.
+  // Opens step `step`: every step loop calls fold_sources(step) (or fold_sources_at_cursor(), for
+  // the cursor's step) before the step's first sweep; the sweeps up to the next one apply that
+  // step's TF/SF corrections. Sources folded into the E sweep: after fold_sources(step), the E
+  // sweeps issued up to the next inject_sources(step) may each add the step's samples of the
+  // sources whose nodes they update, right after the update; inject_sources then adds the others.
+  // fold_sources_at_cursor() is the same for the cursor's step (below) and
+  // inject_sources_at_cursor(). The same bits as the sources added after the sweeps, provided
+  // nothing reads E at a source's node in between (the schedules move E planes before H, after
+  // the sources); on a device engine, a kernel fewer a step. The defaults fold nothing.
   virtual void fold_sources(Index step) { (void)step; }
-  virtual void fold_sources_at_cursor() {}
+  virtual void fold_sources_at_cursor() { fold_sources(host_cursor_[0]); }
   // Records every probe into buffer slot `slot` (0 <= slot < probe_slots).
   virtual void sample_probes(Index slot) = 0;
   // Copies slots [0, slots) out as [slot][probe] and makes the buffer free again.

@@ -11,7 +11,8 @@
 // how a sweep is cut into launches. The kernels and their launch shapes live in sweep_kernels.cuh
 // (plain and node-pair sweeps), cpml_sweep.cuh (the split sweep's shell boxes and strips),
 // pushing_sweeps.cuh (graph's pushing sweeps), dispersion_pass.cuh (dispersive materials' pass
-// after the E sweep), sources_probes.cuh and health_scan.cuh, all in this
+// after the E sweep), tfsf_pass.cuh (plane waves' corrections), sources_probes.cuh and
+// health_scan.cuh, all in this
 // one translation unit; field_arena.hpp places the fields, launch.cuh launches.
 #include "kernels/cuda/cuda_engine.hpp"
 
@@ -34,6 +35,7 @@
 #include "kernels/cuda/pushing_sweeps.cuh"
 #include "kernels/cuda/sources_probes.cuh"
 #include "kernels/cuda/sweep_kernels.cuh"
+#include "kernels/cuda/tfsf_pass.cuh"
 
 namespace yeex {
 namespace {
@@ -115,7 +117,18 @@ class CudaEngine final : public Engine<Real> {
         YEEX_CUDA(cudaFuncSetAttribute(dispersion_kernel<Real>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(dispersion_shared_)));
     }
-    fold_sources_ = options.fold_sources && source_count_ > 0 && source_count_ <= 32 && cpml_.faces == 0;
+    // TF/SF: the nodes stay on the host too (the pass's range lookup, cuda_tfsf_nodes).
+    tfsf_host_[0] = setup.tfsf.h_nodes, tfsf_host_[1] = setup.tfsf.e_nodes;
+    for (int field = 0; field < 2; ++field)
+      tfsf_nodes_[field] = DeviceArray<TfsfNode>(tfsf_host_[field].data(), tfsf_host_[field].size());
+    tfsf_terms_ = DeviceArray<TfsfTerm<Real>>(setup.tfsf.terms.data(), setup.tfsf.terms.size());
+    tfsf_incident_ = DeviceArray<Real>(setup.tfsf.incident.data(), setup.tfsf.incident.size());
+    tfsf_width_ = setup.tfsf.width;
+    tfsf_steps_ = setup.tfsf.steps;
+    // Folded sources are added inside the sweep, before the TF/SF pass, unfolded ones after it: a
+    // source on a corrected node would take other bits. So a run with plane waves does not fold.
+    fold_sources_ =
+        options.fold_sources && source_count_ > 0 && source_count_ <= 32 && cpml_.faces == 0 && setup.tfsf.empty();
     // The placement trial last: it times the engine's own sweeps, so everything they read is set.
     if (storage_.needs_trial()) storage_.choose_placement(device_, [this] { return time_steps(); });
   }
@@ -144,14 +157,24 @@ class CudaEngine final : public Engine<Real> {
 
   int device() const override { return device_; }
 
-  void update_h(const NodeRange& r, Lane lane) override { sweep<true>(r, stream(lane)); }
+  void update_h(const NodeRange& r, Lane lane) override {
+    sweep<true>(r, stream(lane));
+    tfsf_pass(0, r, stream(lane));
+  }
   void update_e(const NodeRange& r, Lane lane) override {
     sweep<false>(r, stream(lane));
     disperse(r, stream(lane));
+    tfsf_pass(1, r, stream(lane));
   }
 
-  void fold_sources(Index step) override { arm_fold(samples_.get() + step * source_count_, nullptr); }
-  void fold_sources_at_cursor() override { arm_fold(samples_.get(), cursor_.get()); }
+  void fold_sources(Index step) override {
+    tfsf_step_ = step, tfsf_cursor_ = nullptr;
+    arm_fold(samples_.get() + step * source_count_, nullptr);
+  }
+  void fold_sources_at_cursor() override {
+    tfsf_cursor_ = cursor_.get();
+    arm_fold(samples_.get(), cursor_.get());
+  }
   void inject_sources(Index step) override { launch_sources(samples_.get() + step * source_count_, nullptr); }
   void inject_sources_at_cursor() override { launch_sources(samples_.get(), cursor_.get()); }
 
@@ -332,7 +355,10 @@ class CudaEngine final : public Engine<Real> {
     YEEX_CUDA(cudaSetDevice(device_));
     const SourceFold<Real> fold = UpdateH ? SourceFold<Real>{} : take_fold(r);
     launch_pushing_sweep<Real, UpdateH>(dependent_launch_, stream_, operands(), takes_pairs(r), r, push, fold);
+    tfsf_pass(UpdateH ? 0 : 1, r, stream_);  // graph pushes no plane that holds a corrected node
   }
+
+  const std::vector<TfsfNode>& tfsf_nodes(int field) const { return tfsf_host_[field]; }
 
   CudaEngineView<Real> view() {
     return {pointers(),     storage_.classes(),
@@ -369,6 +395,24 @@ class CudaEngine final : public Engine<Real> {
   void launch_kernel_shared(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared, cudaStream_t on,
                             Args&&... args) {
     yeex::launch_kernel_shared(dependent_launch_, kernel, grid, block, shared, on, std::forward<Args>(args)...);
+  }
+
+  // The TF/SF pass after a sweep over r (tfsf_pass.cuh): the corrected nodes of r's planes (one
+  // run of the sorted list), field 0 after H, 1 after E, with the open step's row.
+  void tfsf_pass(int field, const NodeRange& r, cudaStream_t on) {
+    const std::vector<TfsfNode>& nodes = tfsf_host_[field];
+    if (nodes.empty() || r.empty()) return;
+    if (!tfsf_cursor_ && (tfsf_step_ < 0 || tfsf_step_ >= tfsf_steps_))
+      throw std::logic_error("cuda engine: TF/SF step out of the table");
+    const auto by_offset = [](const TfsfNode& node, Index offset) { return node.offset < offset; };
+    const auto first = std::lower_bound(nodes.begin(), nodes.end(), layout_.plane_offset(r.k0), by_offset);
+    const auto last = std::lower_bound(first, nodes.end(), layout_.plane_offset(r.k1), by_offset);
+    const int count = static_cast<int>(last - first);
+    if (count == 0) return;
+    YEEX_CUDA(cudaSetDevice(device_));
+    launch_kernel(tfsf_kernel<Real>, blocks(count, 128), 128, on, pointers(),
+                  tfsf_nodes_[field].get() + (first - nodes.begin()), count, tfsf_terms_.get(), tfsf_incident_.get(),
+                  tfsf_width_, field, tfsf_step_, static_cast<const Cursor*>(tfsf_cursor_), layout_, r);
   }
 
   // The sources the E sweeps of the step did not fold in (arm_fold), in rounds.
@@ -593,6 +637,13 @@ class CudaEngine final : public Engine<Real> {
   DeviceArray<ProbePoint> probes_;
   DeviceArray<Real> probe_buffer_;
   CpmlView<Real> cpml_;
+  // TF/SF (kernels/tfsf.hpp): [0] H's nodes, [1] E's; the open step (fold_sources) or the cursor.
+  std::array<std::vector<TfsfNode>, 2> tfsf_host_;
+  std::array<DeviceArray<TfsfNode>, 2> tfsf_nodes_;
+  DeviceArray<TfsfTerm<Real>> tfsf_terms_;
+  DeviceArray<Real> tfsf_incident_;
+  Index tfsf_width_ = 0, tfsf_steps_ = 0, tfsf_step_ = 0;
+  const Cursor* tfsf_cursor_ = nullptr;
   std::array<DeviceArray<CpmlProfile<Real>>, kMaxCpmlFaces> cpml_tables_;
   std::array<DeviceArray<Real>, kMaxCpmlFaces> cpml_psi_;
   DispersionSetup<Real> dispersion_setup_;  // its rows and plane index on the host (disperse, dispersion_chunks)
@@ -633,6 +684,17 @@ CudaEngineView<Real> cuda_engine_view(Engine<Real>& engine) {
 }
 template CudaEngineView<float> cuda_engine_view<float>(Engine<float>&);
 template CudaEngineView<double> cuda_engine_view<double>(Engine<double>&);
+
+template <typename Real>
+std::vector<TfsfNode> cuda_tfsf_nodes(Engine<Real>& engine) {
+  auto* cuda = dynamic_cast<CudaEngine<Real>*>(&engine);
+  if (!cuda) throw std::invalid_argument("engine '" + engine.name() + "' is not the cuda engine");
+  std::vector<TfsfNode> nodes = cuda->tfsf_nodes(0);
+  nodes.insert(nodes.end(), cuda->tfsf_nodes(1).begin(), cuda->tfsf_nodes(1).end());
+  return nodes;
+}
+template std::vector<TfsfNode> cuda_tfsf_nodes<float>(Engine<float>&);
+template std::vector<TfsfNode> cuda_tfsf_nodes<double>(Engine<double>&);
 
 template <typename Real>
 std::vector<PointSource> host_sources(const CudaEngineView<Real>& view) {

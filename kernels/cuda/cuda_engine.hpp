@@ -52,6 +52,10 @@ CudaEngineView<Real> cuda_engine_view(Engine<Real>& engine);
 // The view's sources, copied into host memory (as the engine holds them: offsets, rounds).
 template <typename Real>
 std::vector<PointSource> host_sources(const CudaEngineView<Real>& view);
+// The TF/SF nodes of a cuda engine (kernels/tfsf.hpp), H's then E's, at its offsets; throws
+// std::invalid_argument unless `engine` is a cuda engine.
+template <typename Real>
+std::vector<TfsfNode> cuda_tfsf_nodes(Engine<Real>& engine);
 
 // A pushing sweep (the graph backend's, src/exchange/border_first_exchange.hpp, "Pushing
 // sweeps"): one sweep kernel whose first blocks take one boundary plane of the range, its last

@@ -12,6 +12,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <type_traits>
 
 #include "kernels/host/subnormals.hpp"
@@ -56,13 +57,16 @@ class HostEngine final : public Engine<Real> {
     sweep<true>(r, [](const FieldPointers<Real>& f, Index c, Index sy, Index sz, const CellCoefficients<Real>& m) {
       update_h_cell(f, c, sy, sz, m);
     });
+    apply_tfsf(setup_.tfsf.h_nodes, 0, r);
   }
   void update_e(const NodeRange& r, Lane) override {
     sweep<false>(r, [](const FieldPointers<Real>& f, Index c, Index sy, Index sz, const CellCoefficients<Real>& m) {
       update_e_cell(f, c, sy, sz, m);
     });
     disperse(r);
+    apply_tfsf(setup_.tfsf.e_nodes, 1, r);
   }
+  void fold_sources(Index step) override { step_ = step; }
 
   void inject_sources(Index step) override {
     const std::size_t n = setup_.sources.size();
@@ -322,7 +326,35 @@ class HostEngine final : public Engine<Real> {
     }
   }
 
+  // The TF/SF pass after a sweep of range r (kernels/tfsf.hpp): the nodes of `nodes` in r, with
+  // the table row of the open step's E (field 0, after H) or H (field 1, after E). Nodes are
+  // sorted by offset, so those of r's planes are one run.
+  void apply_tfsf(const std::vector<TfsfNode>& nodes, int field, const NodeRange& r) {
+    if (nodes.empty() || r.empty()) return;
+    const TfsfSetup<Real>& t = setup_.tfsf;
+    if (step_ < 0 || step_ >= t.steps) throw std::logic_error("host engine: TF/SF step out of the table");
+    const FieldLayout& L = setup_.layout;
+    const auto by_offset = [](const TfsfNode& node, Index offset) { return node.offset < offset; };
+    const auto first = std::lower_bound(nodes.begin(), nodes.end(), L.plane_offset(r.k0), by_offset);
+    const auto last = std::lower_bound(first, nodes.end(), L.plane_offset(r.k1), by_offset);
+    const FieldPointers<Real> f{fields_[0].data(), fields_[1].data(), fields_[2].data(),
+                                fields_[3].data(), fields_[4].data(), fields_[5].data()};
+    const Real* row = t.incident.data() + (2 * step_ + field) * t.width;
+    const TfsfTerm<Real>* terms = t.terms.data();
+    const Index count = last - first;
+    const TfsfNode* run = nodes.data() + (first - nodes.begin());
+#pragma omp parallel if (count > 4096)
+    {
+      flush_subnormals_to_zero();  // as the sweeps
+#pragma omp for schedule(static)
+      for (Index n = 0; n < count; ++n)
+        if (tfsf_in_range(run[n].offset, L.pitch_y, L.pitch_z, L.origin_x, L.origin_y, L.origin_z, r))
+          apply_tfsf_node(f, run[n], terms, row);
+    }
+  }
+
   EngineSetup<Real> setup_;
+  Index step_ = 0;  // the open step (fold_sources)
   std::array<std::vector<Real>, kComponentCount> fields_;
   RowClasses row_class_;
   std::vector<Real> probe_buffer_;

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <array>
+#include <stdexcept>
 #include <vector>
 #include <stdexcept>
 #include <string>
@@ -90,14 +91,29 @@ class KokkosEngine final : public Engine<Real> {
       face.psi = cpml_psi_.back().data();
     }
     set_cpml_interior(cpml_);
+
+    // TF/SF (kernels/tfsf.hpp): the nodes stay on the host too, for the pass's range lookup.
+    tfsf_host_[0] = setup.tfsf.h_nodes, tfsf_host_[1] = setup.tfsf.e_nodes;
+    tfsf_nodes_[0] = to_space("tfsf h nodes", tfsf_host_[0]);
+    tfsf_nodes_[1] = to_space("tfsf e nodes", tfsf_host_[1]);
+    tfsf_terms_ = to_space("tfsf terms", setup.tfsf.terms);
+    tfsf_incident_ = to_space("tfsf incident", setup.tfsf.incident);
+    tfsf_width_ = setup.tfsf.width, tfsf_steps_ = setup.tfsf.steps;
   }
 
   std::string name() const override { return "kokkos"; }
   const FieldLayout& layout() const override { return layout_; }
   int device() const override { return -1; }
 
-  void update_h(const NodeRange& r, Lane) override { sweep<true>(r); }
-  void update_e(const NodeRange& r, Lane) override { sweep<false>(r); }
+  void update_h(const NodeRange& r, Lane) override {
+    sweep<true>(r);
+    tfsf_pass(0, r);
+  }
+  void update_e(const NodeRange& r, Lane) override {
+    sweep<false>(r);
+    tfsf_pass(1, r);
+  }
+  void fold_sources(Index step) override { tfsf_step_ = step; }
 
   void inject_sources(Index step) override {
     if (sources_.extent(0) == 0) return;
@@ -152,6 +168,39 @@ class KokkosEngine final : public Engine<Real> {
   void synchronize() override { Space().fence("yeex::synchronize"); }
 
  private:
+  // The TF/SF pass after a sweep over r: the corrected nodes of r's planes (one run of the sorted
+  // list), field 0 after H, 1 after E, with the open step's row (kernels/tfsf.hpp).
+  void tfsf_pass(int field, const NodeRange& r) {
+    const std::vector<TfsfNode>& host = tfsf_host_[field];
+    if (host.empty() || r.empty()) return;
+    if (tfsf_step_ < 0 || tfsf_step_ >= tfsf_steps_)
+      throw std::logic_error("kokkos engine: TF/SF step out of the table");
+    const auto by_offset = [](const TfsfNode& node, Index offset) { return node.offset < offset; };
+    const auto first = std::lower_bound(host.begin(), host.end(), layout_.plane_offset(r.k0), by_offset);
+    const auto last = std::lower_bound(first, host.end(), layout_.plane_offset(r.k1), by_offset);
+    const Index begin = first - host.begin(), end = last - host.begin();
+    if (begin == end) return;
+    const ComponentArrays<Real> arrays_now = arrays();
+    const FieldPointers<Real> f{arrays_now.at[0], arrays_now.at[1], arrays_now.at[2],
+                                arrays_now.at[3], arrays_now.at[4], arrays_now.at[5]};
+    const TfsfNode* nodes = tfsf_nodes_[field].data();
+    const TfsfTerm<Real>* terms = tfsf_terms_.data();
+    const Real* row = tfsf_incident_.data() + (2 * tfsf_step_ + field) * tfsf_width_;
+    const FieldLayout L = layout_;
+    const NodeRange range = r;
+    Kokkos::parallel_for(
+        "yeex::tfsf", Kokkos::RangePolicy<Space>(begin, end), KOKKOS_LAMBDA(Index n) {
+          if (tfsf_in_range(nodes[n].offset, L.pitch_y, L.pitch_z, L.origin_x, L.origin_y, L.origin_z, range))
+            apply_tfsf_node(f, nodes[n], terms, row);
+        });
+  }
+
+  std::array<std::vector<TfsfNode>, 2> tfsf_host_;
+  std::array<Array<TfsfNode>, 2> tfsf_nodes_;
+  Array<TfsfTerm<Real>> tfsf_terms_;
+  Array<Real> tfsf_incident_;
+  Index tfsf_width_ = 0, tfsf_steps_ = 0, tfsf_step_ = 0;
+
   ComponentArrays<Real> arrays() {
     ComponentArrays<Real> a;
     for (int c = 0; c < kComponentCount; ++c) a.at[c] = fields_[c].data();

@@ -55,7 +55,7 @@
 // every thread leaves at the next grid.sync() and advance() throws std::runtime_error. Never a
 // hang.
 // Requirements: cuda engine; halo depth 1; cooperative launch; peer access between neighbouring
-// GPUs (enabled at construction).
+// GPUs (enabled at construction); no plane wave (the kernel has no TF/SF pass: graph runs those).
 // Subdomains sharing a GPU (--subdomains N over fewer GPUs): their grids split the GPU's
 // co-resident blocks, so that all of them fit at once; each spins on the others' flags, so they
 // must run concurrently. CUDA promises co-residency within one cooperative grid only: that
@@ -121,6 +121,11 @@ class CoopExchange final : public HaloExchange<Real> {
     std::vector<int> devices;
     for (Engine<Real>* e : ctx.engines) {
       cuda_engine_view(*e);  // throws unless it is the cuda engine
+      // The persistent kernel sweeps with the cell functions alone, without the TF/SF pass.
+      if (!cuda_tfsf_nodes(*e).empty())
+        throw std::invalid_argument(
+            "coop: a plane wave ([[plane_wave]]) needs TF/SF corrections, which coop's persistent kernel does not "
+            "apply; use --exchange graph (or any other backend)");
       devices.push_back(e->device());
       if (e->has_dispersion()) throw std::invalid_argument(kCoopNoDispersion);  // run_plan.cpp refuses first
     }

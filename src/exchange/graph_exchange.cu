@@ -86,6 +86,16 @@ class GraphExchange final : public BorderFirstExchange<Real> {
 
  private:
   void set_up_pushing_sweeps();
+  // Whether one of `nodes` (subdomain t.from's TF/SF nodes) lies on a plane transfer t sends, in
+  // one of its components.
+  bool sends_a_tfsf_node(const HaloTransfer& t, const std::vector<TfsfNode>& nodes) const {
+    const Index first = this->plane_offset(t.from, t.source.begin), end = this->plane_offset(t.from, t.source.end);
+    return std::any_of(nodes.begin(), nodes.end(), [&](const TfsfNode& node) {
+      return node.offset >= first && node.offset < end &&
+             std::find(t.components.begin(), t.components.end(), static_cast<Component>(node.component)) !=
+                 t.components.end();
+    });
+  }
 
   std::string name_;
   std::string transport_choice_;  // b2r's: why this transport
@@ -124,8 +134,8 @@ Index pushing_plane_limit(const std::vector<Engine<Real>*>& engines) {
 // Pushing sweeps (border_first_exchange.hpp) where the counter transport can take them: halo depth
 // 1, no CPML, planes of at most pushing_plane_limit nodes (ExchangeOptions::pushing_sweeps
 // always: any), each pushed plane the boundary plane of the sweep that computes it, sent to the
-// neighbour whose planes that sweep reads, and no source on a pushed node (the sources go in
-// after the sweep has pushed). Else the border split (pushing_sweeps never: always), and
+// neighbour whose planes that sweep reads, and no source or TF/SF node on a pushed plane (the
+// sources and TF/SF corrections go in after the sweep has pushed). Else the border split (pushing_sweeps never: always), and
 // choices() says why.
 // plane_pushes_[s]: [0] H's push of s (up), [1] E's (down); no components: no push.
 template <typename Real>
@@ -172,6 +182,9 @@ void GraphExchange<Real>::set_up_pushing_sweeps() {
       if (this->sends_a_source(t, host_sources(cuda_engine_view(*engines[t.from]))))
         return refuse("a source on a pushed node of subdomain " + std::to_string(t.from) +
                       ": pushing sweeps push before the sources");
+      if (sends_a_tfsf_node(t, cuda_tfsf_nodes(*engines[t.from])))
+        return refuse("a plane wave's TF/SF node on a pushed plane of subdomain " + std::to_string(t.from) +
+                      ": pushing sweeps push before its corrections");
       push.top = h;
       for (Component c : t.components) {
         push.component[push.components] = c;

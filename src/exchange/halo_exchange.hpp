@@ -232,13 +232,13 @@ class HaloExchange {
       // ---- one Yee step of subdomain s ----
       if (exchange_due(R, n)) exchange(HaloPhase::BeforeBlock, n);
       const SweepRanges ranges = update_ranges(d, s, R, n % R);
+      engine.fold_sources(n);  // opens the step (Engine::fold_sources)
       exchange(HaloPhase::BeforeH, n);
       {
         const TraceSpan span(*this, s, n, Lane::bulk, "H");
         engine.update_h(d.to_local(s, ranges.h));
       }
       exchange(HaloPhase::BeforeE, n);
-      engine.fold_sources(n);
       {
         const TraceSpan span(*this, s, n, Lane::bulk, "E");
         engine.update_e(d.to_local(s, ranges.e));

@@ -13,6 +13,7 @@
 #include "src/solver/checkpointing.hpp"
 #include "src/solver/cpml_setup.hpp"
 #include "src/solver/model.hpp"
+#include "src/solver/tfsf_setup.hpp"
 
 namespace yeex {
 
@@ -25,7 +26,8 @@ std::size_t estimate_engine_bytes(const Deck& deck, int precision_bits, int slab
   const Index planes = g.nz / n + 1;
   const FieldLayout L = FieldLayout::make(g.nx + 1, g.ny + 1, planes, std::max<Index>(halo_depth, 1), real);
   const std::size_t elements = static_cast<std::size_t>(L.elements());
-  const std::size_t sources = deck.sources.size() * static_cast<std::size_t>(deck.step_count()) * real;
+  const std::size_t sources =
+      deck.sources.size() * static_cast<std::size_t>(deck.step_count()) * real + tfsf_bytes(deck, real).engine;
   // CPML: the first slab holds the z_min face, the last the z_max one; both the x and y faces.
   const std::size_t psi = std::max(cpml_psi_elements(deck, L, 0), cpml_psi_elements(deck, L, g.nz + 1 - planes)) * real;
   // The cuda engine's fields and class bytes, in its smallest arena where large.
@@ -131,15 +133,19 @@ MemoryEstimate estimate_run_memory(const Deck& deck, const RunConfig& config, co
     probe_components += p.components.size();
   }
 
+  // Plane waves: every engine holds the whole incident table (and at most all corrected nodes),
+  // counted with its source samples; the model holds the table in double.
+  const TfsfBytes tfsf = tfsf_bytes(deck, real);
   std::vector<SlabBytes> slab(split.size());
   for (int s = 0; s < split.size(); ++s) {
     const SlabSubdomain& sub = split.subdomain(s);
     const FieldLayout L = FieldLayout::make(g.nx + 1, g.ny + 1, sub.stored_planes, sub.ghost, real);
     slab[s].elements = static_cast<std::size_t>(L.elements());
     const PlaneRange sources = source_planes(split, s, split.halo_depth());
-    slab[s].sources = real * steps * std::count_if(source_plane.begin(), source_plane.end(), [&](Index k) {
-                        return sources.contains(k);
-                      });
+    slab[s].sources =
+        real * steps *
+            std::count_if(source_plane.begin(), source_plane.end(), [&](Index k) { return sources.contains(k); }) +
+        tfsf.engine;
     const NodeRange own = split.owned_nodes(s);
     std::size_t components = 0;
     for (const auto& [k, count] : probe_plane)
@@ -196,7 +202,7 @@ MemoryEstimate estimate_run_memory(const Deck& deck, const RunConfig& config, co
       m.host_engines += slab[s].elements * (kComponentCount * real + 1) + slab[s].sources + slab[s].cpml +
                         slab[s].dispersion + slab[s].probes;
   }
-  m.host_sources = deck.sources.size() * steps * sizeof(double);
+  m.host_sources = deck.sources.size() * steps * sizeof(double) + tfsf.host;
   const ProbeStorage probes =
       probe_storage_bytes(probe_components, Index(steps), slots, real, config.output_dir.has_value());
   m.host_probes = probes.host_drain + probes.host_series;

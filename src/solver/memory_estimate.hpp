@@ -1,6 +1,7 @@
 // What a run holds in memory, counted before the model is built (cheap: nothing here allocates
-// or loops over steps or nodes), on each GPU and on the host: the field arena, source samples,
-// CPML psi, probe buffers and series, and the host's staging for checksums and snapshots. The
+// or loops over steps or nodes), on each GPU and on the host: the field arena, source samples
+// (plane waves' incident tables with them), CPML psi, probe buffers and series, and the host's
+// staging for checksums and snapshots. The
 // run plan (src/plan/run_plan.hpp) compares it with what the process may use.
 #pragma once
 
@@ -46,15 +47,15 @@ bool checksum_components_at_once(std::size_t largest_array_bytes, int processes,
 // the CPU engines. Host: one process (MPI mode: rank 0, which also gathers the probes and the
 // snapshots); the node needs host_total() x processes_per_node.
 struct MemoryEstimate {
-  std::size_t device_fields = 0;      // field arenas and class bytes
-  std::size_t device_sources = 0;     // source samples of the slabs' sources, every step
-  std::size_t device_cpml = 0;        // CPML psi
+  std::size_t device_fields = 0;   // field arenas and class bytes
+  std::size_t device_sources = 0;  // source samples of the slabs' sources and plane waves' incident tables, every step
+  std::size_t device_cpml = 0;     // CPML psi
   std::size_t device_dispersion = 0;  // dispersive nodes' pole state and rows (a bound: their objects' boxes)
   std::size_t device_probes = 0;      // probe buffers
   std::size_t device_reserve = 0;     // a MiB a slab for the small arrays (tables, flags)
   std::size_t host_engines = 0;  // CPU engines: the slabs' fields, class bytes, CPML, source samples, probe buffers
   std::size_t host_setup = 0;    // cuda engine: the engine set-ups (class bytes, source samples) before upload
-  std::size_t host_sources = 0;  // the model's source samples (double, every source and step)
+  std::size_t host_sources = 0;  // the model's source samples and incident tables (double, every step)
   std::size_t host_probes = 0;   // probe drains and series (probe_storage_bytes)
   std::size_t host_staging = 0;  // downloads for the checksum and the snapshots
   // Checkpoints (written or resumed from): one component over the whole grid and a slab's array,

@@ -266,6 +266,7 @@ Model build_model(const Deck& deck, bool with_samples) {
   }
   for (const auto& p : deck.probes)
     model.probes.push_back({p.name, p.position, model.nearest_node(p.position), p.components});
+  resolve_plane_waves(model, with_samples);
   return model;
 }
 
@@ -424,6 +425,7 @@ EngineSetup<Real> make_engine_setup(const Model& model, Index k_first, Index nod
   setup.probe_slots = probe_slots;
   setup.cpml = make_cpml_setup<Real>(model.deck, model.dt, L, k_first);
   setup.dispersion = dispersion_setup<Real>(model, L, setup.material_class);
+  setup.tfsf = make_tfsf_setup<Real>(model.tfsf, model.steps, L, k_first);
   return setup;
 }
 

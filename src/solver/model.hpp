@@ -20,6 +20,7 @@
 #include "io/deck.hpp"
 #include "kernels/engine.hpp"
 #include "physics/dispersion.hpp"
+#include "src/solver/tfsf_setup.hpp"
 
 namespace yeex {
 
@@ -53,6 +54,7 @@ struct Model {
   std::vector<ClassKey> classes;              // sorted; index = class number (0 is all pinned)
   std::vector<ResolvedSource> sources;
   std::vector<ResolvedProbe> probes;
+  TfsfModel tfsf;  // the plane waves' corrections and incident table (src/solver/tfsf_setup.hpp)
 
   // Material class of node (i,j,k); i,j,k may lie outside the grid (then: all pinned).
   ClassKey class_key(Index i, Index j, Index k) const;

@@ -35,6 +35,9 @@ EnergyDrift energy_drift(Deck deck, RunConfig config, Index window);
 std::vector<CheckRow> validate_propagation(const ValidationContext& context);
 // CPML reflection against a large-domain reference: at most -60 dB with 10 cells.
 std::vector<CheckRow> validate_cpml(const ValidationContext& context);
+// A plane wave's total-field/scattered-field leakage, normal and oblique incidence.
+std::vector<CheckRow> validate_tfsf(const ValidationContext& context);
+Deck tfsf_problem_deck(bool quick);
 // Hertzian dipole in free space: Ez against the analytic near + far field.
 std::vector<CheckRow> validate_dipole(const ValidationContext& context);
 // TE10 pulse on a Debye half-space: the reflection coefficient against the complex Fresnel one.

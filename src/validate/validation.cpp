@@ -37,6 +37,8 @@ const std::vector<ValidationProblem>& validation_problems() {
        propagation_deck},
       {"dipole", "Hertzian dipole Ez vs the analytic near + far field", validate_dipole, dipole_deck},
       {"cpml", "CPML reflection (10 cells) vs a large-domain reference", validate_cpml, cpml_problem_deck},
+      {"tfsf", "plane-wave TF/SF leakage into the scattered-field region, normal and oblique", validate_tfsf,
+       tfsf_problem_deck},
       {"debye_reflection", "TE10 reflection from a Debye half-space vs the complex Fresnel coefficient",
        validate_debye_reflection, debye_reflection_deck},
       {"drude_slab", "TE10 transmission through a Drude slab vs the analytic slab transmission", validate_drude_slab,

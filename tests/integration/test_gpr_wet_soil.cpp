@@ -42,9 +42,9 @@ TEST(GprWetSoil, ChecksumIsTheSameOnEverySplit) {
   EXPECT_EQ(soil["poles"][0]["type"], "debye");
   // The slabs' boundaries (z plane 38 on two slabs, 26 and 51 on three) lie in the soil (planes 0-50)
   // or at its surface.
-  for (const char* split : {"--subdomains 2 --exchange host-staged", "--subdomains 3 --exchange host-staged",
-                            "--subdomains 2 --exchange b2r --halo-depth 2",
-                            "--subdomains 3 --exchange b2r --halo-depth 3"}) {
+  for (const char* split :
+       {"--subdomains 2 --exchange host-staged", "--subdomains 3 --exchange host-staged",
+        "--subdomains 2 --exchange b2r --halo-depth 2", "--subdomains 3 --exchange b2r --halo-depth 3"}) {
     SCOPED_TRACE(split);
     const auto run = run_deck(kDeck, dir / "split", std::string(split) + " --steps 150 --force");
     ASSERT_FALSE(run.is_null());
@@ -63,8 +63,8 @@ TEST(GprWetSoil, TheSoilsPoleShapesTheAScan) {
   const auto at = text.find("peplinski = {");
   ASSERT_NE(at, std::string::npos);
   const auto end = text.find('\n', at);
-  const std::string plain = text.substr(0, at) + "eps_r = " + soil["eps_r"].dump() + "\nsigma = " +
-                            soil["sigma"].dump() + text.substr(end);
+  const std::string plain =
+      text.substr(0, at) + "eps_r = " + soil["eps_r"].dump() + "\nsigma = " + soil["sigma"].dump() + text.substr(end);
   write_file(dir / "plain.toml", plain);
   const auto dry = run_deck((dir / "plain.toml").string(), dir / "dry", "--steps 400");
   ASSERT_FALSE(dry.is_null());

@@ -27,6 +27,7 @@ struct SteppedModel {
   }
 
   void step(Index n) {
+    engine->fold_sources(n);
     engine->update_h(update);
     engine->update_e(update);
     engine->inject_sources(n);

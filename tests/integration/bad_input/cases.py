@@ -284,6 +284,18 @@ def decks():
     c.append(deck_case("PeplinskiFractionsAboveOne", edited("[[geometry]]", soil + "[[geometry]]"), r"sand \+ clay"))
     c.append(deck_case("PeplinskiDenseBulk", edited("[[geometry]]", soil.replace("0.7", "0.5").replace(
         "bulk_density = 2.0", "bulk_density = 2.7") + "[[geometry]]"), r"bulk_density"))
+    # Plane waves: E along the direction, a box on the grid's face, a box surface through the glass.
+    wave = ('[[plane_wave]]\ndirection = [1.0, 0.0, 0.0]\npolarisation = [0.0, 0.0, 1.0]\nwaveform = "ricker"\n'
+            'frequency = 20e9\nlower = [0.006, 0.006, 0.006]\nupper = [0.010, 0.010, 0.010]\n')
+    for name, old, new, message in [
+        ("PlaneWavePolarisationAlongDirection", "polarisation = [0.0, 0.0, 1.0]", "polarisation = [1.0, 1.0, 0.0]",
+         r"plane_wave\[0\]\.polarisation.*perpendicular"),
+        ("PlaneWaveBoxOnGridFace", "lower = [0.006, 0.006, 0.006]", "lower = [0.0, 0.006, 0.006]",
+         r"plane_wave\[0\]\.lower.*strictly inside"),
+        ("PlaneWaveBoxThroughObject", "lower = [0.006, 0.006, 0.006]", "lower = [0.004, 0.004, 0.004]",
+         r"plane_wave\[0\].*one material"),
+    ]:
+        c.append(deck_case(name, FULL + wave.replace(old, new), r"error in deck.*" + message))
     return c
 
 
