@@ -48,6 +48,9 @@ std::vector<CheckRow> validate_drude_slab(const ValidationContext& context);
 std::vector<CheckRow> validate_lorentz_slab(const ValidationContext& context);
 Deck drude_slab_deck(bool quick);
 Deck lorentz_slab_deck(bool quick);
+// A dielectric sphere under a TF/SF plane wave: the scattered near field against the Mie series.
+std::vector<CheckRow> validate_mie_sphere(const ValidationContext& context);
+Deck mie_sphere_deck(bool quick);
 // The three checks' materials, and the checks run with another material in the model than the
 // references assume: how far a wrong material, or a wrong scheme, moves the rows (tests).
 Material debye_reflection_material();

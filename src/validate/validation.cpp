@@ -45,6 +45,8 @@ const std::vector<ValidationProblem>& validation_problems() {
        drude_slab_deck},
       {"lorentz_slab", "TE10 transmission through a Lorentz slab vs the analytic slab transmission",
        validate_lorentz_slab, lorentz_slab_deck},
+      {"mie_sphere", "dielectric sphere under a TF/SF plane wave: scattered near field vs the Mie series",
+       validate_mie_sphere, mie_sphere_deck},
   };
   return problems;
 }

@@ -1,7 +1,8 @@
 // The Mie series (src/validate/mie.hpp) against published values (Bohren & Huffman 1983,
 // appendix A; Wiscombe 1979, NCAR/TN-140, its test cases), the Rayleigh limit, energy
 // conservation, and its fields against each other: the boundary conditions at the sphere's
-// surface and the scattered power integrated over a far sphere against the efficiency.
+// surface and the scattered power integrated over a far sphere against the efficiency; and the
+// sphere problem of `yeex validate` (src/validate/mie_sphere_problem.cpp) at its quick size.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,6 +10,7 @@
 #include <numbers>
 
 #include "src/validate/mie.hpp"
+#include "src/validate/problems.hpp"
 
 namespace yeex {
 namespace {
@@ -71,7 +73,8 @@ TEST(Mie, FieldsMeetTheBoundaryConditions) {
         const Complex tangential_out = outside[c] - normal_out * n[c], tangential_in = inside[c] - normal_in * n[c];
         EXPECT_NEAR(std::abs(tangential_out - tangential_in), 0.0, 1e-9) << m << " " << theta << " " << c;
       }
-      EXPECT_NEAR(std::abs(normal_out - m * m * normal_in), 0.0, 1e-9 * std::abs(normal_out) + 1e-12) << m << " " << theta;
+      EXPECT_NEAR(std::abs(normal_out - m * m * normal_in), 0.0, 1e-9 * std::abs(normal_out) + 1e-12)
+          << m << " " << theta;
     }
 }
 
@@ -88,11 +91,24 @@ TEST(Mie, FarFieldPowerIsTheScatteringEfficiency) {
       const std::array<double, 3> p{r * std::sin(theta) * std::cos(phi), r * std::sin(theta) * std::sin(phi),
                                     r * std::cos(theta)};
       const std::array<Complex, 3> e = mie_scattered_field(m, k, a, p);
-      power += (std::norm(e[0]) + std::norm(e[1]) + std::norm(e[2])) * r * r * std::sin(theta) * (kPi / nt) *
-               (2 * kPi / np);
+      power +=
+          (std::norm(e[0]) + std::norm(e[1]) + std::norm(e[2])) * r * r * std::sin(theta) * (kPi / nt) * (2 * kPi / np);
     }
   }
   EXPECT_NEAR(power / (kPi * a * a) / mie_efficiencies(m, k * a).scattering, 1.0, 2e-4);
+}
+
+// The sphere problem of `yeex validate --quick --engine host` (float32): a staircased sphere under
+// a TF/SF plane wave, its scattered near field within 2 % of the series at three probes.
+TEST(Mie, QuickSphereProblemMatchesTheSeries) {
+  ValidationContext context;
+  context.run.engine = "host";
+  context.quick = true;
+  const std::vector<CheckRow> rows = validate_mie_sphere(context);
+  ASSERT_EQ(rows.size(), 6u);
+  for (const CheckRow& r : rows)
+    EXPECT_TRUE(r.pass) << r.quantity << ": measured " << r.measured << ", reference " << r.reference << ", error "
+                        << r.error << " > tolerance " << r.tolerance;
 }
 
 }  // namespace
