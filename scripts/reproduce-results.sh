@@ -14,6 +14,8 @@
 #   strong_128       strong scaling, 128^3 (400 steps x 9)
 #   strong_128_b2r_R3, _R4   b2r at halo depth 3 and 4, 128^3 on N GPUs (N >= 2)
 #   one_gpu_f64_512  every backend on one GPU, 512^3 in float64
+#   dispersive/      inputs/bench_dispersive.toml (a two-pole Debye layer over a tenth of the box)
+#                    against inputs/bench_box.toml, one GPU, float32 and float64
 # each as NAME.json and NAME.md (written by yeex bench) and NAME.txt (its table on stdout), the
 # efficiency plots (scripts/plot_bench.py; skipped where matplotlib is missing), machine.txt and
 # README.md (build, machine, the commands, the files). Everything is written into a temporary
@@ -119,7 +121,7 @@ run() {
 
 if ((!dry)); then
   rm -rf "$tmp"
-  mkdir -p "$tmp/p2p" "$tmp/large"
+  mkdir -p "$tmp/p2p" "$tmp/large" "$tmp/dispersive"
   {
     nvidia-smi --query-gpu=index,name,memory.total,driver_version,clocks.max.sm --format=csv
     echo
@@ -155,6 +157,14 @@ predict=()
   fi
   run one_gpu_f64_512 yeex bench --engine cuda --gpus 1 --precision f64 --verify "${short[@]}" --size 512 --counts 1 \
     $(out one_gpu_f64_512)
+  # What a dispersive region costs: the benchmark box with a two-pole Debye layer over a tenth of
+  # it against the plain box, one GPU, float32 and float64.
+  for precision in f32 f64; do
+    for deck in bench_box bench_dispersive; do
+      run "dispersive/${deck}_$precision" yeex bench --engine cuda --gpus 1 --precision "$precision" --verify \
+        "${short[@]}" --deck "../../inputs/$deck.toml" --counts 1 $(out "dispersive/${deck}_$precision")
+    done
+  done
   if ((large)); then
     # The reference codes' 268 M cells (16384^2) as a 3-D box: inputs/bench_box.toml on 256 x 256 x
     # 4096 cells, its size kept.
@@ -209,6 +219,7 @@ fi
   echo "| \`p2p/topo.json\`, \`p2p/topo.txt\` | \`yeex-p2p topo\`: PCI, NUMA, link types, peer attributes |"
   echo "| \`p2p/plots/*.png\` | \`scripts/plot_p2p.py p2p/p2p.json\` |"
   echo "| \`machine.txt\` | \`nvidia-smi\`: the GPUs and \`topo -m\` |"
+  echo "| \`dispersive/\` | one GPU: \`inputs/bench_dispersive.toml\` (a two-pole Debye layer over a tenth of the box) against \`inputs/bench_box.toml\`, f32 and f64 |"
   ((gpu_check)) && echo "| \`gpu-check/\` | \`scripts/gpu-check.sh\` on this build: the gpu tests' log and its bench |"
   ((large)) && echo "| \`large/\` | strong 640³ and 256 × 256 × 4096 (\`tall.toml\`) on 1 and $gpus GPUs, with their plots |"
   echo

@@ -62,8 +62,6 @@ template <typename Real>
 class KokkosEngine final : public Engine<Real> {
  public:
   explicit KokkosEngine(const EngineSetup<Real>& setup) : layout_(setup.layout), cpml_() {
-    if (!setup.dispersion.empty())
-      throw std::invalid_argument("the kokkos engine does not run dispersive materials: use --engine host or cuda");
     for (Component c : kAllComponents)
       fields_[static_cast<int>(c)] = Array<Real>(std::string(component_name(c)), layout_.elements());  // zeroed
     material_class_ = to_space("material class", setup.material_class);
@@ -92,6 +90,22 @@ class KokkosEngine final : public Engine<Real> {
     }
     set_cpml_interior(cpml_);
 
+    // Dispersive materials (kernels/dispersion.hpp): the rows and plane index stay on the host too.
+    dispersion_setup_ = setup.dispersion;
+    if (!dispersion_setup_.empty()) {
+      const DispersionSetup<Real>& d = dispersion_setup_;
+      dispersion_rows_ = to_space("dispersive rows", d.rows);
+      dispersion_set_of_ = to_space("pole sets of classes", d.set_of);
+      dispersion_sets_ = to_space("pole sets", d.sets);
+      dispersion_state_ = Array<Real>("pole state", static_cast<std::size_t>(3 * d.states * d.entries));  // zeroed
+      dispersion_ = {d.states,
+                     d.entries,
+                     dispersion_rows_.data(),
+                     dispersion_set_of_.data(),
+                     dispersion_sets_.data(),
+                     dispersion_state_.data()};
+    }
+
     // TF/SF (kernels/tfsf.hpp): the nodes stay on the host too, for the pass's range lookup.
     tfsf_host_[0] = setup.tfsf.h_nodes, tfsf_host_[1] = setup.tfsf.e_nodes;
     tfsf_nodes_[0] = to_space("tfsf h nodes", tfsf_host_[0]);
@@ -111,6 +125,7 @@ class KokkosEngine final : public Engine<Real> {
   }
   void update_e(const NodeRange& r, Lane) override {
     sweep<false>(r);
+    disperse(r);
     tfsf_pass(1, r);
   }
   void fold_sources(Index step) override { tfsf_step_ = step; }
@@ -153,8 +168,9 @@ class KokkosEngine final : public Engine<Real> {
   }
   Real* field_data(Component c) override { return fields_[static_cast<int>(c)].data(); }
   CpmlView<Real> cpml() const override { return cpml_; }
-  // The solver's plan refuses dispersive decks for this engine (src/plan/run_plan.cpp).
-  std::vector<StateChunk<Real>> dispersion_chunks(Index, Index) const override { return {}; }
+  std::vector<StateChunk<Real>> dispersion_chunks(Index k_begin, Index k_end) const override {
+    return dispersion_plane_chunks(dispersion_setup_, dispersion_, layout_.origin_z, k_begin, k_end);
+  }
   // deep_copy fences first: the copy comes after all work issued so far.
   void read_memory(const Real* from, Index count, Real* host) override {
     Kokkos::deep_copy(HostUnmanaged<Real>(host, count), Unmanaged<const Real>(from, count));
@@ -170,6 +186,32 @@ class KokkosEngine final : public Engine<Real> {
  private:
   // The TF/SF pass after a sweep over r: the corrected nodes of r's planes (one run of the sorted
   // list), field 0 after H, 1 after E, with the open step's row (kernels/tfsf.hpp).
+  // The dispersion pass over the dispersive nodes of r, after its E sweep: a league of rows.
+  void disperse(const NodeRange& r) {
+    if (dispersion_setup_.empty() || r.empty()) return;
+    const auto [first, last] = dispersive_rows(dispersion_setup_, layout_.origin_z, r.k0, r.k1);
+    if (last == first) return;
+    const ComponentArrays<Real> a = arrays();
+    const DispersionView<Real> v = dispersion_;
+    const std::uint8_t* classes = material_class_.data();
+    const FieldLayout L = layout_;
+    const NodeRange range = r;
+    Kokkos::parallel_for(
+        "yeex::disperse", Kokkos::TeamPolicy<Space>(static_cast<int>(last - first), Kokkos::AUTO),
+        KOKKOS_LAMBDA(const Team& team) {
+          const DispersiveRow row = v.row[first + team.league_rank()];
+          if (row.j < range.j0 || row.j >= range.j1) return;
+          const Index i0 = row.i0 > range.i0 ? row.i0 : range.i0;
+          const Index i1 = row.i0 + row.count < range.i1 ? row.i0 + row.count : range.i1;
+          if (i1 <= i0) return;
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, i0, i1), [&](Index i) {
+            Real* const e[3] = {a.at[0], a.at[1], a.at[2]};
+            const Index offset = L.offset(i, row.j, row.k);
+            disperse_node(e, offset, v.set_of + 3 * classes[offset], v, row.first + (i - row.i0));
+          });
+        });
+  }
+
   void tfsf_pass(int field, const NodeRange& r) {
     const std::vector<TfsfNode>& host = tfsf_host_[field];
     if (host.empty() || r.empty()) return;
@@ -194,6 +236,13 @@ class KokkosEngine final : public Engine<Real> {
             apply_tfsf_node(f, nodes[n], terms, row);
         });
   }
+
+  DispersionSetup<Real> dispersion_setup_;
+  DispersionView<Real> dispersion_;
+  Array<DispersiveRow> dispersion_rows_;
+  Array<std::int8_t> dispersion_set_of_;
+  Array<PoleSet<Real>> dispersion_sets_;
+  Array<Real> dispersion_state_;
 
   std::array<std::vector<TfsfNode>, 2> tfsf_host_;
   std::array<Array<TfsfNode>, 2> tfsf_nodes_;

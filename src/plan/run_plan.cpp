@@ -16,11 +16,12 @@ std::string split_source(const RunConfig& config, int slabs) {
   return "--subdomains " + n;
 }
 
-// The first dispersive material an object is made of, or "".
-std::string dispersive_in_use(const Deck& deck) {
-  for (const GeometryObject& object : deck.geometry)
-    if (const auto m = find_material(deck, object.material); m && m->dispersive()) return m->name;
-  return "";
+// Whether an object is made of a dispersive material.
+bool dispersive_in_use(const Deck& deck) {
+  return std::any_of(deck.geometry.begin(), deck.geometry.end(), [&](const GeometryObject& object) {
+    const auto m = find_material(deck, object.material);
+    return m && m->dispersive();
+  });
 }
 
 }  // namespace
@@ -53,12 +54,7 @@ RunPlan make_run_plan(const Deck& deck, const PlanRequest& request) {
   }();
   plan.exchange = choose_exchange(config);  // throws for a backend that cannot run
   config.planned_exchange = plan.exchange.name;
-  if (const std::string material = dispersive_in_use(deck); !material.empty()) {
-    if (config.engine == "kokkos")
-      throw std::invalid_argument("the kokkos engine does not run dispersive materials (\"" + material +
-                                  "\" has poles): use --engine host or cuda");
-    if (plan.exchange.name == "coop") throw std::invalid_argument(kCoopNoDispersion);
-  }
+  if (dispersive_in_use(deck) && plan.exchange.name == "coop") throw std::invalid_argument(kCoopNoDispersion);
 
   const bool cuda = config.engine == "cuda";
   plan.title = deck.title;

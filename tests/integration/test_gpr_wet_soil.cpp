@@ -2,15 +2,19 @@
 // checksum is the same on one, two and three host slabs and with deeper B+2R halos (the slab
 // boundaries lie in the soil, so the poles' state crosses them), and the soil's Debye pole shapes
 // the receiver's trace: the same deck with the soil's eps_inf and sigma and no pole records another
-// A-scan. The comparison with gprMax on this deck is scripts/compare_gprmax.sh fields.
+// A-scan; a run killed after its first checkpoint and resumed on other splits ends as the run that
+// never stopped (the poles' state is in the checkpoint). The comparison with gprMax on this deck
+// is scripts/compare_gprmax.sh fields.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <tuple>
 
 #include "io/probe_writer.hpp"
+#include "tests/support/resume_run.hpp"
 #include "tests/support/run_helpers.hpp"
 
 namespace yeex {
@@ -84,6 +88,27 @@ TEST(GprWetSoil, TheSoilsPoleShapesTheAScan) {
   ASSERT_GT(peak, 0.0);
   EXPECT_GT(difference / peak, 0.02) << "the pole's permittivity (16.7 at low frequency against eps_inf 9.8) "
                                         "changes the ground's reflection (4 % of the peak by 400 steps)";
+}
+
+// The pole state goes into the checkpoint and comes back on any split: a resume on three slabs and
+// one with B+2R ghost planes (which compute the state) end with the files of the whole run.
+TEST(GprWetSoil, AResumedRunEndsAsTheWholeOne) {
+  ScratchDir dir;
+  const std::string steps = "600";
+  ASSERT_FALSE(run_deck(kDeck, dir / "whole", "--steps " + steps).is_null());
+  ASSERT_TRUE(
+      testing::kill_once_file_exists({"run", kDeck, "--engine", "host", "--subdomains", "2", "--steps", steps,
+                                      "--checkpoint-every", "40", "--quiet", "--output", (dir / "killed").string()},
+                                     dir / "killed.checkpoint" / "checkpoint.h5"))
+      << "the run was not caught between checkpoints";
+  std::filesystem::copy(dir / "killed.checkpoint", dir / "copy.checkpoint", std::filesystem::copy_options::recursive);
+  for (const auto& [name, from, split] : {std::tuple{"three", "killed.checkpoint", "--subdomains 3"},
+                                          std::tuple{"b2r", "copy.checkpoint", "--subdomains 2 --halo-depth 3"}}) {
+    const auto r = run_yeex("run --resume " + (dir / from).string() + " --engine host --quiet " + split + " --output " +
+                            (dir / name).string());
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_EQ(testing::output_differences(dir / "whole", dir / name), "") << name;
+  }
 }
 
 }  // namespace

@@ -64,6 +64,13 @@ TEST(KokkosEngine, SameBitsAsHostEngineFloat64) { expect_host_bits<double>(testi
 TEST(KokkosEngine, SameBitsAsHostEngineWithCpmlFloat32) { expect_host_bits<float>(testing::cpml_contract_deck(), 12); }
 TEST(KokkosEngine, SameBitsAsHostEngineWithCpmlFloat64) { expect_host_bits<double>(testing::cpml_contract_deck(), 12); }
 
+TEST(KokkosEngine, SameBitsAsHostEngineWithDispersionFloat32) {
+  expect_host_bits<float>(testing::dispersive_contract_deck(), 12);
+}
+TEST(KokkosEngine, SameBitsAsHostEngineWithDispersionFloat64) {
+  expect_host_bits<double>(testing::dispersive_contract_deck(), 12);
+}
+
 TEST(KokkosEngine, ScanFindsEveryNonFiniteValue) {
   testing::expect_finite_scan_finds_every_value<float>(testing::contract_deck(), "kokkos");
   testing::expect_finite_scan_finds_every_value<double>(testing::contract_deck(), "kokkos");
@@ -87,6 +94,7 @@ TEST_P(KokkosContract, Float32) { expect_contract<float>(testing::contract_deck(
 TEST_P(KokkosContract, Float64) { expect_contract<double>(testing::contract_deck(), GetParam()); }
 TEST_P(KokkosContract, CpmlFloat32) { expect_contract<float>(testing::cpml_contract_deck(), GetParam()); }
 TEST_P(KokkosContract, CpmlFloat64) { expect_contract<double>(testing::cpml_contract_deck(), GetParam()); }
+TEST_P(KokkosContract, DispersionFloat32) { expect_contract<float>(testing::dispersive_contract_deck(), GetParam()); }
 
 INSTANTIATE_TEST_SUITE_P(Slabs, KokkosContract,
                          ::testing::Values(SlabCase{1, "host-staged", 1}, SlabCase{2, "host-staged", 1},

@@ -1,7 +1,7 @@
 // Checkpoint and resume as a user meets them (tests/integration/test_resume.cpp on the host
 // engine, tests/gpu/test_resume_gpu.cpp on the cuda engine): a run killed by SIGKILL once its
 // first checkpoint exists, and the output folders of two runs compared file by file (run.json's
-// checksum, the HDF5 files' contents as h5dump prints them, the XDMF text).
+// checksum, the HDF5 files bit for bit through tests/support/h5_compare.hpp, the XDMF text).
 #pragma once
 
 #include <fcntl.h>
@@ -9,12 +9,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "tests/support/h5_compare.hpp"
 #include "tests/support/run_helpers.hpp"
 
 namespace yeex::testing {
@@ -53,18 +55,9 @@ inline bool kill_once_file_exists(const std::vector<std::string>& args, const st
   return seen && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
 }
 
-// An HDF5 file's contents as h5dump prints them, without the first line (which names the file).
-// Whether h5dump (Debian's hdf5-tools) runs here: output_differences compares HDF5 files with it.
-inline bool have_h5dump() { return run_program("h5dump", "--version").exit_code == 0; }
-
-inline std::string h5_contents(const std::filesystem::path& file) {
-  const CommandResult dump = run_program("h5dump", "'" + file.string() + "'");
-  if (dump.exit_code != 0) return "h5dump failed on " + file.string() + ": " + dump.output;
-  return dump.output.substr(dump.output.find('\n') + 1);
-}
-
 // The differences between two run folders: the field checksum of run.json, and every other file
-// but run.json (HDF5 by contents, the rest byte for byte). Empty when they hold the same result.
+// but run.json (HDF5 files by contents, their first differences named, the rest byte for byte).
+// Empty when they hold the same result.
 inline std::string output_differences(const std::filesystem::path& a, const std::filesystem::path& b) {
   std::string differences;
   const auto checksum = [](const std::filesystem::path& dir) {
@@ -79,10 +72,12 @@ inline std::string output_differences(const std::filesystem::path& a, const std:
   if (names_a != names_b) return differences + "the folders hold other files";
   for (const std::string& name : names_a) {
     if (name == "run.json") continue;
-    const bool h5 = std::filesystem::path(name).extension() == ".h5";
-    const std::string x = h5 ? h5_contents(a / name) : read_file(a / name);
-    const std::string y = h5 ? h5_contents(b / name) : read_file(b / name);
-    if (x != y) differences += name + " differs; ";
+    if (std::filesystem::path(name).extension() == ".h5") {
+      for (const std::string& difference : h5_differences(a / name, b / name))
+        differences += name + ": " + difference + "; ";
+    } else if (read_file(a / name) != read_file(b / name)) {
+      differences += name + " differs; ";
+    }
   }
   return differences;
 }
