@@ -40,6 +40,25 @@ std::vector<CheckRow> validate_tfsf(const ValidationContext& context);
 Deck tfsf_problem_deck(bool quick);
 // Hertzian dipole in free space: Ez against the analytic near + far field.
 std::vector<CheckRow> validate_dipole(const ValidationContext& context);
+// TE10 pulse on a Debye half-space: the reflection coefficient against the complex Fresnel one.
+std::vector<CheckRow> validate_debye_reflection(const ValidationContext& context);
+Deck debye_reflection_deck(bool quick);
+// TE10 pulse through a Drude / a Lorentz slab: the transmission against the analytic slab's.
+std::vector<CheckRow> validate_drude_slab(const ValidationContext& context);
+std::vector<CheckRow> validate_lorentz_slab(const ValidationContext& context);
+Deck drude_slab_deck(bool quick);
+Deck lorentz_slab_deck(bool quick);
+// A dielectric sphere under a TF/SF plane wave: the scattered near field against the Mie series.
+std::vector<CheckRow> validate_mie_sphere(const ValidationContext& context);
+Deck mie_sphere_deck(bool quick);
+// The three checks' materials, and the checks run with another material in the model than the
+// references assume: how far a wrong material, or a wrong scheme, moves the rows (tests).
+Material debye_reflection_material();
+Material drude_slab_material();
+Material lorentz_slab_material();
+std::vector<CheckRow> debye_reflection_rows(const ValidationContext& context, const Material& modelled);
+std::vector<CheckRow> slab_transmission_rows(const ValidationContext& context, const Material& material,
+                                             const Material& modelled);
 // Ez (V/m) at distance r on the equatorial plane of a z dipole of length dl driven by
 // gaussian_derivative at `frequency` (A), time t after the start.
 double dipole_ez_equator(double frequency, double dl, double r, double t);

@@ -39,6 +39,14 @@ const std::vector<ValidationProblem>& validation_problems() {
       {"cpml", "CPML reflection (10 cells) vs a large-domain reference", validate_cpml, cpml_problem_deck},
       {"tfsf", "plane-wave TF/SF leakage into the scattered-field region, normal and oblique", validate_tfsf,
        tfsf_problem_deck},
+      {"debye_reflection", "TE10 reflection from a Debye half-space vs the complex Fresnel coefficient",
+       validate_debye_reflection, debye_reflection_deck},
+      {"drude_slab", "TE10 transmission through a Drude slab vs the analytic slab transmission", validate_drude_slab,
+       drude_slab_deck},
+      {"lorentz_slab", "TE10 transmission through a Lorentz slab vs the analytic slab transmission",
+       validate_lorentz_slab, lorentz_slab_deck},
+      {"mie_sphere", "dielectric sphere under a TF/SF plane wave: scattered near field vs the Mie series",
+       validate_mie_sphere, mie_sphere_deck},
   };
   return problems;
 }
