@@ -144,6 +144,8 @@ struct Deck {
   Index step_count() const;
   // Whether any face is CPML, and sigma_max of the CPML slabs across axis 0,1,2 (resolved default).
   bool has_cpml() const;
+  // Whether an object is made of a dispersive material (one with poles).
+  bool has_dispersion() const;
   double cpml_sigma_max(int axis) const;
   // The resolved deck (all defaults filled in), for run.json.
   nlohmann::json to_json() const;

@@ -197,6 +197,13 @@ void parse_geometry(const TableReader& root, Deck& deck) {
 
 }  // namespace deck_detail
 
+bool Deck::has_dispersion() const {
+  return std::any_of(geometry.begin(), geometry.end(), [&](const GeometryObject& object) {
+    const auto m = find_material(*this, object.material);
+    return m && m->dispersive();
+  });
+}
+
 std::optional<Material> find_material(const Deck& deck, const std::string& name) {
   if (name == "free_space") return Material{.name = "free_space"};
   if (name == "pec") return Material{.name = "pec", .pec = true};

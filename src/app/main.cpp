@@ -20,6 +20,7 @@
 #include "src/runtime/environment.hpp"
 #include "src/runtime/interrupts.hpp"
 #include "src/solver/engines.hpp"
+#include "src/validate/validation.hpp"
 #include "src/runtime/mpi_launch.hpp"
 
 namespace {
@@ -436,7 +437,7 @@ static int yeex_main(int argc, char** argv) {
   validate_cmd->add_flag("--quick", validate.quick, "Small sizes that run in seconds on a CPU (what CI runs)");
   validate_cmd
       ->add_option("--only", validate.only,
-                   "Run only these problems: cavity, energy, propagation, dipole, cpml (default: all)")
+                   "Run only these problems: " + validation_problem_names() + " (default: all)")
       ->delimiter(',')
       ->option_text("LIST");
   validate_cmd->add_option("--json", validate_json, "Also write the results as JSON to FILE")

@@ -92,9 +92,8 @@ std::string unavailable(const BenchRow& row, const RunConfig& config) {
 BenchRow measure(const BenchConfig& b, BenchRow row, const ProcessGroup* group, Trace* trace = nullptr) {
   RunConfig config = row_config(b, row, group);
   row.skipped = unavailable(row, config);
-  if (row.skipped.empty() && row.exchange == "coop" && b.deck)
-    for (const GeometryObject& object : b.deck->geometry)
-      if (const auto m = find_material(*b.deck, object.material); m && m->dispersive()) row.skipped = kCoopNoDispersion;
+  if (row.skipped.empty() && row.exchange == "coop" && b.deck && b.deck->has_dispersion())
+    row.skipped = kCoopNoDispersion;
   if (!row.skipped.empty()) return row;
   config.trace = trace;
   const Index steps = b.warmup + b.steps * (b.repeats + (trace ? 1 : 0)) + kSettlingSlack;

@@ -16,14 +16,6 @@ std::string split_source(const RunConfig& config, int slabs) {
   return "--subdomains " + n;
 }
 
-// Whether an object is made of a dispersive material.
-bool dispersive_in_use(const Deck& deck) {
-  return std::any_of(deck.geometry.begin(), deck.geometry.end(), [&](const GeometryObject& object) {
-    const auto m = find_material(deck, object.material);
-    return m && m->dispersive();
-  });
-}
-
 }  // namespace
 
 RunPlan make_run_plan(const Deck& deck, const PlanRequest& request) {
@@ -54,7 +46,7 @@ RunPlan make_run_plan(const Deck& deck, const PlanRequest& request) {
   }();
   plan.exchange = choose_exchange(config);  // throws for a backend that cannot run
   config.planned_exchange = plan.exchange.name;
-  if (dispersive_in_use(deck) && plan.exchange.name == "coop") throw std::invalid_argument(kCoopNoDispersion);
+  if (deck.has_dispersion() && plan.exchange.name == "coop") throw std::invalid_argument(kCoopNoDispersion);
 
   const bool cuda = config.engine == "cuda";
   plan.title = deck.title;

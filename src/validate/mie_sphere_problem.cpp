@@ -87,7 +87,8 @@ Deck sphere_deck(bool quick, bool with_sphere) {
   d.plane_waves.push_back(w);
   // The pulse (2 sqrt 2 / f long) crosses the box; the sphere rings for a few periods more.
   const double crossing = 2 * half / kSpeedOfLight;
-  d.steps = static_cast<Index>(std::ceil((2 * std::numbers::sqrt2 / s.frequency + crossing + 6 / s.frequency) / d.dt()));
+  d.steps =
+      static_cast<Index>(std::ceil((2 * std::numbers::sqrt2 / s.frequency + crossing + 6 / s.frequency) / d.dt()));
   if (with_sphere) {
     for (int p = 0; p < 3; ++p) {
       const std::array<Index, 3> o = probe_offset(s, p);
@@ -118,8 +119,7 @@ std::vector<CheckRow> validate_mie_sphere(const ValidationContext& context) {
     // Ex of node (i, j, k) lies half a cell along x from the node.
     const std::array<Index, 3> o = probe_offset(s, p);
     const std::array<double, 3> where{(o[0] + 0.5) * s.cell, o[1] * s.cell, o[2] * s.cell};
-    const std::complex<double> mie =
-        mie_scattered_field(std::sqrt(kSphereEps), k, double(s.radius) * s.cell, where)[0];
+    const std::complex<double> mie = mie_scattered_field(std::sqrt(kSphereEps), k, double(s.radius) * s.cell, where)[0];
     char label[96];
     std::snprintf(label, sizeof label, "scattered Ex, %s, %g mm from the centre, at %.2f GHz", kProbeNames[p],
                   double(s.probe) * s.cell * 1e3, f / 1e9);

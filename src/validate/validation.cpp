@@ -5,6 +5,7 @@
 #include <exception>
 #include <stdexcept>
 
+#include "src/exchange/registry.hpp"
 #include "src/runtime/clock.hpp"
 #include "src/validate/problems.hpp"
 
@@ -63,16 +64,15 @@ void check_validation(const ValidationContext& context, const std::vector<std::s
   for (const auto& name : only) {
     bool known = false;
     for (const auto& p : problems) known |= p.name == name;
-    if (!known) {
-      std::string names;
-      for (const auto& p : problems) names += (names.empty() ? "" : ", ") + p.name;
-      throw std::invalid_argument("--only " + name + ": unknown problem (one of " + names + ")");
-    }
+    if (!known)
+      throw std::invalid_argument("--only " + name + ": unknown problem (one of " + validation_problem_names() + ")");
   }
   for (const auto& p : problems) {
     if (!only.empty() && std::find(only.begin(), only.end(), p.name) == only.end()) continue;
     try {
-      check_run_config(p.deck(context.quick).grid, context.run);
+      const Deck deck = p.deck(context.quick);
+      check_run_config(deck.grid, context.run);
+      if (deck.has_dispersion() && context.run.exchange == "coop") throw std::invalid_argument(kCoopNoDispersion);
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument("problem " + p.name + ": " + e.what());
     }
@@ -117,6 +117,12 @@ nlohmann::json to_json(const ProblemOutcome& o) {
   nlohmann::json j{{"problem", o.name}, {"pass", o.pass()}, {"seconds", o.seconds}, {"rows", rows}};
   if (!o.failure.empty()) j["failure"] = o.failure;
   return j;
+}
+
+std::string validation_problem_names() {
+  std::string names;
+  for (const auto& p : validation_problems()) names += (names.empty() ? "" : ", ") + p.name;
+  return names;
 }
 
 }  // namespace yeex

@@ -43,8 +43,9 @@ struct ValidationProblem {
   std::function<Deck(bool quick)> deck;  // the deck `run` splits as the user asked
 };
 
-// Every problem, in the order they run.
+// Every problem, in the order they run, and their names joined by ", ".
 const std::vector<ValidationProblem>& validation_problems();
+std::string validation_problem_names();
 
 struct ProblemOutcome {
   std::string name;
