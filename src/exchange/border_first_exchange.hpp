@@ -1,5 +1,5 @@
 // The border-first schedule: the step loop of backends that hide their halo transfers behind the
-// bulk of the sweeps (overlap, host-staged and b2r on GPUs, nccl). It is written once here; a
+// bulk of the sweeps (overlap, host-staged and b2r on GPUs, nccl, mpi). It is written once here; a
 // backend supplies only its transport: how the transfers of one phase are issued on a GPU's
 // border lane, and how that lane waits until the planes sent to it have landed.
 //
