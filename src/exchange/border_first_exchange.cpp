@@ -145,17 +145,53 @@ void BorderFirstExchange<Real>::exchanging_step(int s, Index n) {
     const Span span(*this, s, n, lane, name);
     h ? engine.update_h(range, lane) : engine.update_e(range, lane);
   };
+  // A transport that waits on the host gets each bulk sweep between the issue and the await of
+  // the phase before it (the second diagram in the header), in slices with progress between them.
+  const bool host_waits = awaits_on_host();
+  const auto bulk = [&](bool h, const NodeRange& range, const char* name) {
+    const int slices = host_waits ? std::max(1, bulk_slices(s)) : 1;
+    if (slices == 1 || range.empty()) {
+      sweep(h, range, Lane::bulk, name);
+      if (host_waits) progress(s);
+      return;
+    }
+    const Span span(*this, s, n, Lane::bulk, name);
+    const Index planes = range.k1 - range.k0;
+    for (int i = 0; i < slices; ++i) {
+      NodeRange slice = range;
+      slice.k0 = range.k0 + planes * i / slices;
+      slice.k1 = range.k0 + planes * (i + 1) / slices;
+      if (slice.empty()) continue;
+      h ? engine.update_h(slice, Lane::bulk) : engine.update_e(slice, Lane::bulk);
+      progress(s);
+    }
+  };
+  const bool before_h[] = {exchanges_[static_cast<int>(HaloPhase::BeforeBlock)],
+                           exchanges_[static_cast<int>(HaloPhase::BeforeH)]};
+  const bool before_e = exchanges_[static_cast<int>(HaloPhase::BeforeE)];
   engine.mark(Lane::bulk, kBulkDone);
   engine.follow(Lane::border, kBulkDone);
   // ---- H half-step: the borders behind the exchange before H, the bulk beside it ----
-  exchange(HaloPhase::BeforeBlock);
-  exchange(HaloPhase::BeforeH);
+  if (host_waits) {
+    if (before_h[0]) issue_phase(HaloPhase::BeforeBlock);
+    if (before_h[1]) issue_phase(HaloPhase::BeforeH);
+    bulk(true, cut.h.bulk, "H bulk");
+    engine.mark(Lane::bulk, kBulkHDone);
+    if (before_h[0]) await_phase(HaloPhase::BeforeBlock);
+    if (before_h[1]) await_phase(HaloPhase::BeforeH);
+  } else {
+    exchange(HaloPhase::BeforeBlock);
+    exchange(HaloPhase::BeforeH);
+  }
   sweep(true, cut.h.lower, Lane::border, "H lower border");
   sweep(true, cut.h.upper, Lane::border, "H upper border");
-  const bool before_e = exchanges_[static_cast<int>(HaloPhase::BeforeE)];
   if (before_e) issue_phase(HaloPhase::BeforeE);  // right behind the H borders it sends
-  sweep(true, cut.h.bulk, Lane::bulk, "H bulk");
-  engine.mark(Lane::bulk, kBulkHDone);
+  if (host_waits) {
+    bulk(false, cut.e.bulk, "E bulk");  // reads only bulk H planes, overwrites none a border reads
+  } else {
+    sweep(true, cut.h.bulk, Lane::bulk, "H bulk");
+    engine.mark(Lane::bulk, kBulkHDone);
+  }
   if (before_e) await_phase(HaloPhase::BeforeE);
   // ---- E half-step: the borders after both H parts and the exchange before E; the bulk beside,
   // right behind the bulk H it alone reads (the split gives it no plane that reads a border H) ----
@@ -163,7 +199,7 @@ void BorderFirstExchange<Real>::exchanging_step(int s, Index n) {
   sweep(false, cut.e.lower, Lane::border, "E lower border");
   sweep(false, cut.e.upper, Lane::border, "E upper border");
   engine.mark(Lane::border, kBorderEDone);
-  sweep(false, cut.e.bulk, Lane::bulk, "E bulk");
+  if (!host_waits) sweep(false, cut.e.bulk, Lane::bulk, "E bulk");
   engine.follow(Lane::bulk, kBorderEDone);  // the sources and probes that follow see every E plane
 }
 

@@ -1,5 +1,5 @@
 // The border-first schedule: the step loop of backends that hide their halo transfers behind the
-// bulk of the sweeps (overlap, host-staged and b2r on GPUs, nccl). It is written once here; a
+// bulk of the sweeps (overlap, host-staged and b2r on GPUs, nccl, mpi). It is written once here; a
 // backend supplies only its transport: how the transfers of one phase are issued on a GPU's
 // border lane, and how that lane waits until the planes sent to it have landed.
 //
@@ -54,6 +54,25 @@
 //     border_e_done, which every later reader of the node follows.
 // The host never waits for a GPU in the step loop: marks and follows only order the lanes.
 //
+// Transports whose await() holds the host until the planes have landed (MPI: awaits_on_host())
+// get the same work on the same lanes, issued to the engine in another order: each bulk sweep
+// between the issue and the await of the phase before it, so that it runs while the host waits:
+//
+//   issue the phase before the block, before H
+//   H over the bulk (in slices, progress(s) after each)
+//   await them
+//   H over the lower and upper borders
+//   issue the phase before E
+//   E over the bulk (in slices, progress(s) after each)
+//   await it
+//   E over the lower and upper borders, then sources and probes
+//
+// Each lane sees what it sees in the diagram above, and the marks and follows stand where they
+// stand there; on an engine with one queue (the host engine) the sweeps run in the host's order,
+// which the split allows: the bulk reads no plane a transfer of the step receives or a border
+// sweep writes and writes none they read (bulk E reads only bulk H planes). A bulk sweep cut into
+// slices along z updates each node once, as the whole sweep does.
+//
 // Replay (the graph backend): where the transport's issue() and await() hold no host barrier and
 // decide nothing per step (replayable(): GPUs ordered by monotonic flags on the GPUs), the steps
 // issue the same work every block of R steps, but for the step's sources and probe slot. Those
@@ -88,6 +107,8 @@
 //   Both are called only for phases that have transfers in the plan, the same for every
 //   subdomain, so that barriers inside them match; ordering against other GPUs' lanes is the
 //   transport's business (NCCL's matched send/receive, or events between GPUs).
+//   awaits_on_host(): await() returns once the planes have landed; the schedule then issues the
+//     bulk sweeps as above, in bulk_slices(s) slices, calling progress(s) after each.
 #pragma once
 
 #include <array>
@@ -123,6 +144,15 @@ class BorderFirstExchange : public HaloExchange<Real> {
   // and that step's H and E sweeps of s (local node ranges), issued on the bulk lane.
   virtual bool pushing_sweeps() const { return false; }
   virtual void sweep_pushing(int s, const NodeRange& h, const NodeRange& e) { (void)s, (void)h, (void)e; }
+  // A transport whose await() waits on the host (see above): the bulk sweeps go between the issue
+  // and the await of the phase before them, cut into bulk_slices(s) slices along z with
+  // progress(s) after each (where messages move only inside the transport's calls).
+  virtual bool awaits_on_host() const { return false; }
+  virtual int bulk_slices(int s) const {
+    (void)s;
+    return 1;
+  }
+  virtual void progress(int s) { (void)s; }
 
  private:
   void step(int s, Index n, Index first, bool cursor);

@@ -168,8 +168,8 @@ std::vector<Entry> entries() {
                   },
                   YEEX_NCCL_FACTORY(make_nccl_exchange)});
   list.push_back({{"mpi",
-                   "MPI_Isend/MPI_Irecv of the halo planes between ranks (device buffers with CUDA-aware MPI, else "
-                   "staged through pinned host buffers); any halo depth",
+                   "MPI_Isend/MPI_Irecv of the halo planes between ranks, in flight while the bulk sweeps (device "
+                   "buffers with CUDA-aware MPI, else staged through pinned host buffers); any halo depth",
                    false, true},
                   [](const ExchangeRequest&) -> std::string {
 #if YEEX_HAVE_MPI

@@ -113,18 +113,26 @@ TEST_P(MpiRun, GivesTheChecksumsOfOneProcess) {
   EXPECT_EQ(mine["mpi"]["halo_path"], "host memory");
 }
 
-INSTANTIATE_TEST_SUITE_P(Ranks, MpiRun,
-                         ::testing::Values(Split{2, 1, "f32"}, Split{3, 1, "f32"}, Split{4, 1, "f32"},
-                                           Split{2, 2, "f32"}, Split{3, 3, "f32"}, Split{4, 2, "f32"},
-                                           Split{3, 2, "f64"},
-                                           // CPML on every face: psi travels with the B+2R planes
-                                           Split{3, 1, "f32", "dipole_free_space.toml"},
-                                           Split{3, 2, "f32", "dipole_free_space.toml"},
-                                           Split{4, 3, "f64", "dipole_free_space.toml"}),
-                         [](const auto& info) {
-                           return std::to_string(info.param.ranks) + "ranks_R" + std::to_string(info.param.halo_depth) +
-                                  "_" + info.param.precision + (info.param.deck.empty() ? "" : "_cpml");
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Ranks, MpiRun,
+    ::testing::Values(Split{2, 1, "f32"}, Split{3, 1, "f32"}, Split{4, 1, "f32"}, Split{2, 2, "f32"},
+                      Split{3, 3, "f32"}, Split{4, 2, "f32"}, Split{3, 2, "f64"},
+                      // CPML on every face: psi travels with the B+2R planes
+                      Split{2, 1, "f32", "dipole_free_space.toml"}, Split{2, 2, "f32", "dipole_free_space.toml"},
+                      Split{3, 1, "f32", "dipole_free_space.toml"}, Split{3, 2, "f32", "dipole_free_space.toml"},
+                      Split{4, 3, "f64", "dipole_free_space.toml"},
+                      // Debye soil across the slab boundaries, in CPML: its pole
+                      // state travels with the B+2R E planes
+                      Split{2, 1, "f32", "gpr_wet_soil.toml"}, Split{2, 2, "f32", "gpr_wet_soil.toml"},
+                      Split{3, 1, "f32", "gpr_wet_soil.toml"}, Split{3, 2, "f32", "gpr_wet_soil.toml"}),
+    [](const auto& info) {
+      const std::string& deck = info.param.deck;
+      return std::to_string(info.param.ranks) + "ranks_R" + std::to_string(info.param.halo_depth) + "_" +
+             info.param.precision +
+             (deck.empty()              ? ""
+              : deck.starts_with("gpr") ? "_dispersive"
+                                        : "_cpml");
+    });
 
 TEST(MpiOutput, ProbesAndSnapshotsAcrossRanksEqualTheSingleProcessFiles) {
   // Two probes in different slabs, a volume snapshot of three components every 100 steps.
