@@ -123,25 +123,14 @@ std::vector<CheckRow> debye_reflection_rows(const ValidationContext& context, co
     scheme.add(f, measured, lattice_interface(k1, k2, g.dz).r12 * to_probe);
     if (i == samples / 2) measured_centre = measured, continuum_centre = exact;
   }
-  char band[64];
-  std::snprintf(band, sizeof band, ", %.1f-%.1f GHz", f_low / 1e9, f_high / 1e9);
-  char centre[64];
-  std::snprintf(centre, sizeof centre, "|r| at %.2f GHz", 0.5 * (f_low + f_high) / 1e9);
   // Tolerances: the 1 % against the continuum coefficient, which the grid meets with room
   // (the lattice's coefficient is within 0.13 % of it at 22 GHz); against the lattice's own
-  // coefficient the measurement is good to 1e-4 (6e-5 measured, float32 or float64: the gate's
-  // cut of the cut-off ringing, worst at the band's low edge), so 3e-4 leaves a margin of 4 and
-  // fails a pole off by 0.5 % (tests/unit/test_dispersive_validation.cpp) or a Debye update whose
-  // coupling is 0.2 % off (its error: 8e-4).
-  std::vector<CheckRow> rows;
-  rows.push_back(relative_row(centre, "", std::abs(measured_centre), std::abs(continuum_centre), 0.01));
-  rows.push_back(band_row(std::string("|r| against the continuum Fresnel coefficient") + band, continuum.magnitude,
-                          continuum.at_magnitude, 0.01));
-  rows.push_back(band_row(std::string("r against the continuum Fresnel coefficient") + band, continuum.complex,
-                          continuum.at_complex, 0.01));
-  rows.push_back(band_row(std::string("r against the lattice's Fresnel coefficient") + band, scheme.complex,
-                          scheme.at_complex, 3e-4));
-  return rows;
+  // coefficient the measurement is good to 1e-4 in float32 or float64 (the gate's cut of the
+  // cut-off ringing, worst at the band's low edge), so 3e-4 leaves a margin and still fails a pole
+  // off by 0.5 % (tests/unit/test_dispersive_validation.cpp) or a Debye update whose coupling is
+  // 0.2 % off.
+  return coefficient_rows("r", "Fresnel coefficient", f_low, f_high, measured_centre, continuum_centre, continuum,
+                          scheme, 3e-4);
 }
 
 }  // namespace yeex

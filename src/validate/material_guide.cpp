@@ -102,4 +102,23 @@ CheckRow band_row(const std::string& quantity, double error, double at, double t
   return {quantity + where, "", error, 0.0, error, tolerance, "max relative over the band", error <= tolerance};
 }
 
+std::vector<CheckRow> coefficient_rows(const std::string& symbol, const std::string& reference, double f_low,
+                                       double f_high, std::complex<double> measured_centre,
+                                       std::complex<double> continuum_centre, const BandError& continuum,
+                                       const BandError& lattice, double lattice_tolerance) {
+  char band[64];
+  std::snprintf(band, sizeof band, ", %.1f-%.1f GHz", f_low / 1e9, f_high / 1e9);
+  char centre[64];
+  std::snprintf(centre, sizeof centre, "|%s| at %.2f GHz", symbol.c_str(), 0.5 * (f_low + f_high) / 1e9);
+  std::vector<CheckRow> rows;
+  rows.push_back(relative_row(centre, "", std::abs(measured_centre), std::abs(continuum_centre), 0.01));
+  rows.push_back(band_row("|" + symbol + "| against the continuum " + reference + band, continuum.magnitude,
+                          continuum.at_magnitude, 0.01));
+  rows.push_back(
+      band_row(symbol + " against the continuum " + reference + band, continuum.complex, continuum.at_complex, 0.01));
+  rows.push_back(band_row(symbol + " against the lattice's " + reference + band, lattice.complex, lattice.at_complex,
+                          lattice_tolerance));
+  return rows;
+}
+
 }  // namespace yeex

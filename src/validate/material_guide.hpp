@@ -76,4 +76,13 @@ struct BandError {
 // A row for the largest error over the band (measured = that error, reference 0).
 CheckRow band_row(const std::string& quantity, double error, double at, double tolerance);
 
+// The rows of a coefficient `symbol` ("r", "T") measured over [f_low, f_high]: its magnitude at the
+// band's centre against the continuum's, then its largest errors over the band against the
+// continuum coefficient (magnitude, complex; the 1 %) and against the lattice's own
+// (`lattice_tolerance`); `reference` names the analytic coefficient ("Fresnel coefficient").
+std::vector<CheckRow> coefficient_rows(const std::string& symbol, const std::string& reference, double f_low,
+                                       double f_high, std::complex<double> measured_centre,
+                                       std::complex<double> continuum_centre, const BandError& continuum,
+                                       const BandError& lattice, double lattice_tolerance);
+
 }  // namespace yeex

@@ -118,21 +118,10 @@ std::vector<CheckRow> slab_transmission_rows(const ValidationContext& context, c
     scheme.add(f, measured, slab_transmission(lattice_interface(k1, k2, g.dz), k2, thickness) * free_path);
     if (i == samples / 2) measured_centre = measured, continuum_centre = exact;
   }
-  char band[64];
-  std::snprintf(band, sizeof band, ", %.1f-%.1f GHz", f_low / 1e9, f_high / 1e9);
-  char centre[64];
-  std::snprintf(centre, sizeof centre, "|T| at %.2f GHz", 0.5 * (f_low + f_high) / 1e9);
   // Tolerances: as for the Debye reflection (debye_reflection_problem.cpp); the measurement is good
   // to 1e-4 here too.
-  std::vector<CheckRow> rows;
-  rows.push_back(relative_row(centre, "", std::abs(measured_centre), std::abs(continuum_centre), 0.01));
-  rows.push_back(band_row(std::string("|T| against the continuum slab transmission") + band, continuum.magnitude,
-                          continuum.at_magnitude, 0.01));
-  rows.push_back(band_row(std::string("T against the continuum slab transmission") + band, continuum.complex,
-                          continuum.at_complex, 0.01));
-  rows.push_back(band_row(std::string("T against the lattice's slab transmission") + band, scheme.complex,
-                          scheme.at_complex, 3e-4));
-  return rows;
+  return coefficient_rows("T", "slab transmission", f_low, f_high, measured_centre, continuum_centre, continuum, scheme,
+                          3e-4);
 }
 
 Deck drude_slab_deck(bool quick) { return slab_deck(quick, drude_slab_material()); }
