@@ -14,6 +14,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <type_traits>
+#include <utility>
 
 #include "kernels/host/subnormals.hpp"
 #include "kernels/row_classes.hpp"
@@ -158,7 +159,9 @@ class HostEngine final : public Engine<Real> {
     const DispersionSetup<Real>& d = setup_.dispersion;
     if (d.empty() || r.empty()) return;
     const FieldLayout& L = setup_.layout;
-    const auto [first, last] = dispersive_rows(d, L.origin_z, r.k0, r.k1);
+    // Not a structured binding: clang 16 crashes on one in an OpenMP loop's bounds.
+    const std::pair<Index, Index> rows = dispersive_rows(d, L.origin_z, r.k0, r.k1);
+    const Index first = rows.first, last = rows.second;
     Real* const e[3] = {fields_[0].data(), fields_[1].data(), fields_[2].data()};
     const std::uint8_t* classes = setup_.material_class.data();
     const DispersionView<Real> v = dispersion_;

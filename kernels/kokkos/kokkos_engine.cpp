@@ -189,7 +189,8 @@ class KokkosEngine final : public Engine<Real> {
   // The dispersion pass over the dispersive nodes of r, after its E sweep: a league of rows.
   void disperse(const NodeRange& r) {
     if (dispersion_setup_.empty() || r.empty()) return;
-    const auto [first, last] = dispersive_rows(dispersion_setup_, layout_.origin_z, r.k0, r.k1);
+    const std::pair<Index, Index> rows = dispersive_rows(dispersion_setup_, layout_.origin_z, r.k0, r.k1);
+    const Index first = rows.first, last = rows.second;
     if (last == first) return;
     const ComponentArrays<Real> a = arrays();
     const DispersionView<Real> v = dispersion_;
